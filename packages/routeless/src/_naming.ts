@@ -1,0 +1,40 @@
+/** Internal: how path parts and file names become the keys of the route table. */
+
+/** Path parts that would name inherited members; never routed. */
+const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'tostring', 'valueof', 'hasownproperty',
+  'isprototypeof', 'propertyisenumerable', 'tolocalestring', '__definegetter__', '__definesetter__',
+  '__lookupgetter__', '__lookupsetter__'])
+
+/**
+ * `foo` → `Foo`, `foo-bar` and `foo_bar` → `FooBar`. Used for request path parts and module file names alike,
+ * so `developer-keys.ts` and class `DeveloperKeys` both answer `/developer-keys`.
+ */
+export function toClassKey(part: string): string {
+  let out = ''
+  let upper = true
+  for (let i = 0; i < part.length; i++) {
+    const ch = part[i]!
+    if (ch === '-' || ch === '_') {
+      upper = true
+      continue
+    }
+    out += upper ? ch.toUpperCase() : ch
+    upper = false
+  }
+  return out
+}
+
+/** True for a decoded path part that must never reach the route table (traversal, NUL, inherited names). */
+export function isForbiddenPart(part: string): boolean {
+  if (part === '.' || part === '..') return true
+  for (let i = 0; i < part.length; i++) {
+    const c = part.charCodeAt(i)
+    if (c === 0x2f || c === 0x5c || c < 0x20 || c === 0x7f) return true // '/', '\\', control characters, NUL
+  }
+  return FORBIDDEN.has(part.toLowerCase())
+}
+
+/** True when an exported name can be a controller class (`Foo`, `FooBar`, `Default`). */
+export function isControllerName(name: string): boolean {
+  return /^[A-Z][A-Za-z0-9]*$/.test(name)
+}

@@ -1,0 +1,138 @@
+/**
+ * The `routeless` command line: `routeless --prefix=controllers --host=127.0.0.1:8000` serves, `routeless routes`
+ * prints the route table. `runCli(argv)` resolves to the exit code, so tests call it in-process.
+ * @module
+ */
+import { createRequire } from 'node:module'
+import yargs from 'yargs'
+import { createApp } from './application.ts'
+import { RoutelessError } from './errors.ts'
+
+export interface CliIO {
+  stdout: (line: string) => void
+  stderr: (line: string) => void
+  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
+  stopSignal?: Promise<void>
+}
+
+const defaultIO: CliIO = {
+  stdout: (line) => process.stdout.write(line + '\n'),
+  stderr: (line) => process.stderr.write(line + '\n'),
+}
+
+function version(): string {
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version
+}
+
+/** Parses `--host` (`host:port`, `:port`, `port`, `[::1]:port`). */
+export function parseHost(value: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*))?(?::(\d+))?$/.exec(value.trim())
+  const bare = /^\d+$/.test(value.trim())
+  const host = bare ? '127.0.0.1' : (m?.[1] ?? m?.[2]) || '127.0.0.1'
+  const port = Number(bare ? value : m?.[3] ?? 8000)
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --host "${value}": expected host:port`)
+  return { host, port }
+}
+
+function prefixes(value: unknown): string[] {
+  const list = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string')
+  return list.flatMap((p) => p.split(':')).filter(Boolean)
+}
+
+async function loadTypeScript(): Promise<void> {
+  // Controllers may be .ts: register tsx's loader once, so users need no build step.
+  // Both hooks: a .ts file outside a "type": "module" package is loaded as CommonJS.
+  const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])
+  esm.register()
+  cjs.register()
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}
+
+/** Runs the CLI with `argv` (without `node` and the script). Resolves to the process exit code. */
+export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<number> {
+  let code = 0
+  const env = process.env
+  const parser = yargs(argv)
+    .scriptName('routeless')
+    .usage('$0 [--prefix=<dir>] [--host=<host:port>]\n\nServe the controllers under --prefix; the request path picks module, class and method.')
+    .option('prefix', {
+      type: 'string', array: true, describe: 'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX)',
+      default: env.ROUTELESS_PREFIX ? [env.ROUTELESS_PREFIX] : ['controllers'],
+    })
+    .option('body-limit', { type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT)', default: env.ROUTELESS_BODY_LIMIT ? Number(env.ROUTELESS_BODY_LIMIT) : undefined })
+    .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
+      y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' }),
+    async (args) => {
+      code = await serveCommand(prefixes(args.prefix), args.host, args['body-limit'], io)
+    })
+    .command('routes', 'Print the route table: method, path, file, class.method', () => {}, async (args) => {
+      code = await routesCommand(prefixes(args.prefix), io)
+    })
+    .strict()
+    .version(version())
+    .help()
+    .exitProcess(false)
+    .fail((message, error) => {
+      io.stderr(error ? error.message : message)
+      code = 2
+    })
+  await parser.parseAsync()
+  return code
+}
+
+async function serveCommand(prefix: string[], hostArg: string, bodyLimit: number | undefined, io: CliIO): Promise<number> {
+  let where: { host: string; port: number }
+  try {
+    where = parseHost(hostArg)
+  } catch (error) {
+    io.stderr((error as Error).message)
+    return 2
+  }
+  const app = await loadApp(prefix, io, bodyLimit)
+  if (!app) return 1
+  const { serve } = await import('./node.ts')
+  let server
+  try {
+    server = await serve(app, where)
+  } catch (error) {
+    io.stderr(`routeless: ${(error as Error).message}`)
+    return 1
+  }
+  io.stdout(`routeless: ${app.table.rows.length} handlers from ${prefix.join(', ')} listening on ${server.url}`)
+  await (io.stopSignal ?? waitForSignal())
+  await server.close()
+  return 0
+}
+
+async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  const rows = app.table.list()
+  const width = (k: 'method' | 'path' | 'file') => Math.max(k.length, ...rows.map((r) => r[k].length))
+  const [wm, wp, wf] = [width('method'), width('path'), width('file')]
+  io.stdout(`${'METHOD'.padEnd(wm)}  ${'PATH'.padEnd(wp)}  ${'FILE'.padEnd(wf)}  HANDLER`)
+  for (const r of rows) io.stdout(`${r.method.padEnd(wm)}  ${r.path.padEnd(wp)}  ${r.file.padEnd(wf)}  ${r.handler}`)
+  return 0
+}
+
+async function loadApp(prefix: string[], io: CliIO, bodyLimit?: number) {
+  try {
+    await loadTypeScript()
+    return await createApp(prefix, { bodyLimit })
+  } catch (error) {
+    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
+    else io.stderr(`routeless: ${(error as Error).stack ?? error}`)
+    return undefined
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Pure path resolution: `(table, method, pathname) → Resolution`. No I/O, a few map look-ups per path part.
+ * @module
+ */
+import type { ErrorRenderer } from './controller.ts'
+import type { Endpoint, Handler, RouteTable } from './route-table.ts'
+import { isHttpMethod } from './route-table.ts'
+import { isForbiddenPart, toClassKey } from './_naming.ts'
+
+export type Resolution =
+  | { kind: 'match'; handler: Handler; endpoint: Endpoint; args: string[]; renderError: ErrorRenderer | undefined; head: boolean }
+  | { kind: 'options'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
+  | { kind: 'not-found'; reason: string; renderError: ErrorRenderer | undefined }
+  | { kind: 'method-not-allowed'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
+  | { kind: 'not-implemented'; renderError: ErrorRenderer | undefined }
+
+/**
+ * Walks the path parts left to right as deep as the tree goes; the deepest node with handlers answers and the parts
+ * left over are its positional arguments. Empty parts (`//`, a trailing `/`) are ignored.
+ */
+export function resolve(table: RouteTable, method: string, pathname: string): Resolution {
+  const parts = splitPath(pathname)
+  if (parts === undefined) return { kind: 'not-found', reason: 'invalid path', renderError: table.root.renderError }
+  let node = table.root
+  let endpoint = node.endpoint
+  let used = 0
+  let renderError = node.renderError
+  for (let i = 0; i < parts.length; i++) {
+    const child = node.children.get(toClassKey(parts[i]!))
+    if (child === undefined) break
+    node = child
+    if (child.renderError) renderError = child.renderError
+    if (child.endpoint) {
+      endpoint = child.endpoint
+      used = i + 1
+    }
+  }
+  if (endpoint === undefined) return { kind: 'not-found', reason: 'no controller', renderError }
+  let handler = endpoint.methods.get(method)
+  let head = false
+  if (handler === undefined) {
+    if (method === 'HEAD') {
+      handler = endpoint.methods.get('GET')
+      head = true
+    } else if (method === 'OPTIONS') {
+      return { kind: 'options', endpoint, renderError }
+    }
+  }
+  if (handler === undefined) {
+    return isHttpMethod(method) ? { kind: 'method-not-allowed', endpoint, renderError } : { kind: 'not-implemented', renderError }
+  }
+  const args = used === 0 ? parts : parts.slice(used)
+  const sig = handler.signature
+  if (args.length > sig.max || args.length < sig.min) {
+    return { kind: 'not-found', reason: args.length > sig.max ? 'too many path parts' : 'missing path parts', renderError: handler.renderError ?? renderError }
+  }
+  return { kind: 'match', handler, endpoint, args, renderError: handler.renderError ?? renderError, head }
+}
+
+/** Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, NUL …). */
+export function splitPath(pathname: string): string[] | undefined {
+  const out: string[] = []
+  for (const raw of pathname.split('/')) {
+    if (raw === '') continue
+    let part = raw
+    if (raw.includes('%')) {
+      try {
+        part = decodeURIComponent(raw)
+      } catch {
+        return undefined
+      }
+    }
+    if (isForbiddenPart(part)) return undefined
+    out.push(part)
+  }
+  return out
+}

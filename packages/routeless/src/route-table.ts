@@ -1,0 +1,246 @@
+/**
+ * Discovers controller modules under one or more prefixes and compiles them, once, into a `RouteTable`:
+ * a tree keyed by path part whose nodes carry the handlers that answer there.
+ * @module
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ErrorRenderer } from './controller.ts'
+import { RoutelessError } from './errors.ts'
+import { isControllerName, toClassKey } from './_naming.ts'
+import { readSignature, type Signature } from './_params.ts'
+
+/** The methods a controller may define; any other request method is answered 501. */
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
+const METHOD_SET = new Set<string>(HTTP_METHODS)
+
+/** One handler: a class and one of its UPPERCASE methods, with what was learned about it at start-up. */
+export interface Handler {
+  method: string
+  /** `/foo/bar` */
+  path: string
+  file: string
+  className: string
+  cls: new () => any
+  fn: (...args: unknown[]) => unknown
+  signature: Signature
+  bodyLimit: number | undefined
+  accepts: readonly string[] | undefined
+  renderError: ErrorRenderer | undefined
+  before: ((...args: unknown[]) => unknown) | undefined
+}
+
+/** The handlers that answer one path, by method, with the precomputed `Allow` header. */
+export interface Endpoint {
+  path: string
+  methods: Map<string, Handler>
+  allow: string
+}
+
+export interface RouteNode {
+  children: Map<string, RouteNode>
+  endpoint: Endpoint | undefined
+  /** A module's exported `renderError`, applying to its whole tree. */
+  renderError: ErrorRenderer | undefined
+}
+
+/** A module's exports, as given by `import()` or by a module map. */
+export type ModuleExports = Record<string, unknown>
+
+/** A module found under a prefix: the path parts it answers and where it came from. */
+export interface ModuleSource {
+  parts: string[]
+  file: string
+  load: () => Promise<ModuleExports>
+}
+
+export interface RouteRow {
+  method: string
+  path: string
+  file: string
+  handler: string
+}
+
+export class RouteTable {
+  readonly root: RouteNode = newNode()
+  readonly rows: RouteRow[] = []
+
+  /** Every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
+  list(): RouteRow[] {
+    return [...this.rows].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+  }
+}
+
+function newNode(): RouteNode {
+  return { children: new Map(), endpoint: undefined, renderError: undefined }
+}
+
+const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
+
+/** Files and folders under `prefix` that are controller modules. Files starting with `_` or `.` are private. */
+export function discoverModules(prefix: string, cwd = process.cwd()): ModuleSource[] {
+  const abs = path.resolve(cwd, prefix)
+  const found: ModuleSource[] = []
+  const asFile = resolveModuleFile(abs)
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+    if (!asFile) {
+      throw new RoutelessError('ROUTELESS_ERR_PREFIX_NOT_FOUND', `Controller prefix "${prefix}" not found: ${abs} is neither a directory nor a module file`)
+    }
+    found.push(source([], asFile))
+    return found
+  }
+  walk(abs, [], found)
+  return found
+}
+
+function resolveModuleFile(abs: string): string | undefined {
+  if (MODULE_EXT.some((e) => abs.endsWith(e)) && existsSync(abs) && statSync(abs).isFile()) return abs
+  for (const e of MODULE_EXT) if (existsSync(abs + e) && statSync(abs + e).isFile()) return abs + e
+  return undefined
+}
+
+function isModuleFile(name: string): boolean {
+  return MODULE_EXT.some((e) => name.endsWith(e)) && !name.endsWith('.d.ts') && !/\.(test|spec)\.[mc]?[jt]s$/.test(name)
+}
+
+function walk(dir: string, parts: string[], out: ModuleSource[]): void {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))
+  for (const entry of entries) {
+    if (entry.name.startsWith('_') || entry.name.startsWith('.') || entry.name === 'node_modules') continue
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) walk(full, [...parts, entry.name], out)
+    else if (entry.isFile() && isModuleFile(entry.name)) {
+      const base = entry.name.replace(/\.[mc]?[jt]s$/, '')
+      out.push(source(base === 'index' ? parts : [...parts, base], full))
+    }
+  }
+}
+
+function source(parts: string[], file: string): ModuleSource {
+  return { parts, file, load: async () => unwrapCommonJs(await import(pathToFileURL(file).href)) }
+}
+
+/** A `.ts` file outside a `"type": "module"` package loads as CommonJS: its exports arrive under `default`. */
+function unwrapCommonJs(ns: ModuleExports): ModuleExports {
+  const named = Object.keys(ns).filter((k) => k !== 'default' && k !== 'module.exports')
+  const def = ns.default
+  if (named.length === 0 && typeof def === 'object' && def !== null) return def as ModuleExports
+  return ns
+}
+
+export interface BuildOptions {
+  /** Base directory used to print file names (default: the working directory). */
+  cwd?: string
+}
+
+/** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
+export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions = {}): Promise<RouteTable> {
+  const cwd = options.cwd ?? process.cwd()
+  const table = new RouteTable()
+  const seen = new Map<string, string>()
+  for (const s of sources) {
+    const key = s.parts.map(toClassKey).join('/')
+    const other = seen.get(key)
+    if (other !== undefined) {
+      throw new RoutelessError('ROUTELESS_ERR_MODULE_CONFLICT', `Modules ${rel(cwd, other)} and ${rel(cwd, s.file)} both answer /${s.parts.join('/')}`)
+    }
+    seen.set(key, s.file)
+  }
+  const loaded = await Promise.all(sources.map(async (s) => {
+    try {
+      return { s, exports: await s.load() }
+    } catch (cause) {
+      throw new RoutelessError('ROUTELESS_ERR_MODULE_LOAD', `Controller module ${rel(cwd, s.file)} failed to load: ${describeLoadError(cause)}`, { cause })
+    }
+  }))
+  for (const { s, exports } of loaded) addModule(table, s, exports, cwd)
+  return table
+}
+
+function describeLoadError(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause)
+  // Keep the first stack frame that points into user code: it carries file and line.
+  const frame = (cause.stack ?? '').split('\n').find((l) => /^\s+at .*:\d+:\d+\)?$/.test(l) && !l.includes('node:internal'))
+  return frame ? `${cause.message} (${frame.trim().replace(/^at /, '')})` : cause.message
+}
+
+function rel(cwd: string, file: string): string {
+  const r = path.relative(cwd, file)
+  return r.startsWith('..') ? file : r
+}
+
+function nodeAt(table: RouteTable, keys: string[]): RouteNode {
+  let node = table.root
+  for (const k of keys) {
+    let child = node.children.get(k)
+    if (!child) node.children.set(k, (child = newNode()))
+    node = child
+  }
+  return node
+}
+
+function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, cwd: string): void {
+  const keys = s.parts.map(toClassKey)
+  const moduleNode = nodeAt(table, keys)
+  if (typeof exports.renderError === 'function') moduleNode.renderError = exports.renderError as ErrorRenderer
+  for (const [name, value] of Object.entries(exports)) {
+    if (!isControllerName(name) || !isClass(value)) continue
+    const methods = handlerMethods(value)
+    if (methods.length === 0) continue
+    const nodeKeys = name === 'Default' ? keys : [...keys, name]
+    const urlPath = '/' + [...s.parts, ...(name === 'Default' ? [] : [kebab(name)])].join('/')
+    const node = nodeAt(table, nodeKeys)
+    const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '' })
+    for (const method of methods) {
+      const fn = (value.prototype as Record<string, unknown>)[method] as Handler['fn']
+      const existing = endpoint.methods.get(method)
+      const file = rel(cwd, s.file)
+      if (existing) {
+        throw new RoutelessError('ROUTELESS_ERR_ROUTE_CONFLICT', `${method} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${method}) and ${file} (${name}.${method})`)
+      }
+      const statics = value as unknown as { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer }
+      endpoint.methods.set(method, {
+        method, path: endpoint.path, file, className: name, cls: value, fn,
+        signature: readSignature(fn),
+        bodyLimit: statics.bodyLimit,
+        accepts: statics.accepts,
+        renderError: typeof statics.renderError === 'function' ? statics.renderError.bind(value) : undefined,
+        before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
+      })
+      table.rows.push({ method, path: endpoint.path, file, handler: `${name}.${method}` })
+    }
+    endpoint.allow = allowHeader(endpoint.methods)
+  }
+}
+
+/** `Allow` lists the class's methods plus HEAD (from GET) and OPTIONS (always answered). */
+function allowHeader(methods: Map<string, Handler>): string {
+  const set = new Set(methods.keys())
+  if (set.has('GET')) set.add('HEAD')
+  set.add('OPTIONS')
+  return HTTP_METHODS.filter((m) => set.has(m)).join(', ')
+}
+
+function kebab(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
+}
+
+function isClass(value: unknown): value is new () => any {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value))
+}
+
+/** UPPERCASE HTTP-method names defined on the class or its bases (never inherited Object members). */
+function handlerMethods(cls: Function): string[] {
+  const out = new Set<string>()
+  for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (METHOD_SET.has(name) && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function') out.add(name)
+    }
+  }
+  return HTTP_METHODS.filter((m) => out.has(m))
+}
+
+export function isHttpMethod(method: string): boolean {
+  return METHOD_SET.has(method)
+}
