@@ -23,6 +23,8 @@ export interface AppOptions {
   logger?: Logger
   /** Directory used to resolve prefixes and print file names (default: `process.cwd()`). */
   cwd?: string
+  /** Services given to every controller as `this.context` (a database handle, stores, configuration). */
+  context?: unknown
 }
 
 /** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
@@ -86,6 +88,7 @@ export class Application {
         if (parsed.fields) Object.assign(kwargs, parsed.fields)
       }
       const controller = new handler.cls()
+      controller.context = this.options.context
       controller.request = request
       controller.url = url
       controller.kwargs = kwargs

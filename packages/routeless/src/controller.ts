@@ -35,7 +35,9 @@ export interface ResponseState {
 /** Signature of an error renderer: return a Response to replace the default JSON envelope. */
 export type ErrorRenderer = (error: HttpError, request: Request) => Response | undefined | Promise<Response | undefined>
 
-export class Controller {
+export class Controller<Context = unknown> {
+  /** The application's `context` option: the services (database, stores) controllers use. */
+  declare context: Context
   declare request: Request
   declare url: URL
   declare kwargs: Kwargs

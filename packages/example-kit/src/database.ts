@@ -1,0 +1,65 @@
+/**
+ * One database API for the examples: SQLite (better-sqlite3) in DATA_DIR by default, PostgreSQL when a
+ * `postgres://` URL is given, both through Kysely, with migrations run at start-up.
+ */
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface DatabaseOptions {
+  /** `postgres://…` selects PostgreSQL. */
+  databaseUrl?: string
+  /** Directory of the embedded SQLite file (created when missing). */
+  dataDir?: string
+  /** File name inside dataDir (default `data.sqlite`). */
+  fileName?: string
+  /** Migrations by name, applied in name order. */
+  migrations: Record<string, Migration>
+}
+
+export interface Database<DB> {
+  db: Kysely<DB>
+  dialect: Dialect
+  close(): Promise<void>
+}
+
+/** Opens the database and applies pending migrations. */
+export async function openDatabase<DB>(options: DatabaseOptions): Promise<Database<DB>> {
+  let db: Kysely<DB>
+  let dialect: Dialect
+  if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+    // BIGINT and NUMERIC come back as strings by default; integers in our schemas fit in a JS number.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    pool.on('error', () => {}) // an idle client losing its server is reported on the next query instead
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    dialect = 'postgres'
+  } else {
+    if (options.databaseUrl) throw new Error(`Unsupported DATABASE_URL "${options.databaseUrl}": use postgres://…`)
+    const dir = path.resolve(options.dataDir ?? '.data')
+    mkdirSync(dir, { recursive: true })
+    const sqlite = new SQLite(path.join(dir, options.fileName ?? 'data.sqlite'))
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('busy_timeout = 5000')
+    sqlite.pragma('foreign_keys = ON')
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
+    dialect = 'sqlite'
+  }
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => options.migrations } })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    await db.destroy()
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
+  }
+  return { db, dialect, close: () => db.destroy() }
+}
+
+/** True when `error` is a unique-constraint violation on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string }
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
