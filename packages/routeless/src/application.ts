@@ -68,11 +68,11 @@ export class Application {
     const r = resolve(this.table, method, url.pathname)
     switch (r.kind) {
       case 'not-found':
-        return this.renderError(new HttpError(404, `No controller answers ${method} ${url.pathname}`), request, r.renderError)
+        return this.renderError(new HttpError(404, `No controller answers ${method} ${url.pathname}`), request, r.renderError, r.handler?.renderError)
       case 'not-implemented':
         return this.renderError(new HttpError(501, `Method ${method} is not implemented`), request, r.renderError)
       case 'method-not-allowed':
-        return this.renderError(new HttpError(405, `${method} is not allowed on ${r.endpoint.path}`, { headers: { Allow: r.endpoint.allow } }), request, r.renderError)
+        return this.renderError(new HttpError(405, `${method} is not allowed on ${r.endpoint.path}`, { headers: { Allow: r.endpoint.allow } }), request, r.renderError, r.endpoint.renderError)
       case 'options':
         return new Response(null, { status: 204, headers: { Allow: r.endpoint.allow } })
     }
@@ -100,7 +100,7 @@ export class Application {
       const value = await handler.fn.apply(controller, callArguments(r.args, kwargs, handler.signature))
       response = toResponse(value, state)
     } catch (error) {
-      return this.renderError(this.toHttpError(error, method, url), request, r.renderError)
+      return this.renderError(this.toHttpError(error, method, url), request, r.renderError, handler.renderError)
     }
     if (r.head) return withoutBody(response)
     return response
@@ -119,8 +119,9 @@ export class Application {
     return new HttpError(500, SERVER_ERROR_MESSAGE, { cause: error })
   }
 
-  private async renderError(error: HttpError, request: Request, renderer: ErrorRenderer | undefined): Promise<Response> {
-    for (const render of [renderer, this.options.renderError]) {
+  /** Tries the class's renderer, then the nearest module's, then the app's, then the standard envelope. */
+  private async renderError(error: HttpError, request: Request, moduleRenderer: ErrorRenderer | undefined, classRenderer?: ErrorRenderer): Promise<Response> {
+    for (const render of [classRenderer, moduleRenderer, this.options.renderError]) {
       if (!render) continue
       try {
         const custom = await render(error, request)

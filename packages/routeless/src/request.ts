@@ -48,7 +48,10 @@ export async function readBody(request: Request, options: BodyOptions): Promise<
   const length = request.headers.get('content-length')
   if (length !== null) {
     if (!/^\d+$/.test(length)) throw new HttpError(400, 'Invalid Content-Length header')
-    if (Number(length) > options.limit) throw tooLarge(options.limit)
+    if (Number(length) > options.limit) {
+      await discard(request.body.getReader())
+      throw tooLarge(options.limit)
+    }
     if (length === '0') return NO_BODY
   }
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
@@ -123,7 +126,7 @@ export async function readBytes(request: Request, limit: number): Promise<Uint8A
       if (done) break
       total += value.byteLength
       if (total > limit) {
-        reader.cancel().catch(() => {})
+        await discard(reader)
         throw tooLarge(limit)
       }
       chunks.push(value)
@@ -140,6 +143,24 @@ export async function readBytes(request: Request, limit: number): Promise<Uint8A
     offset += c.byteLength
   }
   return out
+}
+
+/** Most an over-limit body is read (and dropped) so the client sees the 413 instead of a reset connection. */
+const DISCARD_LIMIT = 1024 * 1024
+
+/** Reads and drops up to DISCARD_LIMIT more bytes, then cancels: the body is never buffered. */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let dropped = 0
+  try {
+    while (dropped < DISCARD_LIMIT) {
+      const { done, value } = await reader.read()
+      if (done) return
+      dropped += value.byteLength
+    }
+  } catch {
+    return
+  }
+  reader.cancel().catch(() => {})
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -7,10 +7,11 @@ import type { Endpoint, Handler, RouteTable } from './route-table.ts'
 import { isHttpMethod } from './route-table.ts'
 import { isForbiddenPart, toClassKey } from './_naming.ts'
 
+/** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
   | { kind: 'match'; handler: Handler; endpoint: Endpoint; args: string[]; renderError: ErrorRenderer | undefined; head: boolean }
   | { kind: 'options'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
-  | { kind: 'not-found'; reason: string; renderError: ErrorRenderer | undefined }
+  | { kind: 'not-found'; reason: string; renderError: ErrorRenderer | undefined; handler?: Handler }
   | { kind: 'method-not-allowed'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
   | { kind: 'not-implemented'; renderError: ErrorRenderer | undefined }
 
@@ -52,9 +53,9 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   const args = used === 0 ? parts : parts.slice(used)
   const sig = handler.signature
   if (args.length > sig.max || args.length < sig.min) {
-    return { kind: 'not-found', reason: args.length > sig.max ? 'too many path parts' : 'missing path parts', renderError: handler.renderError ?? renderError }
+    return { kind: 'not-found', reason: args.length > sig.max ? 'too many path parts' : 'missing path parts', renderError, handler }
   }
-  return { kind: 'match', handler, endpoint, args, renderError: handler.renderError ?? renderError, head }
+  return { kind: 'match', handler, endpoint, args, renderError, head }
 }
 
 /** Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, NUL …). */

@@ -36,6 +36,8 @@ export interface Endpoint {
   path: string
   methods: Map<string, Handler>
   allow: string
+  /** A class renderer of this path's controllers, for the errors no handler is running for (405). */
+  renderError: ErrorRenderer | undefined
 }
 
 export interface RouteNode {
@@ -191,7 +193,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
     const nodeKeys = name === 'Default' ? keys : [...keys, name]
     const urlPath = '/' + [...s.parts, ...(name === 'Default' ? [] : [kebab(name)])].join('/')
     const node = nodeAt(table, nodeKeys)
-    const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '' })
+    const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '', renderError: undefined })
     for (const method of methods) {
       const fn = (value.prototype as Record<string, unknown>)[method] as Handler['fn']
       const existing = endpoint.methods.get(method)
@@ -211,6 +213,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
       table.rows.push({ method, path: endpoint.path, file, handler: `${name}.${method}` })
     }
     endpoint.allow = allowHeader(endpoint.methods)
+    endpoint.renderError ??= [...endpoint.methods.values()].find((h) => h.renderError)?.renderError
   }
 }
 

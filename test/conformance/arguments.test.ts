@@ -1,0 +1,114 @@
+import { expect, it } from 'vitest'
+import { describeTargets } from '../_targets.ts'
+import { fixtureApp } from '../_apps.ts'
+
+const json = (body: unknown, method = 'POST'): RequestInit => ({ method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+
+describeTargets('Positional arguments', fixtureApp('args'), (t) => {
+  it('passes none, one, optional and rest parameters', async () => {
+    expect(await (await t().request('/none')).json()).toBe('none')
+    expect((await t().request('/none/extra')).status).toBe(404)
+    expect(await (await t().request('/one/7')).json()).toEqual({ id: '7' })
+    expect((await t().request('/one')).status).toBe(404)
+    expect((await t().request('/one/7/8')).status).toBe(404)
+    expect(await (await t().request('/optional/x')).json()).toEqual({ a: 'x', b: 'default-b' })
+    expect(await (await t().request('/optional/x/y')).json()).toEqual({ a: 'x', b: 'y' })
+    expect((await t().request('/optional')).status).toBe(404)
+    expect(await (await t().request('/rest/a/b/c')).json()).toEqual({ first: 'a', rest: ['b', 'c'] })
+  })
+})
+
+describeTargets('Keyword arguments', fixtureApp('args'), (t) => {
+  it('passes query parameters to a destructured last parameter', async () => {
+    expect(await (await t().request('/kw/3?page=2')).json()).toEqual({ id: '3', page: '2', tags: null })
+    expect(await (await t().request('/kw?page=1')).json()).toEqual({ id: '', page: '1', tags: null })
+  })
+  it('turns repeated keys into arrays and accepts the ids[] alias', async () => {
+    expect((await (await t().request('/kw?tags=a&tags=b')).json()).tags).toEqual(['a', 'b'])
+    expect((await (await t().request('/kw?tags[]=a')).json()).tags).toEqual(['a'])
+    expect((await (await t().request('/kw?tags%5B%5D=a&tags%5B%5D=b')).json()).tags).toEqual(['a', 'b'])
+  })
+  it('passes JSON body fields over query parameters to a parameter named kwargs', async () => {
+    expect(await (await t().request('/kw?a=query&b=query', json({ a: 'body', n: 1, list: [1, 2], obj: { x: true } }))).json())
+      .toEqual({ a: 'body', b: 'query', n: 1, list: [1, 2], obj: { x: true } })
+  })
+  it('passes urlencoded fields, repeated as arrays', async () => {
+    const res = await t().request('/kw', { method: 'POST', body: 'x=1&y=2&y=3&name=a+b%21', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(await res.json()).toEqual({ x: '1', y: ['2', '3'], name: 'a b!' })
+  })
+  it('ignores a __proto__ key instead of polluting anything', async () => {
+    const res = await t().request('/kw?__proto__=x', { method: 'POST', body: '{"__proto__": {"polluted": true}, "ok": 1}', headers: { 'content-type': 'application/json' } })
+    expect(await res.json()).toEqual({ ok: 1 })
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+  it('exposes kwargs, args, the decoded body and the request on the controller', async () => {
+    const res = await t().request('/ctx/9?q=1', json([1, 2, 3]))
+    expect(await res.json()).toEqual({ id: '9', kwargs: { q: '1' }, args: ['9'], body: [1, 2, 3], method: 'POST', path: '/ctx/9' })
+  })
+  it('passes multipart fields and files', async () => {
+    const form = new FormData()
+    form.set('note', 'hello')
+    form.set('upload', new File(['file contents'], 'a.txt', { type: 'text/plain' }))
+    const res = await t().request('/files', { method: 'POST', body: form })
+    expect(await res.json()).toEqual({ note: 'hello', name: 'a.txt', type: 'text/plain', size: 13, text: 'file contents' })
+  })
+  it('gives raw bytes to a controller that accepts the content type', async () => {
+    const res = await t().request('/raw', { method: 'POST', body: 'plain body', headers: { 'content-type': 'text/plain; charset=utf-8' } })
+    expect(await res.json()).toEqual({ length: 10, text: 'plain body' })
+  })
+  it('treats an empty body as no body', async () => {
+    const res = await t().request('/kw?x=1', { method: 'POST', body: '', headers: { 'content-type': 'application/json' } })
+    expect(await res.json()).toEqual({ x: '1' })
+  })
+})
+
+describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
+  it('answers 400 for malformed JSON', async () => {
+    for (const body of ['{"a":', 'not json', '{"a": 1}}']) {
+      const res = await t().request('/kw', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ status: 400, error: 'Bad Request', message: 'Malformed JSON body' })
+    }
+  })
+  it('answers 400 for invalid UTF-8 in JSON', async () => {
+    const res = await t().request('/kw', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } })
+    expect(res.status).toBe(400)
+  })
+  it('answers 400 for a malformed multipart body', async () => {
+    const res = await t().request('/kw', { method: 'POST', body: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=xyz' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toBe('Malformed multipart body')
+  })
+  it('answers 415 for an unsupported content type, and for a body without one', async () => {
+    const res = await t().request('/kw', { method: 'POST', body: '<a/>', headers: { 'content-type': 'application/xml' } })
+    expect(res.status).toBe(415)
+    expect((await res.json()).message).toBe('Unsupported Content-Type: application/xml')
+    const none = await t().request('/kw', { method: 'POST', body: new Uint8Array([1, 2, 3]) })
+    expect(none.status).toBe(415)
+  })
+  it('answers 413 for a body over the application limit', async () => {
+    const res = await t().request('/kw', json({ big: 'x'.repeat(2000) }))
+    expect(res.status).toBe(413)
+    expect((await res.json()).message).toBe('Request body is larger than the limit of 1024 bytes')
+  })
+  it('answers 413 for a streamed body without Content-Length once it passes the limit', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(512))
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent++ < 64) c.enqueue(chunk)
+        else c.close()
+      },
+    })
+    const res = await t().request('/kw', { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
+    expect(res.status).toBe(413)
+  })
+  it("honours a class's own bodyLimit", async () => {
+    expect((await t().request('/small', json({ a: 'short' }))).status).toBe(200)
+    expect((await t().request('/small', json({ a: 'longer than sixteen' }))).status).toBe(413)
+  })
+  it('ignores a body on GET', async () => {
+    const res = await t().request('/kw?page=1')
+    expect(res.status).toBe(200)
+  })
+})

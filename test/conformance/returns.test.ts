@@ -1,0 +1,129 @@
+import { expect, it } from 'vitest'
+import { describeTargets } from '../_targets.ts'
+import { fixtureApp, logged } from '../_apps.ts'
+
+describeTargets('Return values', fixtureApp('returns'), (t) => {
+  const get = (kind: string) => t().request(`/${kind}`)
+  it('sends a string as a JSON string', async () => {
+    const res = await get('string')
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await res.text()).toBe('"a string"')
+  })
+  it('sends objects, arrays, numbers and booleans as JSON', async () => {
+    expect(await (await get('object')).json()).toEqual({ a: 1, nested: { b: [true, null] } })
+    expect(await (await get('array')).json()).toEqual([1, 'two'])
+    expect(await (await get('number')).text()).toBe('42')
+    expect(await (await get('false')).text()).toBe('false')
+  })
+  it('answers 204 without a body for null and undefined', async () => {
+    for (const kind of ['null', 'undefined']) {
+      const res = await get(kind)
+      expect(res.status).toBe(204)
+      expect(await res.text()).toBe('')
+    }
+  })
+  it('sends a Response as is', async () => {
+    const res = await get('response')
+    expect(res.status).toBe(202)
+    expect(res.headers.get('x-custom')).toBe('yes')
+    expect(await res.text()).toBe('plain text')
+  })
+  it('streams bytes, blobs, ReadableStreams and async iterables', async () => {
+    const bytes = await get('bytes')
+    expect(bytes.headers.get('content-type')).toBe('application/octet-stream')
+    expect(await bytes.text()).toBe('raw bytes')
+    const blob = await get('blob')
+    expect(blob.headers.get('content-type')).toBe('text/html')
+    expect(await blob.text()).toBe('<p>blob</p>')
+    expect(await (await get('stream')).text()).toBe('chunk1,chunk2')
+    expect(await (await get('iterable')).text()).toBe('abc')
+  })
+  it('uses the status and headers set on this.response', async () => {
+    const res = await get('status')
+    expect(res.status).toBe(201)
+    expect(res.headers.get('x-made')).toBe('here')
+    expect(await res.json()).toEqual({ created: true })
+    const custom = await get('status-209')
+    expect(custom.status).toBe(209)
+    expect(await custom.text()).toBe('')
+  })
+  it('awaits async handlers', async () => {
+    expect(await (await t().request('/', { method: 'POST' })).text()).toBe('"async result"')
+  })
+})
+
+describeTargets('Errors', fixtureApp('returns'), (t) => {
+  const get = (kind: string) => t().request(`/${kind}`, { redirect: 'manual' })
+  it('renders an HttpError in the envelope with its status and headers', async () => {
+    const res = await get('http-error')
+    expect(res.status).toBe(418)
+    expect(res.headers.get('x-tea')).toBe('earl grey')
+    expect(await res.json()).toEqual({ status: 418, error: 'Error', message: "I'm a teapot" })
+  })
+  it('renders an HttpError body instead of the envelope', async () => {
+    const res = await get('http-error-body')
+    expect(res.status).toBe(409)
+    expect(await res.json()).toEqual({ configurations: [{ name: 'x' }] })
+  })
+  it('merges details into the envelope', async () => {
+    expect(await (await get('http-error-details')).json()).toEqual({
+      status: 400, error: 'Bad Request', message: 'Invalid parameters', errors: [{ name: 'page', reason: 'not a number' }],
+    })
+  })
+  it('redirects with Location', async () => {
+    const res = await get('redirect')
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('/elsewhere')
+  })
+  it('answers AccessDenied with 401 and WWW-Authenticate', async () => {
+    const res = await get('access-denied')
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('Basic realm="test"')
+    expect((await res.json()).message).toBe('Log in first')
+  })
+  it('answers CallStop with its status and body', async () => {
+    const res = await get('call-stop')
+    expect(res.status).toBe(202)
+    expect(await res.json()).toEqual({ stopped: true })
+  })
+  it('answers 500 with a generic message for a thrown Error, and logs it', async () => {
+    const before = logged.length
+    for (const kind of ['crash', 'crash-async', 'bigint']) {
+      const res = await get(kind)
+      expect(res.status).toBe(500)
+      const text = await res.text()
+      expect(JSON.parse(text)).toEqual({ status: 500, error: 'Internal Server Error', message: 'The server could not answer this request' })
+      expect(text).not.toMatch(/secret|BigInt/)
+    }
+    expect(logged.length).toBe(before + 3)
+  })
+})
+
+describeTargets('Custom error rendering', fixtureApp('errors'), (t) => {
+  it('uses the standard envelope outside modules that render their own', async () => {
+    expect(await (await t().request('/plain')).json()).toEqual({ status: 500, error: 'Internal Server Error', message: 'The server could not answer this request' })
+  })
+  it("uses a module's renderError for errors under it, 404 and 405 included", async () => {
+    const conflict = await t().request('/admin', { method: 'POST' })
+    expect(conflict.status).toBe(409)
+    expect(await conflict.json()).toEqual({ admin_error: 'admin conflict', code: 409 })
+    const notFound = await t().request('/admin/1/2/3', { method: 'POST' })
+    expect(notFound.status).toBe(404)
+    expect((await notFound.json()).code).toBe(404)
+    const notAllowed = await t().request('/admin', { method: 'GET' })
+    expect(notAllowed.status).toBe(405)
+    expect(notAllowed.headers.get('allow')).toBe('POST, OPTIONS')
+    expect((await notAllowed.json()).code).toBe(405)
+  })
+  it("prefers a class's static renderError", async () => {
+    const res = await t().request('/admin/own')
+    expect(res.status).toBe(422)
+    expect(await res.text()).toBe('own:422')
+    const notAllowed = await t().request('/admin/own', { method: 'PUT' })
+    expect(await notAllowed.text()).toBe('own:405')
+  })
+  it('falls back to the module renderer when a class renderer returns undefined', async () => {
+    const res = await t().request('/admin/fallback')
+    expect(await res.json()).toEqual({ admin_error: 'falls back', code: 400 })
+  })
+})
