@@ -164,7 +164,8 @@ function describeLoadError(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause)
   // Keep the first stack frame that points into user code: it carries file and line.
   const frame = (cause.stack ?? '').split('\n').find((l) => /^\s+at .*:\d+:\d+\)?$/.test(l) && !l.includes('node:internal'))
-  return frame ? `${cause.message} (${frame.trim().replace(/^at /, '')})` : cause.message
+  const where = frame?.trim().replace(/^at /, '').replace(/^.*\((.*)\)$/, '$1')
+  return where ? `${cause.message} (${where})` : cause.message
 }
 
 function rel(cwd: string, file: string): string {

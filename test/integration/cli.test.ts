@@ -1,0 +1,130 @@
+/** The `routeless` command, run as users run it: the built bin in a child process. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { cpSync, mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fixture } from '../_apps.ts'
+
+const BIN = fileURLToPath(new URL('../../packages/routeless/bin/routeless.js', import.meta.url))
+const FIXTURES = fixture('')
+const running: ChildProcessWithoutNullStreams[] = []
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function start(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? FIXTURES, env: { ...process.env, ...options.env } })
+  running.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => (stderr += d))
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(stdout)
+      if (m) resolve(m[1]!)
+    })
+    child.on('close', () => reject(new Error(`exited before listening: ${stderr}`)))
+  })
+  listening.catch(() => {}) // only the tests that wait for it care
+  return { child, done, listening }
+}
+
+const run = (args: string[], options?: Parameters<typeof start>[1]) => start(args, options).done
+
+async function freePort(): Promise<number> {
+  const srv = createServer()
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))
+  const port = (srv.address() as { port: number }).port
+  await new Promise((r) => srv.close(r))
+  return port
+}
+
+afterEach(() => {
+  for (const c of running.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
+})
+
+describe('routeless CLI', () => {
+  it('serves Document 3 example and exits 0 on SIGTERM', async () => {
+    const port = await freePort()
+    const s = start(['--prefix=basic', `--host=127.0.0.1:${port}`])
+    const url = await s.listening
+    expect(url).toBe(`http://127.0.0.1:${port}`)
+    expect(await (await fetch(url + '/')).text()).toBe('"Default handler"')
+    expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
+    const posted = await fetch(url + '/', { method: 'POST', body: 'name=Awesome you', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(await posted.text()).toBe('"hello Awesome you"')
+    s.child.kill('SIGTERM')
+    expect((await s.done).code).toBe(0)
+  })
+
+  it('reads ROUTELESS_PREFIX and ROUTELESS_HOST, with several prefixes separated by ":"', async () => {
+    const port = await freePort()
+    const s = start([], { env: { ROUTELESS_PREFIX: 'multi/one:multi/two', ROUTELESS_HOST: `127.0.0.1:${port}` } })
+    const url = await s.listening
+    expect(await (await fetch(url + '/beta')).text()).toBe('"beta from two"')
+    s.child.kill('SIGINT')
+    expect((await s.done).code).toBe(0)
+  })
+
+  it('loads .ts controllers from a directory outside any "type": "module" package', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'routeless-cjs-'))
+    cpSync(fixture('basic'), path.join(dir, 'controllers'), { recursive: true })
+    const port = await freePort()
+    const s = start(['--prefix', 'controllers', '--host', `127.0.0.1:${port}`], { cwd: dir })
+    const url = await s.listening
+    expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
+    s.child.kill('SIGTERM')
+    await s.done
+  })
+
+  it('prints the route table', async () => {
+    const r = await run(['routes', '--prefix=tree'])
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/))
+    expect(lines[0]).toEqual(['METHOD', 'PATH', 'FILE', 'HANDLER'])
+    expect(lines).toContainEqual(['GET', '/users/posts', 'tree/users.ts', 'Posts.GET'])
+    expect(lines).toContainEqual(['GET', '/v3/status', 'tree/v3/status.ts', 'Default.GET'])
+    expect(lines).toContainEqual(['PUT', '/developer-keys', 'tree/developer-keys.ts', 'Default.PUT'])
+  })
+
+  it('exits 1 with a clear message for a missing prefix', async () => {
+    const r = await run(['routes', '--prefix=nowhere'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/Controller prefix "nowhere" not found.*\[ROUTELESS_ERR_PREFIX_NOT_FOUND\]/)
+  })
+
+  it('exits 1 naming the file and line of a controller that fails to load', async () => {
+    const r = await run(['--prefix=conflict/broken', '--host=127.0.0.1:0'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/conflict\/broken\/index\.ts failed to load: top-level failure \(.*index\.ts:6:\d+\)/)
+  })
+
+  it('exits 1 with a clear message when the port is in use', async () => {
+    const blocker = createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
+    const port = (blocker.address() as { port: number }).port
+    const r = await run(['--prefix=basic', `--host=127.0.0.1:${port}`])
+    blocker.close()
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+  })
+
+  it('exits 2 for a malformed --host', async () => {
+    const r = await run(['--prefix=basic', '--host=127.0.0.1:99999'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('Invalid --host')
+  })
+
+  it('prints help and version', async () => {
+    const help = await run(['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('--prefix')
+    expect(help.stdout).toContain('routes')
+    const version = await run(['--version'])
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+})
