@@ -1,0 +1,21 @@
+// POST /login → login.ts Default.POST()
+import { HttpError } from 'routeless'
+import { ApiController } from '../src/api-controller.ts'
+import { sessionCookie, TOKEN_HEADER } from '../src/session-token.ts'
+import { parseLogin, requireNoInput } from '../src/validation.ts'
+
+export class Default extends ApiController {
+  /** `{"username": …, "password": …}` (or `name` for `username`) → "Authorized" and a new session. */
+  async POST() {
+    requireNoInput(this.kwargs)
+    const { username, password } = parseLogin(this.jsonBody())
+    const { users, sessions, secureCookies } = this.context
+    const userId = await users.authenticate(username, password)
+    if (userId === undefined) throw new HttpError(401, 'Unauthorized', { body: 'Unauthorized' })
+    const { token } = await sessions.open(userId)
+    this.response.headers.set('Set-Cookie', sessionCookie(token, Math.floor(sessions.ttl / 1000), secureCookies))
+    this.response.headers.set(TOKEN_HEADER, token)
+    this.response.headers.set('Cache-Control', 'no-store')
+    return 'Authorized'
+  }
+}

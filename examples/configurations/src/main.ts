@@ -1,0 +1,32 @@
+/**
+ * The server: `PORT=8080 DATA_DIR=.data npm start --workspace examples/configurations`.
+ * Reads the settings, opens (and migrates) the database, saves the USERS / USERS_FILE users, serves until SIGINT/SIGTERM.
+ */
+import { serve } from 'routeless/node'
+import { createConfigurationsApp } from './app.ts'
+import { openServices } from './services.ts'
+import { readSettings } from './settings.ts'
+
+async function main(): Promise<void> {
+  const settings = readSettings()
+  const { services, dialect, close } = await openServices(settings)
+  for (const { username, password } of settings.users) {
+    console.log(`configurations: user ${username} ${await services.users.save(username, password)}`)
+  }
+  const app = await createConfigurationsApp(services)
+  const server = await serve(app, { host: settings.host, port: settings.port })
+  const where = dialect === 'postgres' ? `PostgreSQL at ${new URL(settings.databaseUrl!).host}` : `SQLite in ${settings.dataDir}`
+  console.log(`configurations: listening on ${server.url} (${where})`)
+  const stop = async () => {
+    await server.close()
+    await close()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+main().catch((error: Error) => {
+  console.error(`configurations: ${error.message}`)
+  process.exit(1)
+})

@@ -1,0 +1,41 @@
+/** Everything the controllers use, as `this.context`: the stores over one database. */
+import { type Dialect, openDatabase } from '@routeless/example-kit'
+import { migrations } from './migrations.ts'
+import type { Schema } from './schema.ts'
+import { SessionStore } from './sessions.ts'
+import { ConfigurationStore } from './store.ts'
+import { UserStore } from './users.ts'
+
+export interface Services {
+  configurations: ConfigurationStore
+  sessions: SessionStore
+  users: UserStore
+  /** Mark the session cookie `Secure` (when clients reach the API over HTTPS, e.g. through a proxy). */
+  secureCookies: boolean
+}
+
+export interface ServiceOptions {
+  /** `postgres://…` for PostgreSQL; otherwise SQLite in `dataDir`. */
+  databaseUrl?: string
+  dataDir?: string
+  /** Session lifetime in milliseconds (default 8 hours). */
+  sessionTtl?: number
+  secureCookies?: boolean
+  /** The clock sessions expire by (tests move it). */
+  now?: () => number
+}
+
+export const DEFAULT_SESSION_TTL = 8 * 60 * 60 * 1000
+
+/** Opens (and migrates) the database and builds the stores on it. */
+export async function openServices(options: ServiceOptions): Promise<{ services: Services; dialect: Dialect; close: () => Promise<void> }> {
+  const database = await openDatabase<Schema>({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, migrations })
+  const { db } = database
+  const services: Services = {
+    configurations: new ConfigurationStore(db),
+    sessions: new SessionStore(db, { ttl: options.sessionTtl ?? DEFAULT_SESSION_TTL, now: options.now }),
+    users: new UserStore(db),
+    secureCookies: options.secureCookies ?? false,
+  }
+  return { services, dialect: database.dialect, close: database.close }
+}
