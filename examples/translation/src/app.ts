@@ -1,0 +1,66 @@
+/** Builds the services and the routeless application of the translation example. */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { openDatabase, type Database } from '@routeless/example-kit'
+import { createApp } from 'routeless'
+import { RateLimiter } from './auth/rate-limiter.ts'
+import type { Config } from './config.ts'
+import { migrations } from './database/migrations.ts'
+import type { TranslationDatabase } from './database/schema.ts'
+import type { TranslationEngine } from './engines/engine.ts'
+import { createEngine } from './engines/create-engine.ts'
+import { LanguageDetector } from './engines/language-detector.ts'
+import { GlossaryStore } from './glossaries/glossary-store.ts'
+import { renderDeepLError } from './http/deepl-error.ts'
+import { KeyStore } from './keys/key-store.ts'
+import type { Services } from './services.ts'
+import { withTraceId, type FetchHandler } from './trace-id.ts'
+import { TranslationService } from './translate/translation-service.ts'
+import { Meter } from './usage/meter.ts'
+import { UsageStore } from './usage/usage-store.ts'
+
+export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
+
+export interface TranslationApp {
+  fetch: FetchHandler
+  services: Services
+  database: Database<TranslationDatabase>
+  close(): Promise<void>
+}
+
+export interface AppOverrides {
+  /** An engine instance instead of the configured one (tests). */
+  engine?: TranslationEngine
+  now?: () => Date
+}
+
+export async function createTranslationApp(config: Config, overrides: AppOverrides = {}): Promise<TranslationApp> {
+  const database = await openDatabase<TranslationDatabase>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'translation.sqlite', migrations })
+  try {
+    const now = overrides.now ?? (() => new Date())
+    const keys = new KeyStore(database.db, now)
+    if (config.adminKey) await keys.ensure({ admin: true, secret: config.adminKey })
+    if (config.apiKey) await keys.ensure({ admin: false, secret: config.apiKey })
+    const usage = new UsageStore(database.db)
+    const meter = new Meter(usage, now)
+    const glossaries = new GlossaryStore(database.db, now)
+    const translation = new TranslationService({
+      engine: overrides.engine ?? createEngine(config.engine),
+      detector: new LanguageDetector(),
+      glossaries,
+      meter,
+      engineTimeoutMs: config.engine.timeoutMs,
+    })
+    const services: Services = {
+      keys, usage, meter, glossaries, translation,
+      rateLimiter: new RateLimiter(config.rateLimit),
+      customTagPageSize: config.customTagPageSize,
+      now,
+    }
+    const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS) })
+    return { fetch: withTraceId(app.fetch), services, database, close: () => database.close() }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}

@@ -1,0 +1,55 @@
+/** Configuration from the environment (documented in the README). */
+import type { RateLimit } from './auth/rate-limiter.ts'
+
+export const DEFAULT_PORT = 8081
+
+export interface EngineConfig {
+  /** `phrase-table` (default), `libretranslate`, `openai`, `deepl`. */
+  kind: string
+  url: string | undefined
+  apiKey: string | undefined
+  model: string | undefined
+  timeoutMs: number
+}
+
+export interface Config {
+  host: string
+  port: number
+  dataDir: string
+  databaseUrl: string | undefined
+  adminKey: string | undefined
+  apiKey: string | undefined
+  rateLimit: RateLimit | undefined
+  engine: EngineConfig
+  customTagPageSize: number
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', DEFAULT_PORT, 0),
+    dataDir: env.DATA_DIR || '.data/translation',
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminKey: env.ADMIN_KEY || undefined,
+    apiKey: env.API_KEY || undefined,
+    rateLimit: env.RATE_LIMIT_REQUESTS
+      ? { requests: integer(env, 'RATE_LIMIT_REQUESTS', 0, 1), windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) }
+      : undefined,
+    engine: {
+      kind: env.ENGINE || 'phrase-table',
+      url: env.ENGINE_URL || undefined,
+      apiKey: env.ENGINE_API_KEY || undefined,
+      model: env.ENGINE_MODEL || undefined,
+      timeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 30_000, 1),
+    },
+    customTagPageSize: integer(env, 'CUSTOM_TAG_PAGE_SIZE', 100, 1),
+  }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`)
+  return n
+}

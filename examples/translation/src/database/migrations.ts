@@ -1,0 +1,51 @@
+/** Schema migrations, applied in name order at start-up by example-kit's openDatabase. */
+import type { Kysely, Migration } from 'kysely'
+
+export const migrations: Record<string, Migration> = {
+  '001_api_keys_and_usage': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('key_id', 'varchar(80)', (c) => c.primaryKey())
+        .addColumn('lookup', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('secret_hash', 'text', (c) => c.notNull())
+        .addColumn('masked', 'varchar(16)', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
+        .addColumn('deactivated_time', 'varchar(32)')
+        .addColumn('character_limit', 'bigint')
+        .addColumn('speech_to_text_milliseconds_limit', 'bigint')
+        .execute()
+      await db.schema
+        .createTable('usage')
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('usage_date', 'varchar(10)', (c) => c.notNull())
+        .addColumn('custom_tag', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('text_translation_characters', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('usage_pk', ['key_id', 'usage_date', 'custom_tag'])
+        .execute()
+      await db.schema.createIndex('usage_by_date').on('usage').columns(['usage_date']).execute()
+    },
+  },
+  '002_glossaries': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('glossaries')
+        .addColumn('glossary_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('owner_key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createTable('glossary_entries')
+        .addColumn('glossary_id', 'varchar(36)', (c) => c.notNull().references('glossaries.glossary_id').onDelete('cascade'))
+        .addColumn('source_lang', 'varchar(8)', (c) => c.notNull())
+        .addColumn('target_lang', 'varchar(8)', (c) => c.notNull())
+        .addColumn('source_text', 'text', (c) => c.notNull())
+        .addColumn('target_text', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('glossary_entries_pk', ['glossary_id', 'source_lang', 'target_lang', 'source_text'])
+        .execute()
+    },
+  },
+}

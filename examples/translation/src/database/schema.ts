@@ -1,0 +1,54 @@
+/** Table types of the translation example (SQLite and PostgreSQL share them through Kysely). */
+import type { Generated } from 'kysely'
+
+export interface ApiKeysTable {
+  /** Two GUIDs joined by a colon, as DeepL's admin API shows key ids. */
+  key_id: string
+  /** SHA-256 of the secret: finds the row without scanning. */
+  lookup: string
+  /** scrypt hash of the secret: the row's proof that a presented secret is this key. */
+  secret_hash: string
+  /** `abcd****wxyz`: the only trace of the secret that reports may show. */
+  masked: string
+  label: string
+  /** 1 for an organization admin key (admin API only), 0 for a developer (API) key. */
+  is_admin: number
+  creation_time: string
+  deactivated_time: string | null
+  /** Monthly character cap; null = unlimited, 0 = nothing allowed. */
+  character_limit: number | string | null
+  speech_to_text_milliseconds_limit: number | string | null
+}
+
+export interface UsageTable {
+  key_id: string
+  /** UTC day, `YYYY-MM-DD`. */
+  usage_date: string
+  /** `X-DeepL-Reporting-Tag`, trimmed and lower-cased; '' when the request had none. */
+  custom_tag: string
+  text_translation_characters: Generated<number | string>
+}
+
+export interface GlossariesTable {
+  glossary_id: string
+  /** The key that created it: glossaries are private to their key. */
+  owner_key_id: string
+  name: string
+  creation_time: string
+}
+
+export interface GlossaryEntriesTable {
+  glossary_id: string
+  /** Base codes, lower case (`en`), as DeepL's glossary API shows them. */
+  source_lang: string
+  target_lang: string
+  source_text: string
+  target_text: string
+}
+
+export interface TranslationDatabase {
+  api_keys: ApiKeysTable
+  usage: UsageTable
+  glossaries: GlossariesTable
+  glossary_entries: GlossaryEntriesTable
+}

@@ -1,0 +1,18 @@
+/** `npm start --workspace examples/translation`: serves the DeepL-compatible API on HOST:PORT (127.0.0.1:8081). */
+import { serve } from 'routeless/node'
+import { createTranslationApp } from './app.ts'
+import { readConfig } from './config.ts'
+
+const config = readConfig()
+const app = await createTranslationApp(config)
+const server = await serve(app, { host: config.host, port: config.port })
+const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`
+console.log(`translation: DeepL-compatible API on ${server.url} (engine ${app.services.translation.engineName}, ${storage})`)
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await server.close()
+    await app.close()
+    process.exit(0)
+  })
+}
