@@ -85,10 +85,11 @@ describe('routeless CLI', () => {
     const r = await run(['routes', '--prefix=tree'])
     expect(r.code).toBe(0)
     const lines = r.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/))
-    expect(lines[0]).toEqual(['METHOD', 'PATH', 'FILE', 'HANDLER'])
-    expect(lines).toContainEqual(['GET', '/users/posts', 'tree/users.ts', 'Posts.GET'])
-    expect(lines).toContainEqual(['GET', '/v3/status', 'tree/v3/status.ts', 'Default.GET'])
-    expect(lines).toContainEqual(['PUT', '/developer-keys', 'tree/developer-keys.ts', 'Default.PUT'])
+    expect(lines[0]).toEqual(['METHOD', 'PATH', 'FILE', 'HANDLER', 'PARAMETERS'])
+    expect(lines).toContainEqual(['GET', '/users/posts', 'tree/users.ts', 'Posts.GET', '(postId)'])
+    expect(lines).toContainEqual(['GET', '/users', 'tree/users.ts', 'Default.GET', '(id?)'])
+    expect(lines).toContainEqual(['GET', '/v3/status', 'tree/v3/status.ts', 'Default.GET', '(jobId)'])
+    expect(lines).toContainEqual(['PUT', '/developer-keys', 'tree/developer-keys.ts', 'Default.PUT', '()'])
   })
 
   it('exits 1 with a clear message for a missing prefix', async () => {

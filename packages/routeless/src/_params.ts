@@ -16,6 +16,8 @@ export interface Signature {
   slots: number
   /** True when the last parameter receives the keyword arguments. */
   kwargs: boolean
+  /** Names of the positional parameters (a rest parameter's name last), for error messages and OpenAPI. */
+  names: string[]
 }
 
 export function readSignature(fn: Function): Signature {
@@ -40,7 +42,8 @@ export function readSignature(fn: Function): Signature {
     if (hasDefault(p)) optionalSeen = true
     else if (!optionalSeen) min++
   }
-  return { min, max, slots: params.length - (max === Infinity ? 1 : 0), kwargs }
+  const names = params.map((p, i) => /^(?:\.\.\.)?\s*([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? `arg${i}`)
+  return { min, max, slots: params.length - (max === Infinity ? 1 : 0), kwargs, names }
 }
 
 /** The text between the parameter list's parentheses. */

@@ -5,6 +5,7 @@
 import type { ErrorRenderer, Kwargs, ResponseState } from './controller.ts'
 import { HttpError, isHttpError } from './errors.ts'
 import { getQuery, readBody } from './request.ts'
+import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
 import { resolve } from './resolver.ts'
 import { errorResponse, toResponse } from './response.ts'
 import { buildRouteTable, discoverModules, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
@@ -80,7 +81,7 @@ export class Application {
     const state: ResponseState = { status: undefined, headers: new Headers() }
     let response: Response
     try {
-      const kwargs = getQuery(url)
+      let kwargs = getQuery(url)
       let body: unknown
       if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
         const parsed = await readBody(request, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts })
@@ -97,13 +98,23 @@ export class Application {
       controller.env = env
       controller.response = state
       if (handler.before) await handler.before.call(controller)
-      const value = await handler.fn.apply(controller, callArguments(r.args, kwargs, handler.signature))
+      let args: unknown[] = r.args
+      if (handler.binder) {
+        ;({ args, kwargs } = await handler.binder(r.args, kwargs))
+        controller.kwargs = kwargs
+      }
+      const value = await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))
       response = toResponse(value, state)
     } catch (error) {
       return this.renderError(this.toHttpError(error, method, url), request, r.renderError, handler.renderError)
     }
     if (r.head) return withoutBody(response)
     return response
+  }
+
+  /** The OpenAPI 3.1 document of this application (see `generateOpenAPI`). */
+  openapi(options?: OpenAPIOptions): Record<string, unknown> {
+    return generateOpenAPI(this.table, options)
   }
 
   /** In-process test helper: `app.request('/path', init)` with a bare path. */
@@ -136,7 +147,7 @@ export class Application {
 }
 
 /** Positional parts in order; the kwargs object after the positional slots when the handler asks for it. */
-function callArguments(args: string[], kwargs: Kwargs, sig: { slots: number; kwargs: boolean }): unknown[] {
+function callArguments(args: unknown[], kwargs: Kwargs, sig: { slots: number; kwargs: boolean }): unknown[] {
   if (!sig.kwargs) return args
   const out: unknown[] = args.slice()
   while (out.length < sig.slots) out.push(undefined)

@@ -76,8 +76,13 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     async (args) => {
       code = await serveCommand(prefixes(args.prefix), args.host, args['body-limit'], io)
     })
-    .command('routes', 'Print the route table: method, path, file, class.method', () => {}, async (args) => {
+    .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand(prefixes(args.prefix), io)
+    })
+    .command('openapi', 'Print the OpenAPI 3.1 document generated from the controllers', (y) =>
+      y.option('title', { type: 'string', default: 'routeless application' }).option('api-version', { type: 'string', default: '0.0.0' }),
+    async (args) => {
+      code = await openapiCommand(prefixes(args.prefix), { title: args.title, version: args['api-version'] }, io)
     })
     .strict()
     .version(version())
@@ -119,10 +124,18 @@ async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
   const rows = app.table.list()
-  const width = (k: 'method' | 'path' | 'file') => Math.max(k.length, ...rows.map((r) => r[k].length))
-  const [wm, wp, wf] = [width('method'), width('path'), width('file')]
-  io.stdout(`${'METHOD'.padEnd(wm)}  ${'PATH'.padEnd(wp)}  ${'FILE'.padEnd(wf)}  HANDLER`)
-  for (const r of rows) io.stdout(`${r.method.padEnd(wm)}  ${r.path.padEnd(wp)}  ${r.file.padEnd(wf)}  ${r.handler}`)
+  const width = (k: 'method' | 'path' | 'file' | 'handler') => Math.max(k.length, ...rows.map((r) => r[k].length))
+  const [wm, wp, wf, wh] = [width('method'), width('path'), width('file'), width('handler')]
+  io.stdout(`${'METHOD'.padEnd(wm)}  ${'PATH'.padEnd(wp)}  ${'FILE'.padEnd(wf)}  ${'HANDLER'.padEnd(wh)}  PARAMETERS`)
+  for (const r of rows) io.stdout(`${r.method.padEnd(wm)}  ${r.path.padEnd(wp)}  ${r.file.padEnd(wf)}  ${r.handler.padEnd(wh)}  ${r.params}`)
+  return 0
+}
+
+async function openapiCommand(prefix: string[], info: { title: string; version: string }, io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  const { generateOpenAPI } = await import('./openapi.ts')
+  io.stdout(JSON.stringify(generateOpenAPI(app.table, { info }), null, 2))
   return 0
 }
 

@@ -10,6 +10,7 @@ import type { ErrorRenderer } from './controller.ts'
 import { RoutelessError } from './errors.ts'
 import { isControllerName, toClassKey } from './_naming.ts'
 import { readSignature, type Signature } from './_params.ts'
+import { compileBinder, describeParams, type Binder, type ParamSpec } from './params.ts'
 
 /** The methods a controller may define; any other request method is answered 501. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
@@ -29,6 +30,9 @@ export interface Handler {
   accepts: readonly string[] | undefined
   renderError: ErrorRenderer | undefined
   before: ((...args: unknown[]) => unknown) | undefined
+  /** The method's parameter schemas (`static params = { GET: … }`) and their compiled binder. */
+  params: ParamSpec | undefined
+  binder: Binder | undefined
 }
 
 /** The handlers that answer one path, by method, with the precomputed `Allow` header. */
@@ -54,6 +58,8 @@ export type ModuleExports = Record<string, unknown>
 export interface ModuleSource {
   parts: string[]
   file: string
+  /** The prefix it was found under: two modules answering one path conflict only within one prefix. */
+  root?: string
   load: () => Promise<ModuleExports>
 }
 
@@ -62,6 +68,8 @@ export interface RouteRow {
   path: string
   file: string
   handler: string
+  /** `(id) {sort?, page?}`: positional parameters and keyword arguments (from the schema when declared). */
+  params: string
 }
 
 export class RouteTable {
@@ -89,10 +97,10 @@ export function discoverModules(prefix: string, cwd = process.cwd()): ModuleSour
     if (!asFile) {
       throw new RoutelessError('ROUTELESS_ERR_PREFIX_NOT_FOUND', `Controller prefix "${prefix}" not found: ${abs} is neither a directory nor a module file`)
     }
-    found.push(source([], asFile))
+    found.push(source([], asFile, abs))
     return found
   }
-  walk(abs, [], found)
+  walk(abs, [], found, abs)
   return found
 }
 
@@ -106,21 +114,21 @@ function isModuleFile(name: string): boolean {
   return MODULE_EXT.some((e) => name.endsWith(e)) && !name.endsWith('.d.ts') && !/\.(test|spec)\.[mc]?[jt]s$/.test(name)
 }
 
-function walk(dir: string, parts: string[], out: ModuleSource[]): void {
+function walk(dir: string, parts: string[], out: ModuleSource[], root: string): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))
   for (const entry of entries) {
     if (entry.name.startsWith('_') || entry.name.startsWith('.') || entry.name === 'node_modules') continue
     const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) walk(full, [...parts, entry.name], out)
+    if (entry.isDirectory()) walk(full, [...parts, entry.name], out, root)
     else if (entry.isFile() && isModuleFile(entry.name)) {
       const base = entry.name.replace(/\.[mc]?[jt]s$/, '')
-      out.push(source(base === 'index' ? parts : [...parts, base], full))
+      out.push(source(base === 'index' ? parts : [...parts, base], full, root))
     }
   }
 }
 
-function source(parts: string[], file: string): ModuleSource {
-  return { parts, file, load: async () => unwrapCommonJs(await import(pathToFileURL(file).href)) }
+function source(parts: string[], file: string, root: string): ModuleSource {
+  return { parts, file, root, load: async () => unwrapCommonJs(await import(pathToFileURL(file).href)) }
 }
 
 /** A `.ts` file outside a `"type": "module"` package loads as CommonJS: its exports arrive under `default`. */
@@ -142,7 +150,7 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   const table = new RouteTable()
   const seen = new Map<string, string>()
   for (const s of sources) {
-    const key = s.parts.map(toClassKey).join('/')
+    const key = `${s.root ?? ''}\0${s.parts.map(toClassKey).join('/')}`
     const other = seen.get(key)
     if (other !== undefined) {
       throw new RoutelessError('ROUTELESS_ERR_MODULE_CONFLICT', `Modules ${rel(cwd, other)} and ${rel(cwd, s.file)} both answer /${s.parts.join('/')}`)
@@ -202,16 +210,20 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
       if (existing) {
         throw new RoutelessError('ROUTELESS_ERR_ROUTE_CONFLICT', `${method} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${method}) and ${file} (${name}.${method})`)
       }
-      const statics = value as unknown as { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer }
+      const statics = value as unknown as { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec> }
+      const signature = readSignature(fn)
+      const spec = statics.params?.[method]
       endpoint.methods.set(method, {
         method, path: endpoint.path, file, className: name, cls: value, fn,
-        signature: readSignature(fn),
+        signature,
+        params: spec,
+        binder: spec ? compileBinder(spec, signature.names) : undefined,
         bodyLimit: statics.bodyLimit,
         accepts: statics.accepts,
         renderError: typeof statics.renderError === 'function' ? statics.renderError.bind(value) : undefined,
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
       })
-      table.rows.push({ method, path: endpoint.path, file, handler: `${name}.${method}` })
+      table.rows.push({ method, path: endpoint.path, file, handler: `${name}.${method}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs) })
     }
     endpoint.allow = allowHeader(endpoint.methods)
     endpoint.renderError ??= [...endpoint.methods.values()].find((h) => h.renderError)?.renderError

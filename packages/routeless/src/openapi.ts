@@ -1,0 +1,142 @@
+/**
+ * OpenAPI 3.1 generated from the route table and the parameter schemas: no annotations beyond `static params`.
+ * @module
+ */
+import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from './params.ts'
+import type { Handler, RouteTable } from './route-table.ts'
+import { STATUS_TEXT } from './errors.ts'
+
+export interface OpenAPIInfo {
+  title: string
+  version: string
+  description?: string
+}
+
+export interface OpenAPIOptions {
+  info?: OpenAPIInfo
+  servers?: { url: string; description?: string }[]
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
+
+/** The OpenAPI 3.1 document of every handler in `table`. */
+export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {}): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  const seen = new Set<string>()
+  for (const row of table.list()) {
+    const handler = findHandler(table, row.path, row.method)
+    if (!handler || row.method === 'HEAD') continue
+    for (const variant of pathVariants(handler)) {
+      const operationId = uniqueId(`${row.method.toLowerCase()}${camel(variant.path)}`, seen)
+      ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(handler, variant.params, operationId)
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: options.info ?? { title: 'routeless application', version: '0.0.0' },
+    ...(options.servers ? { servers: options.servers } : {}),
+    paths,
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          description: 'The routeless error envelope',
+          required: ['status', 'error', 'message'],
+          properties: {
+            status: { type: 'integer' },
+            error: { type: 'string' },
+            message: { type: 'string' },
+            errors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } } } },
+          },
+        },
+      },
+    },
+  }
+}
+
+function findHandler(table: RouteTable, path: string, method: string): Handler | undefined {
+  for (const h of walk(table)) if (h.path === path && h.method === method) return h
+  return undefined
+}
+
+function* walk(table: RouteTable): Generator<Handler> {
+  const stack = [table.root]
+  while (stack.length) {
+    const node = stack.pop()!
+    if (node.endpoint) yield* node.endpoint.methods.values()
+    stack.push(...node.children.values())
+  }
+}
+
+interface PathParam {
+  name: string
+  schema: Record<string, unknown>
+}
+
+/** `/users` + `GET(id = '')` → `/users` and `/users/{id}`: one path per accepted number of positional parts. */
+function pathVariants(h: Handler): { path: string; params: PathParam[] }[] {
+  const { min, max, names } = h.signature
+  const upper = Number.isFinite(max) ? max : min + 1
+  const base = h.path === '/' ? '' : h.path
+  const out: { path: string; params: PathParam[] }[] = []
+  for (let n = min; n <= upper; n++) {
+    const params = names.slice(0, n).map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? { type: 'string' } }))
+    out.push({ path: base + params.map((p) => `/{${p.name}}`).join('') || '/', params })
+  }
+  return out
+}
+
+function operation(h: Handler, pathParams: PathParam[], operationId: string): Record<string, unknown> {
+  const spec: ParamSpec = h.params ?? {}
+  const op: Record<string, unknown> = { operationId, summary: spec.summary ?? `${h.className}.${h.method}` }
+  if (spec.description) op.description = spec.description
+  if (spec.tags) op.tags = spec.tags
+  const parameters: Record<string, unknown>[] = pathParams.map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema }))
+  const kwargs = jsonSchemaOf(spec.kwargs)
+  if (kwargs && !BODY_METHODS.has(h.method)) {
+    const required = new Set<string>((kwargs.required as string[] | undefined) ?? [])
+    for (const [name, schema] of Object.entries((kwargs.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+      const param: Record<string, unknown> = { name, in: 'query', required: required.has(name), schema }
+      if (schema.type === 'array') Object.assign(param, { style: 'form', explode: true })
+      parameters.push(param)
+    }
+  }
+  if (parameters.length) op.parameters = parameters
+  if (BODY_METHODS.has(h.method)) {
+    const schema = kwargs ?? { type: 'object' }
+    op.requestBody = {
+      required: Boolean(kwargs?.required?.length),
+      content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+    }
+  }
+  op.responses = responses(spec.responses, h.method)
+  return op
+}
+
+function responses(declared: ParamSpec['responses'], method: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  if (declared) {
+    for (const [status, value] of Object.entries(declared)) {
+      const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
+      const schema = jsonSchemaOf(r.schema, 'output')
+      out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
+    }
+  } else {
+    out['200'] = { description: method === 'DELETE' ? 'Deleted' : 'Success' }
+  }
+  const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+  out['4XX'] ??= { description: 'Client error', ...error }
+  out['5XX'] ??= { description: STATUS_TEXT[500], ...error }
+  return out
+}
+
+function camel(path: string): string {
+  return path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join('') || 'Root'
+}
+
+function uniqueId(id: string, seen: Set<string>): string {
+  let out = id
+  for (let i = 2; seen.has(out); i++) out = `${id}${i}`
+  seen.add(out)
+  return out
+}
