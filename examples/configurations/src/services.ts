@@ -1,5 +1,6 @@
 /** Everything the controllers use, as `this.context`: the stores over one database. */
 import { type Dialect, openDatabase } from '@routeless/example-kit'
+import type { Kysely } from 'kysely'
 import { migrations } from './migrations.ts'
 import type { Schema } from './schema.ts'
 import { SessionStore } from './sessions.ts'
@@ -28,7 +29,7 @@ export interface ServiceOptions {
 export const DEFAULT_SESSION_TTL = 8 * 60 * 60 * 1000
 
 /** Opens (and migrates) the database and builds the stores on it. */
-export async function openServices(options: ServiceOptions): Promise<{ services: Services; dialect: Dialect; close: () => Promise<void> }> {
+export async function openServices(options: ServiceOptions): Promise<{ services: Services; db: Kysely<Schema>; dialect: Dialect; close: () => Promise<void> }> {
   const database = await openDatabase<Schema>({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, migrations })
   const { db } = database
   const services: Services = {
@@ -37,5 +38,5 @@ export async function openServices(options: ServiceOptions): Promise<{ services:
     users: new UserStore(db),
     secureCookies: options.secureCookies ?? false,
   }
-  return { services, dialect: database.dialect, close: database.close }
+  return { services, db, dialect: database.dialect, close: database.close }
 }
