@@ -78,7 +78,8 @@ export class PhraseTableEngine implements TranslationEngine {
         const candidate = tokens.slice(i, end).join('')
         const translated = this.lookup(candidate, pair)
         if (translated !== undefined) {
-          out += matchCase(candidate, translated)
+          // Inside a sentence the source's own punctuation follows; drop the phrase's sentence punctuation.
+          out += matchCase(candidate, translated.replace(FINAL_PUNCTUATION, ''))
           i = end
           matched = true
         }

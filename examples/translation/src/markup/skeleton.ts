@@ -41,7 +41,7 @@ export function buildSkeleton(text: string, options: SkeletonOptions): Skeleton 
   const kept: string[] = []
   if (options.tagHandling === undefined) {
     addSegment(pieces, [{ kind: 'text', raw: text }], options.splitSentences)
-    return { pieces, kept }
+    return { pieces: mergeLiterals(pieces), kept }
   }
   const html = options.tagHandling === 'html'
   const rules = tagRules(options, html)
@@ -167,24 +167,78 @@ function closingIndex(tokens: Token[], open: number, name: string): number {
 function addSegment(pieces: Piece[], items: Item[], mode: SplitSentences): void {
   if (items.length === 0) return
   for (const sentence of splitSentences(items, mode)) {
-    const raw = sentence.map((s) => s.raw).join('')
     const hasText = sentence.some((s) => s.kind === 'text' && s.raw.trim() !== '')
     if (!hasText) {
-      pieces.push({ kind: 'literal', raw })
+      pieces.push({ kind: 'literal', raw: sentence.map((s) => s.raw).join('') })
       continue
     }
+    const { before, core, after } = peelEdges(sentence)
+    const raw = core.map((s) => s.raw).join('')
     const lead = /^\s*/.exec(raw)![0]
     const trail = /\s*$/.exec(raw)![0]
-    if (lead) pieces.push({ kind: 'literal', raw: lead })
+    pieces.push({ kind: 'literal', raw: before + lead })
     pieces.push({ kind: 'unit', text: raw.slice(lead.length, raw.length - trail.length) })
-    if (trail) pieces.push({ kind: 'literal', raw: trail })
+    pieces.push({ kind: 'literal', raw: trail + after })
   }
+}
+
+/**
+ * Moves markup at a sentence's edges out of the unit: tags whose partner lies outside the sentence, standalone tags,
+ * and a pair wrapping the whole sentence. The engine then sees balanced markup only.
+ */
+function peelEdges(items: Item[]): { before: string; core: Item[]; after: string } {
+  let core = items
+  let before = ''
+  let after = ''
+  for (;;) {
+    const partner = partners(core)
+    const first = core[0]!
+    const last = core[core.length - 1]!
+    if (first.kind === 'text' && first.raw.trim() === '' && core.length > 1) {
+      before += first.raw
+      core = core.slice(1)
+    } else if (last.kind === 'text' && last.raw.trim() === '' && core.length > 1) {
+      after = last.raw + after
+      core = core.slice(0, -1)
+    } else if (first.kind === 'tag' && (partner[0] === undefined || partner[0] === core.length - 1)) {
+      before += first.raw
+      if (partner[0] !== undefined) after = last.raw + after
+      core = core.slice(1, partner[0] === undefined ? core.length : -1)
+    } else if (last.kind === 'tag' && partner[core.length - 1] === undefined) {
+      after = last.raw + after
+      core = core.slice(0, -1)
+    } else {
+      return { before, core, after }
+    }
+  }
+}
+
+/** For each tag item, the index of its matching open/close tag inside `items` (undefined when none or standalone). */
+function partners(items: Item[]): Array<number | undefined> {
+  const out: Array<number | undefined> = new Array(items.length).fill(undefined)
+  const open: Array<{ name: string; index: number }> = []
+  items.forEach((item, index) => {
+    if (item.kind !== 'tag' || item.raw.endsWith('/>')) return
+    const m = /^<(\/?)([^\s/>]+)/.exec(item.raw)
+    if (!m) return
+    if (!m[1]) open.push({ name: m[2]!, index })
+    else {
+      const at = open.map((o) => o.name).lastIndexOf(m[2]!)
+      if (at < 0) return
+      const o = open[at]!
+      open.length = at
+      out[o.index] = index
+      out[index] = o.index
+    }
+  })
+  return out
 }
 
 function mergeLiterals(pieces: Piece[]): Piece[] {
   const out: Piece[] = []
   for (const p of pieces) {
     const last = out[out.length - 1]
+    if (p.kind === 'literal' && p.raw === '') continue
     if (p.kind === 'literal' && last?.kind === 'literal') last.raw += p.raw
     else out.push(p)
   }
