@@ -1,0 +1,16 @@
+import { amlNews } from '../../../src/aml/news.ts'
+import { multipartForm } from '../../../src/forms/multipart.ts'
+import { acceptJob } from '../../../src/http/accept-job.ts'
+import { ApiController } from '../../../src/http/api-controller.ts'
+import { readAml } from '../../../src/products/aml.ts'
+
+/** POST /v3/aml/monitoring and GET /v3/aml/monitoring/{job_id}/news/{reference} */
+export class Default extends ApiController {
+  async POST() {
+    return acceptJob(this, await readAml(this, multipartForm(this), 'monitoring'))
+  }
+
+  GET(jobId: string, news: string, reference: string, kwargs: Record<string, unknown>) {
+    return amlNews(this, jobId, news, reference, kwargs)
+  }
+}

@@ -1,0 +1,11 @@
+import { multipartForm } from '../../src/forms/multipart.ts'
+import { acceptJob } from '../../src/http/accept-job.ts'
+import { ApiController } from '../../src/http/api-controller.ts'
+import { readCompare } from '../../src/products/smart-selfie.ts'
+
+/** POST /v3/compare */
+export class Default extends ApiController {
+  async POST() {
+    return acceptJob(this, await readCompare(this, multipartForm(this)))
+  }
+}

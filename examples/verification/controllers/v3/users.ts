@@ -1,0 +1,12 @@
+import { reportFraud } from '../../src/fraud/report-fraud.ts'
+import { multipartForm } from '../../src/forms/multipart.ts'
+import { ApiController } from '../../src/http/api-controller.ts'
+
+/** POST /v3/users/{user_id}/report_fraud */
+export class Default extends ApiController {
+  static unauthorized = 'Invalid token'
+
+  POST(userId: string, action: string) {
+    return reportFraud(this, userId, action, multipartForm(this))
+  }
+}

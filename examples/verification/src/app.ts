@@ -1,0 +1,71 @@
+/** Builds the whole service: database, stores, the routeless app over `controllers/`, and the worker. */
+import { fileURLToPath } from 'node:url'
+import { openDatabase } from '@routeless/example-kit'
+import { createApp, type Application } from 'routeless'
+import { normalisePartnerId, PartnerStore } from './auth/partners.ts'
+import { deriveKey } from './auth/sealed-secret.ts'
+import { TokenService } from './auth/tokens.ts'
+import { DeliveryStore } from './callbacks/delivery-store.ts'
+import { BODY_LIMIT, type Config } from './config.ts'
+import { FraudReports } from './fraud/fraud-reports.ts'
+import { renderApiError } from './http/errors.ts'
+import { EnrollmentStore } from './jobs/enrollments.ts'
+import { JobStore } from './jobs/job-store.ts'
+import { Worker } from './jobs/worker.ts'
+import { HostedLinkStore } from './links/hosted-link-store.ts'
+import type { Services } from './services.ts'
+import { migrations } from './storage/migrations.ts'
+import type { Database } from './storage/schema.ts'
+import { loadServerSecret } from './storage/server-secret.ts'
+
+export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
+
+export interface VerificationService {
+  app: Application
+  services: Services
+  worker: Worker
+  /** Stops the worker and closes the database. */
+  close(): Promise<void>
+}
+
+export async function createVerificationService(config: Config): Promise<VerificationService> {
+  const database = await openDatabase<Database>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'verification.sqlite', migrations })
+  const { db } = database
+  const secret = await loadServerSecret(db, config.serverSecret)
+  let worker: Worker | undefined
+  const services: Services = {
+    config,
+    db,
+    partners: new PartnerStore(db, deriveKey(secret, 'seal')),
+    tokens: new TokenService(deriveKey(secret, 'jwt'), config.tokenTtlSeconds),
+    jobs: new JobStore(db),
+    deliveries: new DeliveryStore(db),
+    enrollments: new EnrollmentStore(db),
+    fraud: new FraudReports(db),
+    links: new HostedLinkStore(db),
+    wake: () => worker?.wake(),
+  }
+  worker = new Worker(services)
+  const app = await createApp(CONTROLLERS, { context: services, bodyLimit: BODY_LIMIT, renderError: renderApiError })
+  return {
+    app,
+    services,
+    worker,
+    async close() {
+      await worker.stop()
+      await database.close()
+    },
+  }
+}
+
+/** Registers the start-up partner and key (PARTNER_ID, API_KEY), stored hashed. */
+export async function registerConfiguredPartner(services: Services): Promise<void> {
+  const { partnerId, apiKey, partnerCallbackUrl } = services.config
+  if (!partnerId && !apiKey) return
+  const id = partnerId && normalisePartnerId(partnerId)
+  if (!id) throw new Error(`PARTNER_ID must be a positive number, got "${partnerId ?? ''}"`)
+  if (!apiKey) throw new Error('API_KEY is required with PARTNER_ID')
+  const existing = await services.partners.find(id)
+  await services.partners.upsert(id, existing?.name ?? `Partner ${id}`, partnerCallbackUrl ?? existing?.callbackUrl ?? null)
+  await services.partners.addKey(id, apiKey)
+}

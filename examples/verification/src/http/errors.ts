@@ -1,0 +1,43 @@
+/**
+ * The v3 error envelopes. Most routes answer `{"status":"<reason phrase>","message":"…"}`; the gateway answers 413
+ * in its own envelope; the public catalogue routes use `{"error":"…","code":"2413"}`.
+ */
+import { HttpError, STATUS_TEXT } from 'routeless'
+
+export const MULTIPART_REQUIRED = 'Unsupported Media Type. Required Content-Type is multipart/form-data'
+export const PAYLOAD_TOO_LARGE = 'Request payload too large. Maximum allowed size is 10 MB.'
+export const INTERNAL_ERROR = 'An unexpected error occurred. Please try again or contact support.'
+
+/** An error answered as `{"status": "<reason phrase>", "message"}`. */
+export function apiError(status: number, message: string, headers?: HeadersInit): HttpError {
+  return new HttpError(status, message, { headers })
+}
+
+export function required(field: string): HttpError {
+  return apiError(400, `Required field '${field}' is missing or invalid.`)
+}
+
+export function invalid(field: string): HttpError {
+  return apiError(400, `Field '${field}' is invalid.`)
+}
+
+/** Renders every error of the v3 API (framework-made ones included) in the v3 envelopes. */
+export function renderApiError(error: HttpError): Response | undefined {
+  if (error.hasBody) return undefined
+  const headers = new Headers(error.headers)
+  if (error.status === 413 && !error.message.endsWith('is too large.')) {
+    return Response.json({ job_id: null, message: PAYLOAD_TOO_LARGE, status: 'payload_too_large', user_id: null }, { status: 413, headers })
+  }
+  let message = error.message
+  if (error.status === 415) message = MULTIPART_REQUIRED
+  if (error.status === 500) message = INTERNAL_ERROR
+  return Response.json({ status: STATUS_TEXT[error.status] ?? 'Error', message }, { status: error.status, headers })
+}
+
+/** The `{error, code}` envelope of the public catalogue routes (2413: bad parameter, 2401: system error). */
+export function renderServiceError(error: HttpError): Response | undefined {
+  if (error.hasBody) return undefined
+  const code = error.status >= 500 ? '2401' : '2413'
+  const message = error.status >= 500 ? 'System Error' : error.message
+  return Response.json({ error: message, code }, { status: error.status, headers: error.headers })
+}

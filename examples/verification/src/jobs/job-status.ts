@@ -1,0 +1,25 @@
+/** GET /v3/status/{jobId}: 202 while processing, 200 when terminal, 404 (as data) for unknown or foreign jobs. */
+import type { ApiController } from '../http/api-controller.ts'
+import { apiError } from '../http/errors.ts'
+
+export const API_VERSION = 'v3.0.0-routeless'
+const JOB_ID = /^job_[0-9a-hjkmnp-tv-z]{26}$/
+
+export async function jobStatus(c: ApiController, jobId: string) {
+  if (!JOB_ID.test(jobId)) throw apiError(400, `"jobId" must be a valid TypeID with prefix 'job_'`)
+  const job = await c.context.jobs.find(c.auth.partnerId, jobId)
+  const createdAt = new Date().toISOString()
+  c.response.headers.set('api_version', API_VERSION)
+  c.response.headers.set('job_id', jobId)
+  if (!job) {
+    c.response.status = 404
+    c.response.headers.set('user_id', 'unknown')
+    return { status: 'not_found', job_id: jobId, user_id: 'unknown', message: 'Job not found', created_at: createdAt }
+  }
+  c.response.headers.set('user_id', job.userId)
+  if (job.status === 'processing') {
+    c.response.status = 202
+    return { status: 'processing', job_id: job.id, user_id: job.userId, message: 'Job is still processing', created_at: createdAt }
+  }
+  return { status: job.status, job_id: job.id, user_id: job.userId, message: 'Job completed', created_at: createdAt }
+}
