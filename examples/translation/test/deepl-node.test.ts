@@ -62,7 +62,7 @@ describe('deepl-node translateText', () => {
   })
 
   it('gets a DeepLError carrying our 400 messages', async () => {
-    await expect(translator.translateText('Hello', null, 'xx')).rejects.toThrow("Bad request, message: Value for 'target_lang' not supported.")
+    await expect(translator.translateText('Hello', null, 'xx' as never)).rejects.toThrow("Bad request, message: Value for 'target_lang' not supported.")
     await expect(translator.translateText('Hello', null, 'en-US', { formality: 'more' })).rejects.toThrow(/Target language 'EN-US' doesn't support formality/)
     await expect(translator.translateText('Hello', 'en', 'de', { splitSentences: 'sometimes' as never })).rejects.toThrow(/split_sentences/)
     await expect(translator.translateText('Hello', 'en', 'de', { customInstructions: Array(11).fill('x') })).rejects.toThrow(/custom_instructions/)
