@@ -11,7 +11,11 @@ export const DEACTIVATED_KEY = 'Authorization failed. The key has been deactivat
 
 export async function authenticate(keys: KeyStore, request: Request): Promise<ApiKeyRecord> {
   const header = request.headers.get('authorization')
-  const secret = header ? SCHEME.exec(header.trim())?.[1]?.trim() : undefined
+  return authenticateSecret(keys, header ? SCHEME.exec(header.trim())?.[1]?.trim() : undefined)
+}
+
+/** The same checks for a secret given another way (the translator page's form). */
+export async function authenticateSecret(keys: KeyStore, secret: string | undefined): Promise<ApiKeyRecord> {
   if (!secret) throw new HttpError(403, MISSING_KEY)
   const key = await keys.findBySecret(secret)
   if (!key) throw new HttpError(403, UNKNOWN_KEY)

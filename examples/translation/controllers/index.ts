@@ -1,0 +1,44 @@
+import { Controller, HttpError, isHttpError } from 'routeless'
+import { authenticateSecret } from '../src/auth/authenticate.ts'
+import type { Services } from '../src/services.ts'
+import { TOO_MANY_REQUESTS } from '../src/http/api-controller.ts'
+import { readTranslateParams } from '../src/translate/translate-params.ts'
+import { renderTranslatorPage, type PageState } from '../src/web/translator-page.ts'
+
+function html(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } })
+}
+
+/** GET / (the translator page), POST / (its form: translate and show the result). */
+export class Default extends Controller<Services> {
+  static bodyLimit = 128 * 1024
+
+  static renderError(error: HttpError) {
+    return html(renderTranslatorPage({ error: error.message }, ''), error.status)
+  }
+
+  GET() {
+    return html(renderTranslatorPage({}, this.context.translation.engineName))
+  }
+
+  async POST(kwargs: { text?: unknown; source_lang?: unknown; target_lang?: unknown; formality?: unknown; auth_key?: unknown }) {
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
+    const state: PageState = {
+      text: str(kwargs.text), sourceLang: str(kwargs.source_lang), targetLang: str(kwargs.target_lang), formality: str(kwargs.formality), authKey: str(kwargs.auth_key),
+    }
+    const engine = this.context.translation.engineName
+    try {
+      const key = await authenticateSecret(this.context.keys, state.authKey)
+      if (key.isAdmin) throw new HttpError(403, 'Admin keys cannot translate: use a developer key.')
+      const wait = this.context.rateLimiter.take(key.keyId)
+      if (wait > 0) throw new HttpError(429, TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(wait) } })
+      const params = readTranslateParams({ text: state.text, source_lang: state.sourceLang, target_lang: state.targetLang, formality: state.formality, show_billed_characters: '1' }, false)
+      const [item] = await this.context.translation.translate(params, key, '')
+      state.translation = { text: item!.text, detectedSourceLang: item!.detected_source_language, billedCharacters: item!.billed_characters ?? 0 }
+      return html(renderTranslatorPage(state, engine))
+    } catch (error) {
+      if (!isHttpError(error)) throw error
+      return html(renderTranslatorPage({ ...state, error: error.message }, engine), error.status)
+    }
+  }
+}
