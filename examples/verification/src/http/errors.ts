@@ -8,6 +8,9 @@ export const MULTIPART_REQUIRED = 'Unsupported Media Type. Required Content-Type
 export const PAYLOAD_TOO_LARGE = 'Request payload too large. Maximum allowed size is 10 MB.'
 export const INTERNAL_ERROR = 'An unexpected error occurred. Please try again or contact support.'
 
+/** Reason phrases routeless does not list. */
+const MORE_STATUS_TEXT: Record<number, string> = { 424: 'Failed Dependency' }
+
 /** An error answered as `{"status": "<reason phrase>", "message"}`. */
 export function apiError(status: number, message: string, headers?: HeadersInit): HttpError {
   return new HttpError(status, message, { headers })
@@ -31,7 +34,7 @@ export function renderApiError(error: HttpError): Response | undefined {
   let message = error.message
   if (error.status === 415) message = MULTIPART_REQUIRED
   if (error.status === 500) message = INTERNAL_ERROR
-  return Response.json({ status: STATUS_TEXT[error.status] ?? 'Error', message }, { status: error.status, headers })
+  return Response.json({ status: STATUS_TEXT[error.status] ?? MORE_STATUS_TEXT[error.status] ?? 'Error', message }, { status: error.status, headers })
 }
 
 /** The `{error, code}` envelope of the public catalogue routes (2413: bad parameter, 2401: system error). */
