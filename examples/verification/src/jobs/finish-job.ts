@@ -23,7 +23,6 @@ export async function finishJob(s: Services, job: Job, options: { sendCallback: 
     const identity = findTestIdentity(r.user_details)
     const forced = identity && identityOutcome(identity, job.product, 'aml')
     outcome = flag ? { status: 'block', reason: 'high_risk', message: 'Verification failed.' } : forced ?? screeningOutcome(matches)
-    if (forced?.status === 'clear') matches = []
   } else {
     const alreadyEnrolled = job.product === 'smart_selfie_registration' && (await s.enrollments.isEnrolled(job.partnerId, job.userId))
     outcome = decide(job.product, job.request, { flagged: flag !== undefined, alreadyEnrolled })

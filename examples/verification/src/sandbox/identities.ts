@@ -27,7 +27,7 @@ export interface TestIdentity {
 
 export const TEST_IDENTITIES: readonly TestIdentity[] = [
   { given_names: 'Amina Fatou', last_name: 'Clearwater', email: 'amina.clearwater@example.com',
-    outcomes: { kyc: clear, biometric_kyc: clear, document: clear, selfie: clear, address: clear, aml: clear } },
+    outcomes: { kyc: clear, biometric_kyc: clear, document: clear, selfie: clear, address: clear } },
   { given_names: 'Rashid Omar', last_name: 'Dangerfield', email: 'rashid.dangerfield@example.com',
     outcomes: { kyc: HIGH_RISK, biometric_kyc: HIGH_RISK, selfie: HIGH_RISK, address: block('name_mismatch', 'Verification failed: name does not match the address record') } },
   { given_names: 'Fatima Bello', last_name: 'Ghostwell', email: 'fatima.ghostwell@example.com',
