@@ -58,7 +58,19 @@ describe('routeless CLI', () => {
     const posted = await fetch(url + '/', { method: 'POST', body: 'name=Awesome you', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
     expect(await posted.text()).toBe('"hello Awesome you"')
     s.child.kill('SIGTERM')
-    expect((await s.done).code).toBe(0)
+    const result = await s.done
+    expect(result.code).toBe(0)
+    const log = result.stderr.trim().split('\n').map((l) => JSON.parse(l))
+    expect(log.filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET / 200', 'GET /foo 200', 'POST / 200'])
+  })
+
+  it('logs nothing per request below --log-level=info', async () => {
+    const port = await freePort()
+    const s = start(['--prefix=basic', `--host=127.0.0.1:${port}`, '--log-level=warn'])
+    const url = await s.listening
+    await (await fetch(url + '/')).text()
+    s.child.kill('SIGTERM')
+    expect((await s.done).stderr).toBe('')
   })
 
   it('reads ROUTELESS_PREFIX and ROUTELESS_HOST, with several prefixes separated by ":"', async () => {

@@ -2,18 +2,16 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import type { ErrorRenderer, Kwargs, ResponseState } from './controller.ts'
+import type { ErrorRenderer, Kwargs } from './controller.ts'
 import { HttpError, isHttpError } from './errors.ts'
-import { getQuery, readBody } from './request.ts'
+import { fromRequest, parseQuery, readBody, type IncomingRequest } from './request.ts'
 import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
-import { resolve } from './resolver.ts'
-import { errorResponse, toResponse } from './response.ts'
-import { buildRouteTable, discoverModules, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
+import { resolve, type Resolution } from './resolver.ts'
+import { withCors, type CorsOptions } from './cors.ts'
+import { withAccessLog, type Logger } from './logging.ts'
+import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
+import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
 
-export interface Logger {
-  error(message: string, error?: unknown): void
-  info?(message: string): void
-}
 
 export interface AppOptions {
   /** Largest request body accepted, in bytes (default 1 MiB). A controller may set its own `static bodyLimit`. */
@@ -26,6 +24,10 @@ export interface AppOptions {
   cwd?: string
   /** Services given to every controller as `this.context` (a database handle, stores, configuration). */
   context?: unknown
+  /** Cross-origin resource sharing (off when not given). */
+  cors?: CorsOptions
+  /** Log one `request` line per request at level info, and echo `X-Request-ID` (default false). */
+  accessLog?: boolean
 }
 
 /** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
@@ -47,7 +49,19 @@ export class Application {
     this.table = table
     this.options = { ...options, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
-    this.fetch = this.fetch.bind(this)
+    let fetch = this.fetch.bind(this)
+    if (options.cors) fetch = withCors(fetch, options.cors, (request) => this.allowOf(request))
+    if (options.accessLog) fetch = withAccessLog(fetch, this.logger)
+    this.fetch = fetch
+    // The wrappers speak Fetch: with any of them on, adapters' requests go through them (so through a Request).
+    if (options.cors || options.accessLog) this.handle = (incoming, env) => fetch(incoming.request(), env)
+    for (const cls of controllerClasses(table)) installLazyMembers(cls)
+  }
+
+  /** The `Allow` header of the path a request names, or undefined when no controller answers it. */
+  private allowOf(request: Request): string | undefined {
+    const r = resolve(this.table, 'OPTIONS', new URL(request.url).pathname)
+    return r.kind === 'options' ? r.endpoint.allow : r.kind === 'match' ? r.endpoint.allow : undefined
   }
 
   /** Loads every controller module under `source` and builds the route table. */
@@ -59,57 +73,106 @@ export class Application {
 
   /** Answers one request. Never rejects: every failure becomes an error response. */
   async fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
-    let url: URL
-    try {
-      url = new URL(request.url)
-    } catch {
-      return this.renderError(new HttpError(400, 'Invalid request URL'), request, undefined)
-    }
-    const method = request.method
-    const r = resolve(this.table, method, url.pathname)
+    return toFetchResponse(await this.handle(fromRequest(request), env))
+  }
+
+  /**
+   * The core as adapters call it: answers `incoming` with a `Reply` (or the `Response` a handler or a renderer
+   * made) and builds no Fetch object unless a controller asks for one. The answer comes back synchronously when
+   * nothing has to wait (no body to read, a synchronous handler), so an adapter can write it in the same tick.
+   * Never throws and never rejects: every failure becomes an error answer.
+   */
+  handle(incoming: IncomingRequest, env: Record<string, unknown> = {}): Answer | Promise<Answer> {
+    const method = incoming.method
+    const target = incoming.target
+    const q = target.indexOf('?')
+    const pathname = q < 0 ? target : target.slice(0, q)
+    // 1. Resolve: a few map look-ups; every answer that needs no controller is made here.
+    const r = resolve(this.table, method, pathname)
     switch (r.kind) {
       case 'not-found':
-        return this.renderError(new HttpError(404, `No controller answers ${method} ${url.pathname}`), request, r.renderError, r.handler?.renderError)
+        return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}`), incoming, r.renderError, r.handler?.renderError)
       case 'not-implemented':
-        return this.renderError(new HttpError(501, `Method ${method} is not implemented`), request, r.renderError)
+        return this.renderError(new HttpError(501, `Method ${method} is not implemented`), incoming, r.renderError)
       case 'method-not-allowed':
-        return this.renderError(new HttpError(405, `${method} is not allowed on ${r.endpoint.path}`, { headers: { Allow: r.endpoint.allow } }), request, r.renderError, r.endpoint.renderError)
+        return this.renderError(new HttpError(405, `${method} is not allowed on ${r.endpoint.path}`, { headers: { Allow: r.endpoint.allow } }), incoming, r.renderError, r.endpoint.renderError)
       case 'options':
-        return new Response(null, { status: 204, headers: { Allow: r.endpoint.allow } })
+        return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
-    const { handler } = r
-    const state: ResponseState = { status: undefined, headers: new Headers() }
-    let response: Response
+    const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
+    // 2. Read the body, for the methods that carry one.
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') return this.readThenRun(call)
+    return this.run(call, undefined)
+  }
+
+  private async readThenRun(call: Call): Promise<Answer> {
+    const { handler } = call.r
+    let body: unknown
     try {
-      let kwargs = getQuery(url)
-      let body: unknown
-      if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-        const parsed = await readBody(request, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts })
-        body = parsed.body
-        if (parsed.fields) Object.assign(kwargs, parsed.fields)
-      }
+      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts })
+      body = parsed.body
+      if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
+    } catch (error) {
+      return this.fail(call, error)
+    }
+    return this.run(call, body)
+  }
+
+  /** 3. Construct the controller, 4. run the handler (synchronously when nothing on the way awaits). */
+  private run(call: Call, body: unknown): Answer | Promise<Answer> {
+    const { r } = call
+    const { handler } = r
+    const state = new ResponseDraft()
+    let value: unknown
+    try {
       const controller = new handler.cls()
+      controller[INCOMING] = call.incoming
       controller.context = this.options.context
-      controller.request = request
-      controller.url = url
-      controller.kwargs = kwargs
+      controller.kwargs = call.kwargs
       controller.body = body
       controller.args = r.args
-      controller.env = env
+      controller.env = call.env
       controller.response = state
+      if (handler.guards.length > 0 || handler.before || handler.binder) return this.runGuarded(call, controller, state)
+      value = handler.fn.apply(controller, callArguments(r.args, call.kwargs, handler.signature))
+    } catch (error) {
+      return this.fail(call, error)
+    }
+    if (isThenable(value)) return Promise.resolve(value).then((v) => this.finish(call, v, state), (e) => this.fail(call, e))
+    return this.finish(call, value, state)
+  }
+
+  private async runGuarded(call: Call, controller: InstanceType<Handler['cls']>, state: ResponseDraft): Promise<Answer> {
+    const { handler } = call.r
+    try {
+      for (const guard of handler.guards) await guard(controller)
       if (handler.before) await handler.before.call(controller)
-      let args: unknown[] = r.args
+      let args: unknown[] = call.r.args
+      let kwargs = call.kwargs
       if (handler.binder) {
-        ;({ args, kwargs } = await handler.binder(r.args, kwargs))
+        ;({ args, kwargs } = await handler.binder(call.r.args, kwargs))
         controller.kwargs = kwargs
       }
       const value = await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))
-      response = toResponse(value, state)
+      return this.finish(call, value, state)
     } catch (error) {
-      return this.renderError(this.toHttpError(error, method, url), request, r.renderError, handler.renderError)
+      return this.fail(call, error)
     }
-    if (r.head) return withoutBody(response)
-    return response
+  }
+
+  /** 5. Turn the returned value into the answer. */
+  private finish(call: Call, value: unknown, state: ResponseDraft): Answer | Promise<Answer> {
+    let answer: Answer
+    try {
+      answer = toReply(value, state)
+    } catch (error) {
+      return this.fail(call, error)
+    }
+    return call.r.head ? withoutBody(answer) : answer
+  }
+
+  private fail(call: Call, error: unknown): Answer | Promise<Answer> {
+    return this.renderError(this.toHttpError(error, call.incoming.method, call.pathname), call.incoming, call.r.renderError, call.r.handler.renderError)
   }
 
   /** The OpenAPI 3.1 document of this application (see `generateOpenAPI`). */
@@ -124,25 +187,82 @@ export class Application {
     return this.fetch(new Request(url, init))
   }
 
-  private toHttpError(error: unknown, method: string, url: URL): HttpError {
+  private toHttpError(error: unknown, method: string, pathname: string): HttpError {
     if (isHttpError(error)) return error
-    this.logger.error(`Unhandled error in ${method} ${url.pathname}`, error)
+    this.logger.error(`Unhandled error in ${method} ${pathname}`, error)
     return new HttpError(500, SERVER_ERROR_MESSAGE, { cause: error })
   }
 
   /** Tries the class's renderer, then the nearest module's, then the app's, then the standard envelope. */
-  private async renderError(error: HttpError, request: Request, moduleRenderer: ErrorRenderer | undefined, classRenderer?: ErrorRenderer): Promise<Response> {
+  private renderError(error: HttpError, incoming: IncomingRequest, moduleRenderer: ErrorRenderer | undefined, classRenderer?: ErrorRenderer): Answer | Promise<Answer> {
+    if (classRenderer || moduleRenderer || this.options.renderError) return this.renderCustom(error, incoming, moduleRenderer, classRenderer)
+    const answer = errorReply(error)
+    return incoming.method === 'HEAD' ? withoutBody(answer) : answer
+  }
+
+  private async renderCustom(error: HttpError, incoming: IncomingRequest, moduleRenderer: ErrorRenderer | undefined, classRenderer: ErrorRenderer | undefined): Promise<Answer> {
+    const request = incoming.request() // renderers take a Request: built here, before the first await
     for (const render of [classRenderer, moduleRenderer, this.options.renderError]) {
       if (!render) continue
       try {
         const custom = await render(error, request)
-        if (custom) return request.method === 'HEAD' ? withoutBody(custom) : custom
+        if (custom) return incoming.method === 'HEAD' ? withoutBody(custom) : custom
       } catch (renderFailure) {
         this.logger.error('An error renderer failed', renderFailure)
       }
     }
-    const response = errorResponse(error)
-    return request.method === 'HEAD' ? withoutBody(response) : response
+    const answer = errorReply(error)
+    return incoming.method === 'HEAD' ? withoutBody(answer) : answer
+  }
+}
+
+/** One request on its way through the core. */
+interface Call {
+  r: Extract<Resolution, { kind: 'match' }>
+  incoming: IncomingRequest
+  pathname: string
+  env: Record<string, unknown>
+  kwargs: Kwargs
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+}
+
+/** Where a controller instance keeps the request it answers (read by the lazy `request` and `url`). */
+const INCOMING = Symbol('routeless.incoming')
+
+/** Every class that has at least one handler. */
+function controllerClasses(table: RouteTable): Set<Function> {
+  const out = new Set<Function>()
+  const stack = [table.root]
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    for (const handler of node.endpoint?.methods.values() ?? []) out.add(handler.cls)
+    stack.push(...node.children.values())
+  }
+  return out
+}
+
+/**
+ * `this.request` and `this.url` are built on first use from what the adapter gave, so a controller that never
+ * reads them never costs a Fetch `Request` or a `URL`. Installed once per controller class at start-up; a class that
+ * has either member itself (or inherits one) keeps it. Assigning either replaces it on that instance.
+ */
+function installLazyMembers(cls: Function): void {
+  const proto = cls.prototype as object
+  const members: [string, (incoming: IncomingRequest) => unknown][] = [['request', (i) => i.request()], ['url', (i) => i.url()]]
+  for (const [name, make] of members) {
+    if (name in proto) continue
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      get(this: Record<PropertyKey, unknown>) {
+        const incoming = this[INCOMING] as IncomingRequest | undefined
+        return incoming === undefined ? undefined : make(incoming)
+      },
+      set(this: object, value: unknown) {
+        Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true })
+      },
+    })
   }
 }
 
@@ -153,11 +273,6 @@ function callArguments(args: unknown[], kwargs: Kwargs, sig: { slots: number; kw
   while (out.length < sig.slots) out.push(undefined)
   out.push(kwargs)
   return out
-}
-
-function withoutBody(response: Response): Response {
-  response.body?.cancel().catch(() => {})
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
 function collectSources(source: ControllerSource, cwd: string): ModuleSource[] {

@@ -5,7 +5,8 @@
  */
 import { createRequire } from 'node:module'
 import yargs from 'yargs'
-import { createApp } from './application.ts'
+import { createApp, type AppOptions } from './application.ts'
+import { createLogger, LOG_LEVELS, type LogLevel } from './logging.ts'
 import { RoutelessError } from './errors.ts'
 
 export interface CliIO {
@@ -72,9 +73,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     })
     .option('body-limit', { type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT)', default: env.ROUTELESS_BODY_LIMIT ? Number(env.ROUTELESS_BODY_LIMIT) : undefined })
     .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
-      y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' }),
+      y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' })
+        .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level, JSON lines on stderr (env ROUTELESS_LOG_LEVEL)', default: (env.ROUTELESS_LOG_LEVEL as LogLevel | undefined) ?? 'info' }),
     async (args) => {
-      code = await serveCommand(prefixes(args.prefix), args.host, args['body-limit'], io)
+      code = await serveCommand(prefixes(args.prefix), args.host, { bodyLimit: args['body-limit'], logLevel: args['log-level'] }, io)
     })
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand(prefixes(args.prefix), io)
@@ -96,7 +98,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   return code
 }
 
-async function serveCommand(prefix: string[], hostArg: string, bodyLimit: number | undefined, io: CliIO): Promise<number> {
+async function serveCommand(prefix: string[], hostArg: string, opts: { bodyLimit?: number; logLevel: LogLevel }, io: CliIO): Promise<number> {
   let where: { host: string; port: number }
   try {
     where = parseHost(hostArg)
@@ -104,7 +106,8 @@ async function serveCommand(prefix: string[], hostArg: string, bodyLimit: number
     io.stderr((error as Error).message)
     return 2
   }
-  const app = await loadApp(prefix, io, bodyLimit)
+  const logger = createLogger({ level: opts.logLevel })
+  const app = await loadApp(prefix, io, { bodyLimit: opts.bodyLimit, logger, accessLog: opts.logLevel === 'info' || opts.logLevel === 'debug' })
   if (!app) return 1
   const { serve } = await import('./node.ts')
   let server
@@ -139,10 +142,10 @@ async function openapiCommand(prefix: string[], info: { title: string; version: 
   return 0
 }
 
-async function loadApp(prefix: string[], io: CliIO, bodyLimit?: number) {
+async function loadApp(prefix: string[], io: CliIO, options: AppOptions = {}) {
   try {
     await loadTypeScript()
-    return await createApp(prefix, { bodyLimit })
+    return await createApp(prefix, options)
   } catch (error) {
     if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
     else io.stderr(`routeless: ${(error as Error).stack ?? error}`)

@@ -46,6 +46,8 @@ export class Controller<Context = unknown> {
   declare env: Record<string, unknown>
   /** Status and headers of the response; a returned `Response` is used as is. */
   declare response: ResponseState
+  /** Who the auth guards admitted (what their `verify` returned). */
+  declare principal: unknown
 
   /** Largest request body this controller accepts, in bytes (default: the application's `bodyLimit`). */
   static bodyLimit?: number

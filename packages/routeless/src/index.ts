@@ -3,7 +3,7 @@
  * @module
  */
 export { Application, createApp, DEFAULT_BODY_LIMIT } from './application.ts'
-export type { AppOptions, ControllerSource, Logger, ModuleMap } from './application.ts'
+export type { AppOptions, ControllerSource, ModuleMap } from './application.ts'
 export { Controller } from './controller.ts'
 export type { ErrorRenderer, Kwargs, KwargValue, RequestContext, ResponseState } from './controller.ts'
 export { AccessDenied, CallError, CallStop, ERROR_CODES, HttpError, isHttpError, Redirect, RoutelessError, STATUS_TEXT } from './errors.ts'
@@ -18,3 +18,11 @@ export { compileBinder, describeParams, jsonSchemaOf, params } from './params.ts
 export type { ArgsOf, Binder, KwargsOf, ParamIssue, ParamSpec, ResponseSpec, StandardSchemaV1 } from './params.ts'
 export { generateOpenAPI } from './openapi.ts'
 export type { OpenAPIInfo, OpenAPIOptions } from './openapi.ts'
+export { basicAuth, bearerAuth, check, guardsFor } from './auth.ts'
+export type { AuthSpec, Guard } from './auth.ts'
+export { clientAddress, MemoryStore, rateLimit, RedisStore } from './rate-limit.ts'
+export type { RateLimitOptions, RateLimitStore, RedisLike } from './rate-limit.ts'
+export { withCors } from './cors.ts'
+export type { CorsOptions } from './cors.ts'
+export { createLogger, LOG_LEVELS, withAccessLog } from './logging.ts'
+export type { Logger, LoggerOptions, LogLevel } from './logging.ts'

@@ -27,7 +27,10 @@ export interface RunningServer {
 /** Serves `app` on node:http. Rejects with a clear error when the port is taken. */
 export async function serve(app: Pick<Application, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const adapter = createServerAdapter((request: Request, ctx: Record<string, unknown>) => app.fetch(request, ctx))
+  const adapter = createServerAdapter((request: Request, ctx: Record<string, unknown>) => {
+    ctx.remoteAddress = (ctx.req as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress
+    return app.fetch(request, ctx)
+  })
   const server = createServer(adapter)
   server.keepAliveTimeout = 5000
   await listen(server, host, options.port ?? 8000)

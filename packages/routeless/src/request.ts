@@ -8,9 +8,14 @@ import { HttpError, isHttpError } from './errors.ts'
 
 /** Query parameters as keyword arguments: repeated keys become arrays, `ids[]` is an alias of `ids` (always an array). */
 export function getQuery(url: URL): Kwargs {
+  return parseQuery(url.search.length <= 1 ? '' : url.search.slice(1))
+}
+
+/** `getQuery` from the raw query string (what follows the `?`), with no URL to parse. */
+export function parseQuery(query: string): Kwargs {
   const out: Kwargs = Object.create(null)
-  if (url.search.length <= 1) return out
-  addEntries(out, url.searchParams)
+  if (query.length === 0) return out
+  addEntries(out, new URLSearchParams(query))
   return out
 }
 
@@ -23,6 +28,98 @@ function addEntries(out: Kwargs, entries: Iterable<[string, string | File]>): vo
     if (prev === undefined) out[key] = list ? [value as string] : value
     else if (Array.isArray(prev)) (prev as unknown[]).push(value)
     else out[key] = [prev, value] as KwargValue
+  }
+}
+
+/**
+ * A request as an adapter hands it to `Application.handle`: what routing needs up front, the rest on demand, so
+ * that answering it does not require a Fetch `Request` (routeless/uws builds one only when something asks).
+ */
+export interface IncomingRequest {
+  /** The method token as sent (upper case). */
+  readonly method: string
+  /** Path and query as the WHATWG URL parser leaves them (`/users/7?fields=name`): see `normalizeTarget`. */
+  readonly target: string
+  /** A header's value by lower-case name, or null. */
+  header(name: string): string | null
+  /** The body as it arrives, or null when the request has none. */
+  body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null
+  /** The Fetch `Request`, built on first use. */
+  request(): Request
+  /** The absolute URL, built on first use. */
+  url(): URL
+}
+
+/** A Fetch `Request` as an `IncomingRequest`. */
+export function fromRequest(request: Request): IncomingRequest {
+  return new FetchIncoming(request)
+}
+
+class FetchIncoming implements IncomingRequest {
+  readonly method: string
+  readonly target: string
+  private readonly req: Request
+  private parsed: URL | undefined
+
+  constructor(request: Request) {
+    this.req = request
+    this.method = request.method
+    this.target = targetOf(request.url)
+  }
+
+  header(name: string): string | null {
+    return this.req.headers.get(name)
+  }
+
+  body(): ReadableStream<Uint8Array> | null {
+    return this.req.body
+  }
+
+  request(): Request {
+    return this.req
+  }
+
+  url(): URL {
+    return (this.parsed ??= new URL(this.req.url))
+  }
+}
+
+/** `http://host/a/b?c#d` → `/a/b?c`. A Request's URL is already normalised: no need to parse it again. */
+function targetOf(href: string): string {
+  const from = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1
+  const slash = from < 0 ? -1 : href.indexOf('/', from)
+  if (slash < 0) {
+    const url = new URL(href)
+    return url.pathname + url.search
+  }
+  const hash = href.indexOf('#', slash)
+  return hash < 0 ? href.slice(slash) : href.slice(slash, hash)
+}
+
+/** Characters a request target may hold that the URL parser leaves as they are (`%` is checked apart). */
+const PLAIN = new Uint8Array(128)
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?%") PLAIN[c.charCodeAt(0)] = 1
+
+/**
+ * A raw origin-form request target (`/a/./b%2e?x`) as the WHATWG URL parser would leave it, so that an adapter
+ * reading raw targets routes exactly the path a Fetch `Request` on node:http would: dot segments resolved, `\` as
+ * `/`, spaces and quotes percent-encoded. Plain targets (nearly all) are returned as they are, without parsing.
+ */
+export function normalizeTarget(raw: string): string {
+  let plain = raw.charCodeAt(0) === 47
+  for (let i = 0; plain && i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c >= 128 || PLAIN[c] === 0) plain = false
+    // `/.` may start a dot segment, `%2e` is a dot: leave both to the parser.
+    else if (c === 46 && raw.charCodeAt(i - 1) === 47) plain = false
+    else if (c === 37 && raw.charCodeAt(i + 1) === 50 && (raw.charCodeAt(i + 2) | 32) === 101) plain = false
+  }
+  if (plain) return raw
+  try {
+    const url = new URL(raw, 'http://localhost')
+    return url.pathname + url.search
+  } catch {
+    return raw
   }
 }
 
@@ -42,34 +139,39 @@ export interface ParsedBody {
 
 const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
 
+/** Decoders are stateless when not streaming: one serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 /** Reads and decodes the request body. */
-export async function readBody(request: Request, options: BodyOptions): Promise<ParsedBody> {
-  if (request.body === null) return NO_BODY
-  const length = request.headers.get('content-length')
+export async function readBody(request: Request | IncomingRequest, options: BodyOptions): Promise<ParsedBody> {
+  const source = request instanceof Request ? fromRequest(request) : request
+  const body = source.body()
+  if (body === null) return NO_BODY
+  const length = source.header('content-length')
   if (length !== null) {
     if (!/^\d+$/.test(length)) throw new HttpError(400, 'Invalid Content-Length header')
     if (Number(length) > options.limit) {
-      await discard(request.body.getReader())
+      await discard(chunksOf(body))
       throw tooLarge(options.limit)
     }
     if (length === '0') return NO_BODY
   }
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = (source.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   const kind = bodyKind(type, options.accepts)
   if (kind === undefined) {
-    const bytes = await readBytes(request, options.limit)
+    const bytes = await readBytes(body, options.limit)
     if (bytes.byteLength === 0) return NO_BODY
     throw new HttpError(415, type ? `Unsupported Content-Type: ${type}` : 'A request body needs a Content-Type header', {
       headers: { 'Accept-Post': 'application/json, application/x-www-form-urlencoded, multipart/form-data' },
     })
   }
-  const bytes = await readBytes(request, options.limit)
+  const bytes = await readBytes(body, options.limit)
   if (bytes.byteLength === 0) return NO_BODY
   switch (kind) {
     case 'json': {
       let value: unknown
       try {
-        value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+        value = JSON.parse(UTF8.decode(bytes))
       } catch {
         throw new HttpError(400, 'Malformed JSON body')
       }
@@ -79,7 +181,7 @@ export async function readBody(request: Request, options: BodyOptions): Promise<
     case 'form': {
       let text: string
       try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+        text = UTF8.decode(bytes)
       } catch {
         throw new HttpError(400, 'Malformed form body: not UTF-8')
       }
@@ -90,7 +192,7 @@ export async function readBody(request: Request, options: BodyOptions): Promise<
     case 'multipart': {
       let form: FormData
       try {
-        form = await new Response(bytes as BodyInit, { headers: { 'content-type': request.headers.get('content-type')! } }).formData()
+        form = await new Response(bytes as BodyInit, { headers: { 'content-type': source.header('content-type')! } }).formData()
       } catch {
         throw new HttpError(400, 'Malformed multipart body')
       }
@@ -115,9 +217,29 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`)
 }
 
+/** A body's chunks, read one at a time, whatever the adapter gives: a ReadableStream or an async iterable. */
+interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>
+  cancel(): void
+}
+
+function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): ChunkReader {
+  if (body instanceof ReadableStream) {
+    const reader = body.getReader()
+    return { read: () => reader.read(), cancel: () => void reader.cancel().catch(() => {}) }
+  }
+  const iterator = body[Symbol.asyncIterator]()
+  return {
+    read: () => iterator.next() as ReturnType<ChunkReader['read']>,
+    cancel: () => void iterator.return?.()?.catch(() => {}),
+  }
+}
+
 /** Reads the whole body, failing with 413 as soon as it passes `limit` bytes. */
-export async function readBytes(request: Request, limit: number): Promise<Uint8Array> {
-  const reader = request.body!.getReader()
+export async function readBytes(request: Request | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const body = request instanceof Request ? request.body : request
+  if (body === null) return new Uint8Array(0)
+  const reader = chunksOf(body)
   const chunks: Uint8Array[] = []
   let total = 0
   try {
@@ -149,7 +271,7 @@ export async function readBytes(request: Request, limit: number): Promise<Uint8A
 const DISCARD_LIMIT = 1024 * 1024
 
 /** Reads and drops up to DISCARD_LIMIT more bytes, then cancels: the body is never buffered. */
-async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+async function discard(reader: ChunkReader): Promise<void> {
   let dropped = 0
   try {
     while (dropped < DISCARD_LIMIT) {
@@ -160,7 +282,7 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise
   } catch {
     return
   }
-  reader.cancel().catch(() => {})
+  reader.cancel()
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

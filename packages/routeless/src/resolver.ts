@@ -37,18 +37,22 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
     }
   }
   if (endpoint === undefined) return { kind: 'not-found', reason: 'no controller', renderError }
+  const rest = parts.length - used
   let handler = endpoint.methods.get(method)
   let head = false
   if (handler === undefined) {
     if (method === 'HEAD') {
       handler = endpoint.methods.get('GET')
       head = true
-    } else if (method === 'OPTIONS') {
+    } else if (method === 'OPTIONS' && rest >= endpoint.minArgs && rest <= endpoint.maxArgs) {
       return { kind: 'options', endpoint, renderError }
     }
   }
   if (handler === undefined) {
-    return isHttpMethod(method) ? { kind: 'method-not-allowed', endpoint, renderError } : { kind: 'not-implemented', renderError }
+    if (!isHttpMethod(method)) return { kind: 'not-implemented', renderError }
+    // A path none of the endpoint's methods could take is not found, whatever the method.
+    if (rest < endpoint.minArgs || rest > endpoint.maxArgs) return { kind: 'not-found', reason: 'no handler takes these path parts', renderError }
+    return { kind: 'method-not-allowed', endpoint, renderError }
   }
   const args = used === 0 ? parts : parts.slice(used)
   const sig = handler.signature

@@ -1,11 +1,49 @@
 /**
- * The one place where handler return values and errors become a `Response`.
+ * The one place where handler return values and errors become an answer: a `Reply` that adapters write directly,
+ * or a `Response` for `fetch`.
  * @module
  */
 import type { ResponseState } from './controller.ts'
 import type { HttpError } from './errors.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** Header pairs as adapters write them: a `Headers`, or `[name, value]` pairs made once and shared. */
+export type HeaderList = Headers | ReadonlyArray<readonly [string, string]>
+
+/**
+ * An answer before any Fetch `Response` exists. `Application.handle` returns one (or the `Response` a handler or an
+ * error renderer made); `fetch` wraps it in a Response, routeless/uws writes it to the socket as it is.
+ */
+export interface Reply {
+  status: number
+  statusText?: string
+  /** A `Headers` owned by this reply (the handler's, a copy of an error's), or shared pairs never to be changed. */
+  headers: HeaderList | undefined
+  /** The `content-type` to send when `headers` has none. */
+  type: string | undefined
+  /** `null` for no body; a string is sent as UTF-8. */
+  body: string | Uint8Array | Blob | ReadableStream<Uint8Array> | null
+}
+
+/** What the core answers: a `Reply`, or a `Response` when a handler or a renderer made one. */
+export type Answer = Reply | Response
+
+/**
+ * `this.response`: the status and headers a handler sets. The `Headers` is only made when the handler touches it,
+ * so a handler that sets none costs none.
+ */
+export class ResponseDraft implements ResponseState {
+  status: number | undefined = undefined
+  /** The headers, once touched. */
+  touched: Headers | undefined = undefined
+  get headers(): Headers {
+    return (this.touched ??= new Headers())
+  }
+  set headers(value: Headers) {
+    this.touched = value
+  }
+}
 
 /**
  * Turns a handler's return value into a Response:
@@ -15,34 +53,53 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * - anything else (strings included) → JSON, so a returned string arrives in double quotes.
  */
 export function toResponse(value: unknown, state?: ResponseState): Response {
-  const headers = state?.headers
+  return toFetchResponse(toReply(value, state))
+}
+
+/** `toResponse` without building the Response: the same rules, as a `Reply` (or the handler's own `Response`). */
+export function toReply(value: unknown, state?: ResponseState): Answer {
+  const headers = state instanceof ResponseDraft ? state.touched : state?.headers
   const status = state?.status
+  const noBody = status === 204 || status === 205 || status === 304
+  // Strings first: the most common return value.
+  if (typeof value === 'string' && !noBody) return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
   if (value instanceof Response) {
     if (headers) for (const [k, v] of headers) if (!value.headers.has(k)) value.headers.set(k, v)
     return value
   }
-  if (value === undefined || value === null || status === 204 || status === 205 || status === 304) {
-    return new Response(null, { status: status ?? 204, headers })
-  }
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer) {
-    return bytes(value as BodyInit, status, headers, 'application/octet-stream')
-  }
-  if (value instanceof Blob) return bytes(value, status, headers, value.type || 'application/octet-stream')
-  if (value instanceof ReadableStream) return bytes(value, status, headers, 'application/octet-stream')
-  if (typeof value === 'object' && Symbol.asyncIterator in value) {
-    return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
+  if (value === undefined || value === null || noBody) return { status: status ?? 204, headers, type: undefined, body: null }
+  if (typeof value === 'object') {
+    if (value instanceof Uint8Array) return bytes(value, status, headers, 'application/octet-stream')
+    if (value instanceof ArrayBuffer) return bytes(new Uint8Array(value), status, headers, 'application/octet-stream')
+    if (value instanceof Blob) return bytes(value, status, headers, value.type || 'application/octet-stream')
+    if (value instanceof ReadableStream) return bytes(value, status, headers, 'application/octet-stream')
+    if (Symbol.asyncIterator in value) return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
   }
   const body = JSON.stringify(value)
   if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
-  const h = headers ?? new Headers()
-  if (!h.has('content-type')) h.set('content-type', JSON_TYPE)
-  return new Response(body, { status: status ?? 200, headers: h })
+  return { status: status ?? 200, headers, type: JSON_TYPE, body }
 }
 
-function bytes(body: BodyInit, status: number | undefined, headers: Headers | undefined, type: string): Response {
-  const h = headers ?? new Headers()
-  if (!h.has('content-type')) h.set('content-type', type)
-  return new Response(body, { status: status ?? 200, headers: h })
+function bytes(body: Reply['body'], status: number | undefined, headers: Headers | undefined, type: string): Reply {
+  return { status: status ?? 200, headers, type, body }
+}
+
+/** Wraps a `Reply` in a Fetch `Response` (a `Response` passes through). */
+export function toFetchResponse(answer: Answer): Response {
+  if (answer instanceof Response) return answer
+  const headers = answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
+  if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
+  return new Response(answer.body as BodyInit | null, { status: answer.status, statusText: answer.statusText, headers })
+}
+
+/** The same answer without its body, for HEAD (RFC 9110 §9.3.2: HEAD is GET without the content). */
+export function withoutBody(answer: Answer): Answer {
+  if (answer instanceof Response) {
+    answer.body?.cancel().catch(() => {})
+    return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
+  }
+  if (answer.body instanceof ReadableStream) answer.body.cancel().catch(() => {})
+  return answer.body === null ? answer : { ...answer, body: null }
 }
 
 function iterableStream(iterable: AsyncIterable<unknown>): ReadableStream<Uint8Array> {
@@ -66,8 +123,18 @@ function iterableStream(iterable: AsyncIterable<unknown>): ReadableStream<Uint8A
  * An `HttpError` carrying its own `body` is rendered like a return value instead.
  */
 export function errorResponse(error: HttpError): Response {
-  const headers = new Headers(error.headers)
-  if (error.hasBody) return toResponse(error.body, { status: error.status, headers })
-  headers.set('content-type', JSON_TYPE)
-  return new Response(JSON.stringify(error.toJSON()), { status: error.status, statusText: error.statusText, headers })
+  return toFetchResponse(errorReply(error))
+}
+
+/** `errorResponse` as a `Reply`. */
+export function errorReply(error: HttpError): Answer {
+  if (error.hasBody) return toReply(error.body, { status: error.status, headers: new Headers(error.headers) })
+  let headers: Headers | undefined
+  // Copied, never shared: an error object may be thrown again, and the reply's headers may be changed.
+  for (const _ of error.headers) {
+    headers = new Headers(error.headers)
+    headers.delete('content-type')
+    break
+  }
+  return { status: error.status, statusText: error.statusText, headers, type: JSON_TYPE, body: JSON.stringify(error.toJSON()) }
 }

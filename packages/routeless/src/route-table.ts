@@ -11,6 +11,7 @@ import { RoutelessError } from './errors.ts'
 import { isControllerName, toClassKey } from './_naming.ts'
 import { readSignature, type Signature } from './_params.ts'
 import { compileBinder, describeParams, type Binder, type ParamSpec } from './params.ts'
+import { guardsFor, type AuthSpec, type Guard } from './auth.ts'
 
 /** The methods a controller may define; any other request method is answered 501. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
@@ -33,6 +34,10 @@ export interface Handler {
   /** The method's parameter schemas (`static params = { GET: … }`) and their compiled binder. */
   params: ParamSpec | undefined
   binder: Binder | undefined
+  /** Auth guards, module tree first, then the class's, then the method's; run before `before()`. */
+  guards: Guard[]
+  /** Keys of the module that defines the class (for module-tree guards). */
+  moduleKeys: string[]
 }
 
 /** The handlers that answer one path, by method, with the precomputed `Allow` header. */
@@ -42,6 +47,9 @@ export interface Endpoint {
   allow: string
   /** A class renderer of this path's controllers, for the errors no handler is running for (405). */
   renderError: ErrorRenderer | undefined
+  /** Fewest and most positional parts any of its handlers takes (OPTIONS and 405 answer only within them). */
+  minArgs: number
+  maxArgs: number
 }
 
 export interface RouteNode {
@@ -49,6 +57,8 @@ export interface RouteNode {
   endpoint: Endpoint | undefined
   /** A module's exported `renderError`, applying to its whole tree. */
   renderError: ErrorRenderer | undefined
+  /** A module's exported `auth` guards, applying to its whole tree. */
+  guards: Guard[]
 }
 
 /** A module's exports, as given by `import()` or by a module map. */
@@ -83,7 +93,7 @@ export class RouteTable {
 }
 
 function newNode(): RouteNode {
-  return { children: new Map(), endpoint: undefined, renderError: undefined }
+  return { children: new Map(), endpoint: undefined, renderError: undefined, guards: [] }
 }
 
 const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
@@ -165,7 +175,27 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
     }
   }))
   for (const { s, exports } of loaded) addModule(table, s, exports, cwd)
+  applyTreeGuards(table)
   return table
+}
+
+/** Prepends the guards of every module above a handler's module (root first). */
+function applyTreeGuards(table: RouteTable): void {
+  const visit = (node: RouteNode) => {
+    for (const handler of node.endpoint?.methods.values() ?? []) {
+      const tree: Guard[] = [...table.root.guards]
+      let at = table.root
+      for (const key of handler.moduleKeys) {
+        const next = at.children.get(key)
+        if (!next) break
+        at = next
+        tree.push(...at.guards)
+      }
+      handler.guards = [...tree, ...handler.guards]
+    }
+    for (const child of node.children.values()) visit(child)
+  }
+  visit(table.root)
 }
 
 function describeLoadError(cause: unknown): string {
@@ -195,6 +225,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
   const keys = s.parts.map(toClassKey)
   const moduleNode = nodeAt(table, keys)
   if (typeof exports.renderError === 'function') moduleNode.renderError = exports.renderError as ErrorRenderer
+  moduleNode.guards.push(...guardsFor(exports.auth as AuthSpec | undefined, ''))
   for (const [name, value] of Object.entries(exports)) {
     if (!isControllerName(name) || !isClass(value)) continue
     const methods = handlerMethods(value)
@@ -202,7 +233,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
     const nodeKeys = name === 'Default' ? keys : [...keys, name]
     const urlPath = '/' + [...s.parts, ...(name === 'Default' ? [] : [kebab(name)])].join('/')
     const node = nodeAt(table, nodeKeys)
-    const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '', renderError: undefined })
+    const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '', renderError: undefined, minArgs: Infinity, maxArgs: 0 })
     for (const method of methods) {
       const fn = (value.prototype as Record<string, unknown>)[method] as Handler['fn']
       const existing = endpoint.methods.get(method)
@@ -210,7 +241,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
       if (existing) {
         throw new RoutelessError('ROUTELESS_ERR_ROUTE_CONFLICT', `${method} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${method}) and ${file} (${name}.${method})`)
       }
-      const statics = value as unknown as { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec> }
+      const statics = value as unknown as { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
       const signature = readSignature(fn)
       const spec = statics.params?.[method]
       endpoint.methods.set(method, {
@@ -218,6 +249,8 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
         signature,
         params: spec,
         binder: spec ? compileBinder(spec, signature.names) : undefined,
+        guards: guardsFor(statics.auth, method),
+        moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
         accepts: statics.accepts,
         renderError: typeof statics.renderError === 'function' ? statics.renderError.bind(value) : undefined,
@@ -226,6 +259,10 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
       table.rows.push({ method, path: endpoint.path, file, handler: `${name}.${method}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs) })
     }
     endpoint.allow = allowHeader(endpoint.methods)
+    for (const h of endpoint.methods.values()) {
+      endpoint.minArgs = Math.min(endpoint.minArgs, h.signature.min)
+      endpoint.maxArgs = Math.max(endpoint.maxArgs, h.signature.max)
+    }
     endpoint.renderError ??= [...endpoint.methods.values()].find((h) => h.renderError)?.renderError
   }
 }

@@ -1,0 +1,78 @@
+/**
+ * Auth helpers: guards that run before a handler. A guard throws `AccessDenied` (401 with `WWW-Authenticate`) when
+ * credentials are missing or wrong, and a 403 `HttpError` when they are right but not enough.
+ *
+ * Apply them to a method (`static auth = { POST: guard }`), a class (`static auth = guard`, or an array), or a
+ * module tree (a module exporting `auth` guards every controller in it and under it).
+ * @module
+ */
+import type { Controller } from './controller.ts'
+import { AccessDenied, HttpError } from './errors.ts'
+
+/** Runs before the handler, with the controller instance (request, kwargs, context …). */
+export type Guard = (controller: Controller<any>) => void | Promise<void>
+
+/** What `static auth` or a module's `auth` export may hold. */
+export type AuthSpec = Guard | readonly Guard[] | Partial<Record<string, Guard | readonly Guard[]>>
+
+interface VerifyOptions<P> {
+  /** The realm of the `WWW-Authenticate` challenge. */
+  realm?: string
+  /**
+   * Decides, once authenticated, whether this principal may call this handler; false → 403.
+   */
+  authorize?: (principal: P, controller: Controller<any>) => boolean | Promise<boolean>
+}
+
+/** HTTP Basic: `verify(username, password)` returns the principal (stored on `controller.principal`) or a falsy value. */
+export function basicAuth<P>(options: VerifyOptions<P> & { verify: (username: string, password: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+  const realm = options.realm ?? 'routeless'
+  return async (controller) => {
+    const header = controller.request.headers.get('authorization') ?? ''
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)
+    if (!m) throw new AccessDenied('Authentication required', { scheme: 'Basic', realm })
+    const decoded = Buffer.from(m[1]!, 'base64').toString('utf8')
+    const colon = decoded.indexOf(':')
+    if (colon < 0) throw new AccessDenied('Malformed Basic credentials', { scheme: 'Basic', realm })
+    const principal = await options.verify(decoded.slice(0, colon), decoded.slice(colon + 1), controller)
+    if (!principal) throw new AccessDenied('Invalid credentials', { scheme: 'Basic', realm })
+    await admit(principal, controller, options.authorize)
+  }
+}
+
+/** Bearer tokens (RFC 6750), or any other scheme name: `Authorization: <scheme> <token>`. */
+export function bearerAuth<P>(options: VerifyOptions<P> & { scheme?: string; verify: (token: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+  const realm = options.realm ?? 'routeless'
+  const scheme = options.scheme ?? 'Bearer'
+  const pattern = new RegExp(`^${scheme.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\S+)\\s*$`, 'i')
+  return async (controller) => {
+    const m = pattern.exec(controller.request.headers.get('authorization') ?? '')
+    if (!m) throw new AccessDenied('Authentication required', { scheme, realm })
+    const principal = await options.verify(m[1]!, controller)
+    if (!principal) {
+      throw new AccessDenied('Invalid token', { scheme, realm, headers: { 'WWW-Authenticate': `${scheme} realm="${realm}", error="invalid_token"` } })
+    }
+    await admit(principal, controller, options.authorize)
+  }
+}
+
+/** A custom check: false → 403 (or the given status and message). */
+export function check(fn: (controller: Controller<any>) => boolean | Promise<boolean>, options: { status?: number; message?: string } = {}): Guard {
+  return async (controller) => {
+    if (!(await fn(controller))) throw new HttpError(options.status ?? 403, options.message ?? 'Forbidden')
+  }
+}
+
+async function admit<P>(principal: P, controller: Controller<any>, authorize: VerifyOptions<P>['authorize']): Promise<void> {
+  controller.principal = principal
+  if (authorize && !(await authorize(principal, controller))) throw new HttpError(403, 'Forbidden')
+}
+
+/** The guards an `AuthSpec` gives to `method`. */
+export function guardsFor(spec: AuthSpec | undefined, method: string): Guard[] {
+  if (!spec) return []
+  if (typeof spec === 'function') return [spec]
+  if (Array.isArray(spec)) return [...spec]
+  const own = (spec as Partial<Record<string, Guard | readonly Guard[]>>)[method] ?? (method === 'HEAD' ? (spec as Record<string, Guard>).GET : undefined)
+  return own === undefined ? [] : typeof own === 'function' ? [own] : [...own]
+}

@@ -1,0 +1,83 @@
+/**
+ * CORS as configuration: an allow-list of origins, credentials, exposed headers, and preflights answered with the
+ * right headers and `Vary`.
+ * @module
+ */
+
+export interface CorsOptions {
+  /** Allowed origins: a list (`https://app.example`), `'*'`, or a predicate. */
+  origins: readonly string[] | '*' | ((origin: string) => boolean)
+  /** Send `Access-Control-Allow-Credentials: true` (the origin is then echoed, never `*`). */
+  credentials?: boolean
+  /** Response headers the browser may read. */
+  exposeHeaders?: readonly string[]
+  /** Request headers allowed on preflight (default: echo what the browser asks for). */
+  allowHeaders?: readonly string[]
+  /** Preflight cache lifetime in seconds (default 600). */
+  maxAge?: number
+}
+
+type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Response>
+
+/** Wraps a fetch function with CORS. `allowOf(path)` gives the `Allow` of a path (undefined when none answers). */
+export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: Request) => string | undefined): Fetch {
+  const list = Array.isArray(options.origins) ? new Set(options.origins) : undefined
+  const allowed = (origin: string): boolean =>
+    options.origins === '*' ? true : typeof options.origins === 'function' ? options.origins(origin) : list!.has(origin)
+  const wildcard = options.origins === '*' && !options.credentials
+  const vary = wildcard ? undefined : 'Origin'
+  return async (request, env) => {
+    const origin = request.headers.get('origin')
+    const preflight = request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')
+    if (preflight) {
+      const allow = allowOf(request)
+      const headers = new Headers({ Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' })
+      if (allow === undefined) return next(request, env)
+      headers.set('Allow', allow)
+      if (allowed(origin)) {
+        headers.set('Access-Control-Allow-Origin', wildcard ? '*' : origin)
+        if (options.credentials) headers.set('Access-Control-Allow-Credentials', 'true')
+        headers.set('Access-Control-Allow-Methods', allow)
+        const asked = request.headers.get('access-control-request-headers')
+        const allowHeaders = options.allowHeaders?.join(', ') ?? asked
+        if (allowHeaders) headers.set('Access-Control-Allow-Headers', allowHeaders)
+        headers.set('Access-Control-Max-Age', String(options.maxAge ?? 600))
+      }
+      return new Response(null, { status: 204, headers })
+    }
+    const response = await next(request, env)
+    if (origin === null) {
+      if (vary) appendVary(response, vary)
+      return response
+    }
+    const out = mutable(response)
+    if (vary) appendVary(out, vary)
+    if (allowed(origin)) {
+      out.headers.set('Access-Control-Allow-Origin', wildcard ? '*' : origin)
+      if (options.credentials) out.headers.set('Access-Control-Allow-Credentials', 'true')
+      if (options.exposeHeaders?.length) out.headers.set('Access-Control-Expose-Headers', options.exposeHeaders.join(', '))
+    }
+    return out
+  }
+}
+
+function appendVary(response: Response, value: string): void {
+  try {
+    const current = response.headers.get('vary')
+    if (!current) response.headers.set('Vary', value)
+    else if (!current.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase())) response.headers.set('Vary', `${current}, ${value}`)
+  } catch {
+    // immutable headers (a Response from fetch()): leave as is
+  }
+}
+
+/** Responses from `fetch()` have immutable headers; copy those. */
+function mutable(response: Response): Response {
+  try {
+    response.headers.set('x-routeless-probe', '1')
+    response.headers.delete('x-routeless-probe')
+    return response
+  } catch {
+    return new Response(response.body, response)
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Structured logging: JSON lines with levels, and an access log (method, path, status, duration, request id taken
+ * from `X-Request-ID` or generated, and echoed on the response).
+ * @module
+ */
+import { randomUUID } from 'node:crypto'
+
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export interface Logger {
+  error(message: string, error?: unknown): void
+  warn?(message: string, fields?: Record<string, unknown>): void
+  info?(message: string, fields?: Record<string, unknown>): void
+  debug?(message: string, fields?: Record<string, unknown>): void
+}
+
+export interface LoggerOptions {
+  level?: LogLevel
+  /** Where lines go (default: stderr). */
+  write?: (line: string) => void
+}
+
+/** A logger writing one JSON object per line, dropping records below `level`. */
+export function createLogger(options: LoggerOptions = {}): Logger & { level: LogLevel } {
+  const level = options.level ?? 'info'
+  const rank = LOG_LEVELS.indexOf(level)
+  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'))
+  const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+    if (LOG_LEVELS.indexOf(lvl) > rank || rank === 0) return
+    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }))
+  }
+  return {
+    level,
+    error: (msg, error) => emit('error', msg, error === undefined ? undefined : { error: describe(error) }),
+    warn: (msg, fields) => emit('warn', msg, fields),
+    info: (msg, fields) => emit('info', msg, fields),
+    debug: (msg, fields) => emit('debug', msg, fields),
+  }
+}
+
+function describe(error: unknown): unknown {
+  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error
+}
+
+type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Response>
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/
+
+/** Wraps a fetch function with an access log line per request and the `X-Request-ID` header. */
+export function withAccessLog(next: Fetch, logger: Logger): Fetch {
+  return async (request, env) => {
+    const started = performance.now()
+    const given = request.headers.get('x-request-id')
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
+    if (env) env.requestId = requestId
+    const response = await next(request, env)
+    try {
+      response.headers.set('X-Request-ID', requestId)
+    } catch {
+      // immutable headers: the id stays in the log only
+    }
+    const url = new URL(request.url)
+    logger.info?.('request', {
+      method: request.method,
+      path: url.pathname,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      request_id: requestId,
+    })
+    return response
+  }
+}
