@@ -13,7 +13,12 @@ function html(body: string, status = 200): Response {
 export class Default extends Controller<Services> {
   static bodyLimit = 128 * 1024
 
-  static renderError(error: HttpError) {
+  /**
+   * Errors of the page itself as HTML. The root `Default` also receives every unknown path (as positional parts it
+   * does not take): those fall back to the API's JSON error body.
+   */
+  static renderError(error: HttpError, request: Request) {
+    if (new URL(request.url).pathname !== '/') return undefined
     return html(renderTranslatorPage({ error: error.message }, ''), error.status)
   }
 

@@ -31,7 +31,7 @@ const FUNCTION_WORDS: Record<string, string[]> = {
 const LETTERS: Array<[RegExp, string, number]> = [
   [/ß/u, 'DE', 3], [/[äöü]/iu, 'DE', 1],
   [/[ñ¿¡]/iu, 'ES', 3],
-  [/[çœ]|[èêë]/iu, 'FR', 2],
+  [/[çœêë]/iu, 'FR', 2],
   [/[ãõ]/iu, 'PT', 3],
   [/[ąćęłńśźż]/iu, 'PL', 3],
   [/ij/iu, 'NL', 1],

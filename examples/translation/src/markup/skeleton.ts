@@ -67,7 +67,7 @@ export function buildSkeleton(text: string, options: SkeletonOptions): Skeleton 
       const end = token.selfClosing || (html && HTML_VOID.has(name)) ? i : closingIndex(tokens, i, name)
       const raw = tokens.slice(i, end + 1).map((t) => t.raw).join('')
       i = end
-      if (rules.splits(name)) {
+      if (rules.ignoredSplits(name)) {
         flush()
         pieces.push({ kind: 'literal', raw })
       } else {
@@ -128,6 +128,8 @@ function codePoints(s: string): number {
 
 interface TagRules {
   splits(name: string): boolean
+  /** An ignored element splits only when listed in splitting_tags or an HTML block: outline detection leaves it inline. */
+  ignoredSplits(name: string): boolean
   ignores(token: Extract<Token, { kind: 'open' }>): boolean
 }
 
@@ -141,6 +143,9 @@ function tagRules(options: SkeletonOptions, html: boolean): TagRules {
       if (nonSplitting.has(name)) return false
       // XML: with outline detection (the default) every element is structure; without it only splitting_tags split.
       return html ? HTML_BLOCKS.has(name) : options.outlineDetection
+    },
+    ignoredSplits(name) {
+      return splitting.has(name) || (html && HTML_BLOCKS.has(name) && !nonSplitting.has(name))
     },
     ignores(token) {
       if (ignored.has(token.name)) return true
