@@ -39,6 +39,27 @@ describe('POST /v2/translate', () => {
     ])
   })
 
+  it("accepts deepl-python's exact JSON request shape", async () => {
+    // What deepl-python 1.x sends for translate_text(..., tag_handling='xml', ignore_tags=[...], preserve_formatting=False).
+    const { status, body } = await translate({
+      text: ['<r>Thank you <x>Hello</x></r>'], target_lang: 'IT', source_lang: 'EN', show_billed_characters: true,
+      split_sentences: '1', preserve_formatting: false, tag_handling: 'xml', outline_detection: true, ignore_tags: ['x'],
+      non_splitting_tags: [], splitting_tags: [], formality: 'prefer_more', model_type: 'quality_optimized',
+    })
+    expect(status).toBe(200)
+    expect(body.translations).toEqual([
+      { detected_source_language: 'EN', text: '<r>Grazie <x>Hello</x></r>', billed_characters: 15, model_type_used: 'quality_optimized', tag_handling_version: 'v1' },
+    ])
+  })
+
+  it('never lets concurrent requests pass a key\'s character limit', async () => {
+    const limited = await server.app.services.keys.create({ admin: false })
+    await server.app.services.keys.setLimits(limited.record.keyId, { characters: 10 })
+    const send = () => api(server, limited.secret)('/v2/translate', { form: { text: 'abc', target_lang: 'de' } })
+    const statuses = (await Promise.all(Array.from({ length: 6 }, send))).map((r) => r.status).sort()
+    expect(statuses).toEqual([200, 200, 200, 456, 456, 456])
+  })
+
   it('detects each text independently and reflects source_lang when given', async () => {
     const detected = await translate({ text: ['Wie geht es Ihnen?', '¿Dónde está la estación?', 'こんにちは'], target_lang: 'fr' })
     expect(detected.body.translations.map((t: any) => t.detected_source_language)).toEqual(['DE', 'ES', 'JA'])
