@@ -15,7 +15,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-function tokenCall(headers: Record<string, string>, body?: { body: Uint8Array; contentType: string }) {
+function tokenCall(headers: Record<string, string>, body?: { body: Uint8Array<ArrayBuffer>; contentType: string }) {
   return fetch(`${server.url}/v3/token`, {
     method: 'POST',
     headers: { ...headers, ...(body && { 'content-type': body.contentType }) },
@@ -78,7 +78,7 @@ describe('SmileID-Token on protected routes', () => {
     const claims = claimsOf(good)
     const expired = signJwt({ ...claims, iat: now - 1000, exp: now - 100 }, key)
     const forged = signJwt({ ...claims, exp: now + 100 }, deriveKey('another-secret', 'jwt'))
-    for (const headers of [{}, { 'SmileID-Token': 'not-a-jwt' }, { 'SmileID-Token': forged }, { 'SmileID-Token': expired }]) {
+    for (const headers of [{} as Record<string, string>, { 'SmileID-Token': 'not-a-jwt' }, { 'SmileID-Token': forged }, { 'SmileID-Token': expired }]) {
       const res = await status(headers)
       expect(res.status).toBe(401)
       expect(await res.json()).toEqual({ status: 'Unauthorized', message: 'Invalid authentication credentials.' })

@@ -9,7 +9,7 @@ export type Part =
   | { name: string; json: unknown }
   | { name: string; file: Uint8Array; filename?: string; type?: string }
 
-export function encodeMultipart(parts: Part[]): { body: Uint8Array; contentType: string } {
+export function encodeMultipart(parts: Part[]): { body: Uint8Array<ArrayBuffer>; contentType: string } {
   const boundary = `----v3sdk${randomBytes(12).toString('hex')}`
   const chunks: Buffer[] = []
   for (const part of parts) {
@@ -25,11 +25,14 @@ export function encodeMultipart(parts: Part[]): { body: Uint8Array; contentType:
     chunks.push(Buffer.from(`${head}\r\n\r\n`), data, Buffer.from('\r\n'))
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`))
-  return { body: new Uint8Array(Buffer.concat(chunks)), contentType: `multipart/form-data; boundary=${boundary}` }
+  const joined = Buffer.concat(chunks)
+  const body = new Uint8Array(joined.length)
+  body.set(joined)
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` }
 }
 
 /** Fields as an object: strings are text parts, objects/arrays JSON parts, Uint8Array(s) image parts. */
-export function partsOf(fields: Record<string, string | number | boolean | object | Uint8Array | Uint8Array[] | undefined>): Part[] {
+export function partsOf(fields: Record<string, unknown>): Part[] {
   const parts: Part[] = []
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue
