@@ -1,10 +1,9 @@
 /**
  * `sandbox_result` forces an outcome: the v3 form field on biometric products, or the legacy string in
- * `partner_params.sandbox_result`. 0/1/2 are the legacy approval/rejection/provisional; the rest are result codes.
+ * `partner_params.sandbox_result`. 0/1/2 are the legacy approval/rejection/provisional; the rest are result codes (0840, 1220… and unknown codes clear).
  */
 import type { Outcome } from '../jobs/products.ts'
 
-const CLEAR_CODES = new Set([0, 840, 820, 810, 1012, 1020, 1220])
 const BLOCK_CODES = new Set([1, 841, 821, 811, 1013, 1022])
 
 export function sandboxResultOutcome(code: number, verb: 'Verification' | 'Enrollment'): Outcome {
@@ -20,5 +19,3 @@ export function sandboxResultCode(field: number | undefined, partnerParams: Reco
   const legacy = partnerParams?.sandbox_result
   return legacy !== undefined && /^\d{1,4}$/.test(legacy) ? Number(legacy) : undefined
 }
-
-export { CLEAR_CODES }
