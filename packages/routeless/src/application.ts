@@ -73,7 +73,7 @@ export class Application {
 
   /** Answers one request. Never rejects: every failure becomes an error response. */
   async fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
-    return toFetchResponse(await this.handle(fromRequest(request), env))
+    return toFetchResponse(await this.answer(fromRequest(request), env))
   }
 
   /**
@@ -83,6 +83,10 @@ export class Application {
    * Never throws and never rejects: every failure becomes an error answer.
    */
   handle(incoming: IncomingRequest, env: Record<string, unknown> = {}): Answer | Promise<Answer> {
+    return this.answer(incoming, env)
+  }
+
+  private answer(incoming: IncomingRequest, env: Record<string, unknown>): Answer | Promise<Answer> {
     const method = incoming.method
     const target = incoming.target
     const q = target.indexOf('?')
