@@ -1,7 +1,7 @@
 /** Login, logout and the session that carries a login: cookie and header forms, expiry, and 403 without one. */
 import { lookupKey } from '@routeless/example-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ALICE, BOB, Client, forEachDatabase, record, type RunningApi, startApi } from './harness.ts'
+import { ALICE, BOB, Client, forEachDatabase, record, type RunningApi, SQLITE, startApi } from './harness.ts'
 
 const FORBIDDEN = {
   status: 403,
@@ -107,6 +107,12 @@ forEachDatabase((database) => {
       ['a Basic authorization', { authorization: `Basic ${btoa('alice:secret')}` }],
     ])('answers 403 for %s', async (_, headers) => {
       expect((await api.client().send('GET', '/configurations/', { headers })).status).toBe(403)
+    })
+
+    it('answers OPTIONS with Allow, as it says nothing about the records', async () => {
+      const reply = await api.client().send('OPTIONS', '/configurations/guarded')
+      expect(reply.status).toBe(204)
+      expect(reply.headers.get('allow')).toBe('GET, HEAD, POST, PATCH, DELETE, OPTIONS')
     })
 
     it('does not check the session for login itself', async () => {
@@ -237,5 +243,21 @@ forEachDatabase((database) => {
       const rows = await api.db.selectFrom('sessions').select('token_hash').execute()
       expect(rows.map((r) => r.token_hash)).toEqual([lookupKey(alive.cookie!)])
     })
+  })
+})
+
+describe('with SECURE_COOKIES', () => {
+  let api: RunningApi
+  beforeAll(async () => {
+    api = await startApi(SQLITE, { secureCookies: true })
+  })
+  afterAll(() => api?.close())
+
+  it('marks the session cookie Secure, when set and when cleared', async () => {
+    const client = api.client()
+    const login = await client.post('/login', ALICE)
+    expect(login.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/)
+    const logout = await client.post('/logout')
+    expect(logout.headers.get('set-cookie')).toBe('session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure')
   })
 })
