@@ -41,7 +41,8 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 const SERVER_ERROR_MESSAGE = 'The server could not answer this request'
 
 export class Application {
-  readonly table: RouteTable
+  /** The route table requests resolve against; `replaceTable` swaps it atomically (watch mode). */
+  table: RouteTable
   readonly options: Required<Pick<AppOptions, 'bodyLimit'>> & AppOptions
   private readonly logger: Logger
 
@@ -56,6 +57,12 @@ export class Application {
     // The wrappers speak Fetch: with any of them on, adapters' requests go through them (so through a Request).
     if (options.cors || options.accessLog) this.handle = (incoming, env) => fetch(incoming.request(), env)
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
+  }
+
+  /** Swaps in a freshly built route table: requests already running finish on the old one. */
+  replaceTable(table: RouteTable): void {
+    for (const cls of controllerClasses(table)) installLazyMembers(cls)
+    this.table = table
   }
 
   /** The `Allow` header of the path a request names, or undefined when no controller answers it. */
@@ -279,7 +286,7 @@ function callArguments(args: unknown[], kwargs: Kwargs, sig: { slots: number; kw
   return out
 }
 
-function collectSources(source: ControllerSource, cwd: string): ModuleSource[] {
+export function collectSources(source: ControllerSource, cwd: string, generation = 0): ModuleSource[] {
   if (typeof source === 'object' && !Array.isArray(source)) {
     return Object.entries(source.modules).map(([key, mod]) => ({
       parts: key.split('/').filter(Boolean),
@@ -288,7 +295,7 @@ function collectSources(source: ControllerSource, cwd: string): ModuleSource[] {
     }))
   }
   const prefixes = (Array.isArray(source) ? source : [source]).flatMap((p) => p.split(':')).filter(Boolean)
-  return prefixes.flatMap((p) => discoverModules(p, cwd))
+  return prefixes.flatMap((p) => discoverModules(p, cwd, generation))
 }
 
 /** Builds an application from controller prefixes (or a module map). */

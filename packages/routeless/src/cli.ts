@@ -74,9 +74,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .option('body-limit', { type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT)', default: env.ROUTELESS_BODY_LIMIT ? Number(env.ROUTELESS_BODY_LIMIT) : undefined })
     .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
       y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' })
-        .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level, JSON lines on stderr (env ROUTELESS_LOG_LEVEL)', default: (env.ROUTELESS_LOG_LEVEL as LogLevel | undefined) ?? 'info' }),
+        .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level, JSON lines on stderr (env ROUTELESS_LOG_LEVEL)', default: (env.ROUTELESS_LOG_LEVEL as LogLevel | undefined) ?? 'info' })
+        .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change', default: false }),
     async (args) => {
-      code = await serveCommand(prefixes(args.prefix), args.host, { bodyLimit: args['body-limit'], logLevel: args['log-level'] }, io)
+      code = await serveCommand(prefixes(args.prefix), args.host, { bodyLimit: args['body-limit'], logLevel: args['log-level'], watch: args.watch }, io)
     })
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand(prefixes(args.prefix), io)
@@ -98,7 +99,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   return code
 }
 
-async function serveCommand(prefix: string[], hostArg: string, opts: { bodyLimit?: number; logLevel: LogLevel }, io: CliIO): Promise<number> {
+async function serveCommand(prefix: string[], hostArg: string, opts: { bodyLimit?: number; logLevel: LogLevel; watch?: boolean }, io: CliIO): Promise<number> {
   let where: { host: string; port: number }
   try {
     where = parseHost(hostArg)
@@ -118,7 +119,14 @@ async function serveCommand(prefix: string[], hostArg: string, opts: { bodyLimit
     return 1
   }
   io.stdout(`routeless: ${app.table.rows.length} handlers from ${prefix.join(', ')} listening on ${server.url}`)
+  const watcher = opts.watch
+    ? (await import('./watch.ts')).watchControllers(app, prefix, {
+        onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
+        onError: (error) => io.stderr(`routeless: reload failed, still serving the previous controllers: ${(error as Error).message ?? error}`),
+      })
+    : undefined
   await (io.stopSignal ?? waitForSignal())
+  watcher?.close()
   await server.close()
   return 0
 }

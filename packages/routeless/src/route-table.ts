@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import type { ErrorRenderer } from './controller.ts'
 import { RoutelessError } from './errors.ts'
@@ -99,7 +100,7 @@ function newNode(): RouteNode {
 const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
 
 /** Files and folders under `prefix` that are controller modules. Files starting with `_` or `.` are private. */
-export function discoverModules(prefix: string, cwd = process.cwd()): ModuleSource[] {
+export function discoverModules(prefix: string, cwd = process.cwd(), generation = 0): ModuleSource[] {
   const abs = path.resolve(cwd, prefix)
   const found: ModuleSource[] = []
   const asFile = resolveModuleFile(abs)
@@ -107,10 +108,10 @@ export function discoverModules(prefix: string, cwd = process.cwd()): ModuleSour
     if (!asFile) {
       throw new RoutelessError('ROUTELESS_ERR_PREFIX_NOT_FOUND', `Controller prefix "${prefix}" not found: ${abs} is neither a directory nor a module file`)
     }
-    found.push(source([], asFile, abs))
+    found.push(source([], asFile, abs, generation))
     return found
   }
-  walk(abs, [], found, abs)
+  walk(abs, [], found, abs, generation)
   return found
 }
 
@@ -124,22 +125,32 @@ function isModuleFile(name: string): boolean {
   return MODULE_EXT.some((e) => name.endsWith(e)) && !name.endsWith('.d.ts') && !/\.(test|spec)\.[mc]?[jt]s$/.test(name)
 }
 
-function walk(dir: string, parts: string[], out: ModuleSource[], root: string): void {
+function walk(dir: string, parts: string[], out: ModuleSource[], root: string, generation: number): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))
   for (const entry of entries) {
     if (entry.name.startsWith('_') || entry.name.startsWith('.') || entry.name === 'node_modules') continue
     const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) walk(full, [...parts, entry.name], out, root)
+    if (entry.isDirectory()) walk(full, [...parts, entry.name], out, root, generation)
     else if (entry.isFile() && isModuleFile(entry.name)) {
       const base = entry.name.replace(/\.[mc]?[jt]s$/, '')
-      out.push(source(base === 'index' ? parts : [...parts, base], full, root))
+      out.push(source(base === 'index' ? parts : [...parts, base], full, root, generation))
     }
   }
 }
 
-function source(parts: string[], file: string, root: string): ModuleSource {
-  return { parts, file, root, load: async () => unwrapCommonJs(await import(pathToFileURL(file).href)) }
+/** `generation` > 0 (watch mode) loads a fresh copy of the module: a new URL for ESM, a cleared cache for CommonJS. */
+function source(parts: string[], file: string, root: string, generation: number): ModuleSource {
+  const url = pathToFileURL(file).href + (generation > 0 ? `?routeless-generation=${generation}` : '')
+  return {
+    parts, file, root,
+    load: async () => {
+      if (generation > 0) delete requireCache[file]
+      return unwrapCommonJs(await import(url))
+    },
+  }
 }
+
+const requireCache = createRequire(import.meta.url).cache
 
 /** A `.ts` file outside a `"type": "module"` package loads as CommonJS: its exports arrive under `default`. */
 function unwrapCommonJs(ns: ModuleExports): ModuleExports {

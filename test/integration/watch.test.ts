@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createApp, watchControllers, type Watcher } from 'routeless'
+
+let dir = ''
+let watcher: Watcher | undefined
+afterEach(() => {
+  watcher?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('Watch mode', () => {
+  it('rebuilds the table on change, keeps serving, and survives a broken module', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'routeless-watch-'))
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}')
+    writeFileSync(path.join(dir, 'index.mjs'), 'export class Default { GET() { return "v1" } }\n')
+    const app = await createApp(dir)
+    const errors: unknown[] = []
+    watcher = watchControllers(app, [dir], { debounceMs: 100, onError: (e) => errors.push(e) })
+    expect(await (await app.request('/')).json()).toBe('v1')
+
+    let reload = watcher.nextReload()
+    writeFileSync(path.join(dir, 'index.mjs'), 'export class Default { GET() { return "v2" } }\n')
+    writeFileSync(path.join(dir, 'extra.mjs'), 'export class Default { GET() { return "new module" } }\n')
+    await reload
+    expect(await (await app.request('/')).json()).toBe('v2')
+    expect(await (await app.request('/extra')).json()).toBe('new module')
+
+    reload = watcher.nextReload()
+    writeFileSync(path.join(dir, 'index.mjs'), 'export class Default { GET() { return "v3" }\n')
+    await reload
+    expect(errors).toHaveLength(1)
+    expect(String((errors[0] as Error).message)).toMatch(/index\.mjs failed to load/)
+    expect(await (await app.request('/')).json()).toBe('v2')
+  })
+})
