@@ -13,11 +13,17 @@ export function readJsonObject(request: Request, body: unknown): Record<string, 
       headers: { 'Accept-Patch': 'application/json', 'Accept-Post': 'application/json' },
     })
   }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body as Uint8Array)
+  } catch {
+    throw new HttpError(400, 'The body is not valid JSON: it is not UTF-8')
+  }
   let value: unknown
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body as Uint8Array))
+    value = JSON.parse(text)
   } catch (error) {
-    throw new HttpError(400, `The body is not valid JSON: ${error instanceof SyntaxError ? error.message : 'it is not UTF-8'}`)
+    throw new HttpError(400, `The body is not valid JSON: ${(error as Error).message}`)
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new HttpError(400, `The body must be a JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`)

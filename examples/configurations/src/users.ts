@@ -5,6 +5,7 @@
 import { hashSecret, verifySecret } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
 import type { Schema } from './schema.ts'
+import { usernameProblem } from './user-list.ts'
 
 export type UserChange = 'created' | 'updated' | 'unchanged'
 
@@ -32,7 +33,10 @@ export class UserStore {
 
   /** The user's id when `password` is theirs. */
   async authenticate(username: string, password: string): Promise<number | undefined> {
-    const user = await this.db.selectFrom('users').select(['id', 'password_hash']).where('username', '=', username).executeTakeFirst()
+    // A name no user can have is not looked up (PostgreSQL refuses text with NUL in it, for one).
+    const user = usernameProblem(username) === undefined
+      ? await this.db.selectFrom('users').select(['id', 'password_hash']).where('username', '=', username).executeTakeFirst()
+      : undefined
     if (!user) {
       this.decoy ??= hashSecret('not a password anyone has')
       await verifySecret(password, await this.decoy)

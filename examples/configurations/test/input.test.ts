@@ -55,6 +55,8 @@ forEachDatabase((database) => {
       ['an array username', { ...record('x'), username: ['a'] }, ['username'], 'username must be a string'],
       ['a username with a space', { ...record('x'), username: 'a b' }, ['username'], 'username must be 1 to 64 printable ASCII characters without spaces'],
       ['a username of 65 characters', { ...record('x'), username: 'u'.repeat(65) }, ['username'], undefined],
+      ['a NUL in a username', { ...record('x'), username: 'ro\u0000ot' }, ['username'], undefined],
+      ['a lone surrogate in a name', { ...record('x'), name: 'a\ud800' }, ['name'], undefined],
       ['several problems', { name: 'ü', hostname: 1, port: 'x', extra: true }, ['extra', 'name', 'hostname', 'port', 'username'], undefined],
     ])('rejects %s', async (_, body, expected, message) => {
       const reply = await alice.post('/configurations/', body)

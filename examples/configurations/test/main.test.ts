@@ -106,7 +106,7 @@ describe('the entry on SQLite in DATA_DIR', () => {
       addUser(['gina'], { DATA_DIR: dataDir }, '\n'),
     ])
     expect(usage).toEqual({ code: 1, output: 'add-user: usage: add-user <username> [password]   (password from stdin when omitted)\n' })
-    expect(badName).toEqual({ code: 1, output: 'add-user: a username is 1 to 64 characters without spaces, ":" or ","\n' })
+    expect(badName).toEqual({ code: 1, output: 'add-user: a username is 1 to 64 characters without spaces, control characters, ":" or ","\n' })
     expect(emptyPassword).toEqual({ code: 1, output: 'add-user: the password is empty\n' })
   })
 

@@ -54,6 +54,10 @@ forEachDatabase((database) => {
       ['an unknown user', { username: 'mallory', password: 'secret' }],
       ['another user\'s password', { username: 'bob', password: ALICE.password }],
       ['an empty password', { username: 'alice', password: '' }],
+      ['a username with NUL', { username: 'ali\u0000ce', password: 'secret' }],
+      ['a username with spaces', { username: 'alice smith', password: 'secret' }],
+      ['a username of 65 characters', { username: 'a'.repeat(65), password: 'secret' }],
+      ['a password with NUL', { username: 'alice', password: 'sec\u0000ret' }],
     ])('answers 401 "Unauthorized" for %s, and no session', async (_, body) => {
       const client = api.client()
       const reply = await client.post('/login', body)

@@ -44,7 +44,7 @@ describe('readSettings', () => {
     [{ USERS_FILE: '/nonexistent/users.txt' }, /^USERS_FILE \/nonexistent\/users.txt cannot be read: ENOENT/],
     [{ USERS: 'alice' }, 'USERS entry 1: expected username:password'],
     [{ USERS: 'alice:x,bob:' }, 'USERS entry 2: the password of bob is empty'],
-    [{ USERS: 'a b:x' }, 'USERS entry 1: a username is 1 to 64 characters without spaces, ":" or ","'],
+    [{ USERS: 'a b:x' }, 'USERS entry 1: a username is 1 to 64 characters without spaces, control characters, ":" or ","'],
   ])('refuses %j', (env, message) => {
     expect(() => readSettings(env)).toThrow(message)
   })
