@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^routeless$/, replacement: src('index.ts') },
       { find: /^routeless\/node$/, replacement: src('node.ts') },
       { find: /^routeless\/cli$/, replacement: src('cli.ts') },
+      { find: /^routeless\/uws$/, replacement: src('uws.ts') },
     ],
   },
   test: {

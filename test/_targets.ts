@@ -1,12 +1,14 @@
 /**
- * Every behaviour is written once and run against every way of serving: in-process `app.fetch`, and a real
- * node:http server on a random loopback port. `describeTargets` appends the target's name to each title.
+ * Every behaviour is written once and run against every way of serving: in-process `app.fetch`, a real node:http
+ * server and a real uWebSockets.js server, each on a random loopback port. `describeTargets` appends the target's
+ * name to each title.
  */
 import { afterAll, beforeAll, describe } from 'vitest'
 import type { Application } from 'routeless'
 import { serve, type RunningServer } from 'routeless/node'
+import { serve as serveUws } from 'routeless/uws'
 
-export type TargetName = 'fetch' | 'node'
+export type TargetName = 'fetch' | 'node' | 'uws'
 
 export interface Target {
   name: TargetName
@@ -16,13 +18,13 @@ export interface Target {
   url?: string
 }
 
-export const TARGETS: TargetName[] = ['fetch', 'node']
+export const TARGETS: TargetName[] = ['fetch', 'node', 'uws']
 
 async function startTarget(name: TargetName, app: Application): Promise<{ target: Target; stop: () => Promise<void> }> {
   if (name === 'fetch') {
     return { target: { name, request: (path, init) => app.request(path, init) }, stop: async () => {} }
   }
-  const server: RunningServer = await serve(app, { host: '127.0.0.1', port: 0 })
+  const server: RunningServer = await (name === 'uws' ? serveUws : serve)(app, { host: '127.0.0.1', port: 0 })
   return {
     target: { name, url: server.url, request: (path, init) => fetch(server.url + path, init) },
     stop: () => server.close(),

@@ -1,0 +1,371 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: routeless (uws and node) beside raw uWebSockets.js, raw node:http, @whatwg-node/server, Fastify,
+ * Hono and Express on three workloads, plus the routing-scale and worker-scaling measurements.
+ *
+ * Method (see docs/benchmarks.md): every server runs alone, pinned to one core with `taskset`; the load generator
+ * (wrk, or autocannon when wrk is missing) is pinned to the other core. Peers are interleaved over several rounds
+ * (each round visits them in a rotated order) and every figure is the median over the rounds. Server CPU per request
+ * is the server's user+system CPU time (from /proc, its whole process tree) over the measured window divided by the
+ * requests completed in it. Ratios are to raw uWebSockets.js measured in the same run.
+ *
+ * Options: --rounds=5 --duration=5 --warmup=2 --connections=100 --peers=a,b --workloads=hello,params,echo
+ *          --server-cpu=0 --load-cpu=1 --no-build --no-http --no-routing --no-workers --out=bench/results
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const BENCH = path.join(ROOT, 'bench')
+
+const PEERS = {
+  'uws-raw': 'raw uWebSockets.js',
+  'routeless-uws': 'routeless on uWS',
+  'node-raw': 'raw node:http',
+  'routeless-node': 'routeless on node:http',
+  'whatwg-node': '@whatwg-node/server (node:http)',
+  'whatwg-node-uws': 'routeless fetch core via @whatwg-node/server uWS adapter',
+  fastify: 'Fastify',
+  hono: 'Hono (@hono/node-server)',
+  express: 'Express',
+}
+
+/** 1 KiB of JSON: the body of workload (c). */
+export const ECHO_BODY = (() => {
+  const value = { id: 123, name: 'routeless', tags: ['a', 'b', 'c'], items: [] }
+  let s = ''
+  for (let i = 0; (s = JSON.stringify(value)).length < 1000; i++) value.items.push({ n: i, ok: i % 2 === 0 })
+  value.pad = 'x'.repeat(1024 - s.length - ',"pad":""'.length)
+  const body = JSON.stringify(value)
+  if (Buffer.byteLength(body) !== 1024) throw new Error(`echo body is ${body.length} bytes`)
+  return body
+})()
+
+const WORKLOADS = {
+  hello: { label: '(a) GET /hello', method: 'GET', path: '/hello', expect: '"Hello, World!"' },
+  params: { label: '(b) GET /users/123/posts/456?x=1', method: 'GET', path: '/users/123/posts/456?x=1', expect: '{"user":"123","post":"456","x":"1"}' },
+  echo: { label: '(c) POST /echo (1 KiB JSON)', method: 'POST', path: '/echo', body: ECHO_BODY, expect: ECHO_BODY },
+}
+
+function parseArgs(argv) {
+  const o = {
+    rounds: 5, duration: 5, warmup: 2, connections: 100, peers: Object.keys(PEERS), workloads: Object.keys(WORKLOADS),
+    serverCpu: '0', loadCpu: '1', build: true, http: true, routing: true, workers: true, out: path.join(BENCH, 'results'),
+  }
+  for (const a of argv) {
+    const [k, v] = a.replace(/^--/, '').split('=')
+    if (k === 'no-build') o.build = false
+    else if (k === 'no-http') o.http = false
+    else if (k === 'no-routing') o.routing = false
+    else if (k === 'no-workers') o.workers = false
+    else if (k === 'peers' || k === 'workloads') o[k] = v.split(',')
+    else if (k === 'server-cpu') o.serverCpu = v
+    else if (k === 'load-cpu') o.loadCpu = v
+    else if (k === 'out') o.out = path.resolve(v)
+    else if (k in o) o[k] = Number(v)
+    else throw new Error(`unknown option ${a}`)
+  }
+  for (const p of o.peers) if (!(p in PEERS)) throw new Error(`unknown peer ${p}`)
+  return o
+}
+
+const has = (cmd) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+// --- processes and CPU time ---------------------------------------------------------------------------------------
+
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+
+/** User+system CPU seconds of `pid` and every descendant (cluster workers included). */
+function treeCpuSeconds(pid) {
+  const children = new Map()
+  const ticks = new Map()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    let stat
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ppid = Number(f[1])
+    ticks.set(Number(name), Number(f[11]) + Number(f[12]))
+    if (!children.has(ppid)) children.set(ppid, [])
+    children.get(ppid).push(Number(name))
+  }
+  let total = 0
+  const stack = [pid]
+  while (stack.length) {
+    const p = stack.pop()
+    total += ticks.get(p) ?? 0
+    stack.push(...(children.get(p) ?? []))
+  }
+  return total / CLK_TCK
+}
+
+/** Starts `args` pinned to `cpus`, resolves with the port once it prints `ready <port>` (or `listening on …:port`). */
+function startServer(args, cpuList, env = {}) {
+  const child = spawn('taskset', ['-c', cpuList, process.execPath, ...args], {
+    cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  child.stderr.on('data', (d) => (err += d))
+  const port = new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d
+      const m = /ready (\d+)|listening on http:\/\/[^\s]+:(\d+)/.exec(out)
+      if (m) resolve(Number(m[1] ?? m[2]))
+    })
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${err}`)))
+  })
+  const stop = async () => {
+    if (child.exitCode !== null) return
+    const exited = new Promise((r) => child.once('exit', r))
+    child.kill('SIGTERM')
+    const t = setTimeout(() => child.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(t)
+  }
+  return { child, port, stop, stderr: () => err }
+}
+
+// --- load generation ----------------------------------------------------------------------------------------------
+
+function luaScript(w) {
+  const file = path.join(tmpdir(), `routeless-bench-${w.method}-${process.pid}.lua`)
+  const body = w.body === undefined ? '' : `wrk.body = ${JSON.stringify(w.body)}\nwrk.headers["Content-Type"] = "application/json"\n`
+  writeFileSync(file, `wrk.method = "${w.method}"\n${body}`)
+  return file
+}
+
+function runWrk(url, w, seconds, o) {
+  return new Promise((resolve, reject) => {
+    const args = ['-c', o.loadCpu, 'wrk', '-t1', `-c${o.connections}`, `-d${seconds}s`, '--latency', '-s', luaScript(w), url]
+    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (out += d))
+    child.on('exit', () => {
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1])
+      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)/m.exec(out)
+      const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1]
+      const socketErrors = /Socket errors: (.*)/.exec(out)?.[1]
+      if (!Number.isFinite(requests)) return reject(new Error(`wrk failed: ${out}`))
+      resolve({
+        requests, p99Ms: p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN,
+        errors: Number(errors ?? 0), socketErrors,
+      })
+    })
+  })
+}
+
+function runAutocannon(url, w, seconds, o) {
+  const bin = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
+  const args = ['-c', o.loadCpu, process.execPath, bin, '-j', '-c', String(o.connections), '-d', String(seconds), '-m', w.method]
+  if (w.body !== undefined) args.push('-b', w.body, '-H', 'content-type=application/json')
+  args.push(url)
+  const out = execFileSync('taskset', args, { maxBuffer: 1 << 24 }).toString()
+  const r = JSON.parse(out)
+  return { requests: r.requests.total, p99Ms: r.latency.p99, errors: r.non2xx, socketErrors: r.errors ? String(r.errors) : undefined }
+}
+
+const load = has('wrk') ? runWrk : runAutocannon
+
+function wrkVersion() {
+  try {
+    return execFileSync('wrk', ['-v'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().split(' [')[0]
+  } catch (error) {
+    return error.stdout?.toString().split(' [')[0] || 'wrk' // `wrk -v` prints its version, then exits 1
+  }
+}
+
+/** One measured window: throughput, p99 and the server's CPU per request. */
+async function measure(server, port, w, o) {
+  const url = `http://127.0.0.1:${port}${w.path}`
+  await load(url, w, o.warmup, o)
+  const cpu0 = treeCpuSeconds(server.child.pid)
+  const t0 = process.hrtime.bigint()
+  const r = await load(url, w, o.duration, o)
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+  const cpu = treeCpuSeconds(server.child.pid) - cpu0
+  if (r.errors) throw new Error(`${url}: ${r.errors} non-2xx responses`)
+  return { rps: r.requests / o.duration, p99Ms: r.p99Ms, cpuUs: (cpu * 1e6) / r.requests, wall: seconds }
+}
+
+/** Checks that a server answers every workload as expected before it is measured. */
+async function verify(peer, port, workloads) {
+  for (const name of workloads) {
+    const w = WORKLOADS[name]
+    const res = await fetch(`http://127.0.0.1:${port}${w.path}`, {
+      method: w.method, body: w.body, headers: w.body ? { 'content-type': 'application/json' } : {},
+    })
+    const text = await res.text()
+    if (res.status !== 200 || JSON.stringify(JSON.parse(text)) !== JSON.stringify(JSON.parse(w.expect))) {
+      throw new Error(`${peer} answers ${w.label} with ${res.status} ${text.slice(0, 200)}`)
+    }
+    if (!/^application\/json/.test(res.headers.get('content-type') ?? '')) throw new Error(`${peer} ${w.label}: content-type ${res.headers.get('content-type')}`)
+  }
+}
+
+// --- the three workloads across peers -----------------------------------------------------------------------------
+
+async function httpBench(o, log) {
+  const samples = {} // peer → workload → [{ rps, p99Ms, cpuUs }]
+  for (let round = 0; round < o.rounds; round++) {
+    const order = o.peers.map((_, i) => o.peers[(i + round) % o.peers.length])
+    for (const peer of order) {
+      const server = startServer([path.join(BENCH, 'servers', `${peer}.mjs`), '0'], o.serverCpu)
+      try {
+        const port = await server.port
+        await verify(peer, port, o.workloads)
+        for (const name of o.workloads) {
+          const m = await measure(server, port, WORKLOADS[name], o)
+          ;((samples[peer] ??= {})[name] ??= []).push(m)
+          log(`round ${round + 1}/${o.rounds} ${peer.padEnd(16)} ${name.padEnd(7)} ${Math.round(m.rps).toString().padStart(7)} req/s  p99 ${m.p99Ms.toFixed(2)} ms  ${m.cpuUs.toFixed(2)} µs CPU/req`)
+        }
+      } finally {
+        await server.stop()
+      }
+    }
+  }
+  const results = {}
+  for (const peer of o.peers) {
+    for (const name of o.workloads) {
+      const s = samples[peer][name]
+      ;(results[peer] ??= {})[name] = {
+        rps: median(s.map((x) => x.rps)), p99Ms: median(s.map((x) => x.p99Ms)), cpuUs: median(s.map((x) => x.cpuUs)), rounds: s.length,
+      }
+    }
+  }
+  return results
+}
+
+function httpTable(results, o) {
+  const base = results['uws-raw']
+  const lines = []
+  for (const name of o.workloads) {
+    lines.push(`#### ${WORKLOADS[name].label}`, '')
+    lines.push('| Server | req/s | × raw uWS | p99 ms | × raw uWS | CPU µs/req | × raw uWS |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
+    const rows = o.peers.map((p) => [p, results[p][name]]).sort((a, b) => b[1].rps - a[1].rps)
+    for (const [peer, r] of rows) {
+      const b = base?.[name]
+      const x = (v, bv) => (b ? (v / bv).toFixed(2) : '–')
+      lines.push(`| ${PEERS[peer]} | ${Math.round(r.rps)} | ${x(r.rps, b?.rps)} | ${r.p99Ms.toFixed(2)} | ${x(r.p99Ms, b?.p99Ms)} | ${r.cpuUs.toFixed(2)} | ${x(r.cpuUs, b?.cpuUs)} |`)
+    }
+    lines.push('')
+  }
+  return lines.join('\n')
+}
+
+function targetsTable(results, o) {
+  const r = results
+  const lines = ['| Target | Workload | Measured | Holds |', '| --- | --- | ---: | :---: |']
+  const row = (target, name, value, ok) => lines.push(`| ${target} | ${WORKLOADS[name].label} | ${value.toFixed(2)}× | ${ok ? 'yes' : '**no**'} |`)
+  for (const name of o.workloads) {
+    if (r['routeless-uws'] && r['uws-raw'] && name !== 'echo') {
+      const v = r['routeless-uws'][name].rps / r['uws-raw'][name].rps
+      row('routeless/uws ≥ 0.8× raw uWS throughput', name, v, v >= 0.8)
+    }
+    if (r['routeless-uws'] && r.fastify) {
+      const v = r['routeless-uws'][name].rps / r.fastify[name].rps
+      row('routeless/uws ≥ 2× Fastify throughput', name, v, v >= 2)
+    }
+    if (r['routeless-node'] && r['whatwg-node']) {
+      const v = r['routeless-node'][name].cpuUs / r['whatwg-node'][name].cpuUs
+      row('routeless/node ≤ 1.1× @whatwg-node/server CPU per request', name, v, v <= 1.1)
+    }
+  }
+  return lines.join('\n')
+}
+
+// --- --workers: one process vs two through the CLI ----------------------------------------------------------------
+
+async function workersBench(o, log) {
+  const bin = path.join(ROOT, 'packages', 'routeless', 'dist', 'bin.js')
+  const controllers = path.join(BENCH, 'controllers')
+  const all = Array.from({ length: cpus().length }, (_, i) => i).join(',')
+  const out = {}
+  for (const server of ['uws', 'node']) {
+    for (const workers of [1, 2]) {
+      const samples = []
+      for (let round = 0; round < Math.max(1, Math.ceil(o.rounds / 2)); round++) {
+        const s = startServer([bin, `--prefix=${controllers}`, '--host=127.0.0.1:0', `--server=${server}`, `--workers=${workers}`], all)
+        try {
+          const port = await s.port
+          await verify(`cli ${server} x${workers}`, port, ['hello'])
+          // The load generator shares the cores here: unpinned, two threads.
+          const m = await measure(s, port, WORKLOADS.hello, { ...o, loadCpu: all })
+          samples.push(m)
+          log(`workers ${server} x${workers}: ${Math.round(m.rps)} req/s`)
+        } finally {
+          await s.stop()
+        }
+      }
+      ;(out[server] ??= {})[workers] = median(samples.map((m) => m.rps))
+    }
+  }
+  return out
+}
+
+function workersTable(w) {
+  const lines = ['| Server | 1 worker req/s | 2 workers req/s | Ratio |', '| --- | ---: | ---: | ---: |']
+  for (const [server, r] of Object.entries(w)) lines.push(`| ${server} | ${Math.round(r[1])} | ${Math.round(r[2])} | ${(r[2] / r[1]).toFixed(2)}× |`)
+  return lines.join('\n')
+}
+
+// --- main ---------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2))
+  const log = (line) => process.stderr.write(line + '\n')
+  if (o.build) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (!has('taskset')) throw new Error('taskset (util-linux) is required to pin server and load generator to cores')
+  mkdirSync(o.out, { recursive: true })
+  const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}, ${load === runWrk ? wrkVersion() : 'autocannon'}`
+  const report = [`Run ${new Date().toISOString()} on ${machine}.`, `Rounds ${o.rounds}, ${o.duration} s per window after ${o.warmup} s warm-up, ${o.connections} connections; server on CPU ${o.serverCpu}, load on CPU ${o.loadCpu}.`, '']
+  const json = { machine, options: o }
+  if (o.http) {
+    json.http = await httpBench(o, log)
+    report.push('### Throughput, p99 latency and server CPU per request (medians)', '', httpTable(json.http, o), '### Targets', '', targetsTable(json.http, o), '')
+  }
+  if (o.routing) {
+    const routing = execFileSync(process.execPath, [path.join(BENCH, 'routing.mjs')], { cwd: ROOT }).toString()
+    json.routing = JSON.parse(routing)
+    report.push('### Route resolution and start-up', '', routingTable(json.routing), '')
+  }
+  if (o.workers) {
+    json.workers = await workersBench(o, log)
+    report.push('### --workers=2 against one worker (GET /hello, load generator sharing the two cores)', '', workersTable(json.workers), '')
+  }
+  writeFileSync(path.join(o.out, 'latest.json'), JSON.stringify(json, null, 2) + '\n')
+  writeFileSync(path.join(o.out, 'latest.md'), report.join('\n') + '\n')
+  process.stdout.write(report.join('\n') + '\n')
+}
+
+function routingTable(r) {
+  const lines = ['| Controllers | resolve() ns/op | app.fetch() µs/op |', '| ---: | ---: | ---: |']
+  for (const x of r.resolve) lines.push(`| ${x.controllers} | ${x.resolveNs.toFixed(0)} | ${x.fetchUs.toFixed(2)} |`)
+  lines.push('', `Start-up (discover, import and compile) of ${r.startup.modules} controller modules: ${r.startup.ms.toFixed(0)} ms (median of ${r.startup.runs} fresh processes).`)
+  return lines.join('\n')
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  await main()
+}

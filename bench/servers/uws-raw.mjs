@@ -1,0 +1,33 @@
+// Raw uWebSockets.js: the ceiling. Routing by uWS patterns, JSON by hand.
+import uWS from 'uWebSockets.js'
+import { HELLO, JSON_TYPE, echoParams, host, port, ready } from './_common.mjs'
+
+const app = uWS.App()
+app.get('/hello', (res) => {
+  res.writeHeader('content-type', JSON_TYPE).end(HELLO)
+})
+app.get('/users/:user/posts/:post', (res, req) => {
+  const x = new URLSearchParams(req.getQuery() ?? '').get('x') ?? undefined
+  res.writeHeader('content-type', JSON_TYPE).end(JSON.stringify(echoParams(req.getParameter(0), req.getParameter(1), x)))
+})
+app.post('/echo', (res) => {
+  const chunks = []
+  let aborted = false
+  res.onAborted(() => { aborted = true })
+  res.onData((chunk, last) => {
+    chunks.push(Buffer.from(chunk.slice(0)))
+    if (!last) return
+    let value
+    try { value = JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch { value = undefined }
+    if (aborted) return
+    res.cork(() => {
+      if (value === undefined) res.writeStatus('400 Bad Request').end()
+      else res.writeHeader('content-type', JSON_TYPE).end(JSON.stringify(value))
+    })
+  })
+})
+app.any('/*', (res) => { res.writeStatus('404 Not Found').end() })
+app.listen(host, port, (socket) => {
+  if (!socket) throw new Error(`cannot listen on ${port}`)
+  ready(uWS.us_socket_local_port(socket))
+})
