@@ -1,6 +1,7 @@
 /**
- * Client mistakes never make a 500: several hundred seeded-random requests (odd methods, paths, queries, content
- * types and JSON values) on both databases, each answered with a status below 500 and a JSON body or none.
+ * Client mistakes never make a 500, on both databases: every odd value (unicode, NUL, lone surrogates, huge, wrong
+ * types) in every field, path part and query parameter, then several hundred seeded-random requests (odd methods,
+ * paths, queries, content types, mutated bodies), each answered below 500 and with a JSON body or none.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ALICE, type Client, forEachDatabase, record, type RunningApi, startApi } from './harness.ts'
