@@ -1,6 +1,7 @@
 /**
- * The schema, as migrations applied at start-up by `openDatabase`. Only the primary keys differ between the two
- * databases; every rule the API relies on for correctness (unique names, port range) is a database constraint.
+ * The schema, as migrations applied at start-up by `openDatabase`. Only the id columns and the text collation differ
+ * between the two databases; every rule the API relies on for correctness (unique names, port range) is a database
+ * constraint.
  */
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely'
 
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute()
       await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute()
+      await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute()
     },
   },
 }
