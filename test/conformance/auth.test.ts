@@ -30,6 +30,14 @@ describeTargets('Auth guards', fixtureApp('features'), (t) => {
     expect(res.headers.get('www-authenticate')).toBeNull()
     expect((await t().request('/private', { method: 'DELETE', headers: { authorization: 'Bearer good-token' } })).status).toBe(204)
   })
+  it('runs guards before the body is read: no 400, 413 or 415 for an unauthenticated client', async () => {
+    const bad = { method: 'POST', body: '{"not json', headers: { 'content-type': 'application/json' } }
+    expect((await t().request('/private', bad)).status).toBe(401)
+    expect((await t().request('/private', { method: 'POST', body: 'x', headers: { 'content-type': 'application/xml' } })).status).toBe(401)
+    expect((await t().request('/private', { ...bad, headers: { ...bad.headers, authorization: 'Bearer good-token' } })).status).toBe(400)
+    const ok = await t().request('/private', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', authorization: 'Bearer good-token' } })
+    expect(await ok.json()).toEqual({ a: 1 })
+  })
   it('checks Basic credentials (a colon in the password included)', async () => {
     expect((await t().request('/basic')).headers.get('www-authenticate')).toBe('Basic realm="basic-test"')
     expect((await t().request('/basic', { headers: basic('alice', 'wrong') })).status).toBe(401)

@@ -111,9 +111,41 @@ export class Application {
         return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
     const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
-    // 2. Read the body, for the methods that carry one.
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') return this.readThenRun(call)
+    // 2. Read the body, for the methods that carry one — after the guards and `before()`, when there are any, so an
+    //    unauthenticated client learns 401/403 without the server reading (or judging) its body.
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+      return r.handler.guards.length > 0 || r.handler.before ? this.admitThenRead(call) : this.readThenRun(call)
+    }
     return this.run(call, undefined)
+  }
+
+  private async admitThenRead(call: Call): Promise<Answer> {
+    const { handler } = call.r
+    const state = new ResponseDraft()
+    let controller: InstanceType<Handler['cls']>
+    try {
+      controller = this.construct(call, undefined, state)
+      for (const guard of handler.guards) await guard(controller)
+      if (handler.before) await handler.before.call(controller)
+      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts })
+      controller.body = parsed.body
+      if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
+    } catch (error) {
+      return this.fail(call, error)
+    }
+    return this.runGuarded(call, controller, state, true)
+  }
+
+  private construct(call: Call, body: unknown, state: ResponseDraft): InstanceType<Handler['cls']> {
+    const controller = new call.r.handler.cls()
+    controller[INCOMING] = call.incoming
+    controller.context = this.options.context
+    controller.kwargs = call.kwargs
+    controller.body = body
+    controller.args = call.r.args
+    controller.env = call.env
+    controller.response = state
+    return controller
   }
 
   private async readThenRun(call: Call): Promise<Answer> {
@@ -136,14 +168,7 @@ export class Application {
     const state = new ResponseDraft()
     let value: unknown
     try {
-      const controller = new handler.cls()
-      controller[INCOMING] = call.incoming
-      controller.context = this.options.context
-      controller.kwargs = call.kwargs
-      controller.body = body
-      controller.args = r.args
-      controller.env = call.env
-      controller.response = state
+      const controller = this.construct(call, body, state)
       if (handler.guards.length > 0 || handler.before || handler.binder) return this.runGuarded(call, controller, state)
       value = handler.fn.apply(controller, callArguments(r.args, call.kwargs, handler.signature))
     } catch (error) {
@@ -153,11 +178,14 @@ export class Application {
     return this.finish(call, value, state)
   }
 
-  private async runGuarded(call: Call, controller: InstanceType<Handler['cls']>, state: ResponseDraft): Promise<Answer> {
+  /** Guards and `before()` (unless `admitted` already ran them), the binder, then the handler. */
+  private async runGuarded(call: Call, controller: InstanceType<Handler['cls']>, state: ResponseDraft, admitted = false): Promise<Answer> {
     const { handler } = call.r
     try {
-      for (const guard of handler.guards) await guard(controller)
-      if (handler.before) await handler.before.call(controller)
+      if (!admitted) {
+        for (const guard of handler.guards) await guard(controller)
+        if (handler.before) await handler.before.call(controller)
+      }
       let args: unknown[] = call.r.args
       let kwargs = call.kwargs
       if (handler.binder) {

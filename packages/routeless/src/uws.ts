@@ -209,6 +209,8 @@ class Exchange implements IncomingRequest {
   }
 
   body(): AsyncIterable<Uint8Array> | null {
+    // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
+    if (this.built) return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
     const queue = this.queue
     if (queue === undefined || queue.taken) return null
     queue.taken = true
