@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import { describeTargets } from '../_targets.ts'
 import { fixtureApp } from '../_apps.ts'
@@ -33,11 +34,28 @@ describeTargets('HTTP methods', fixtureApp('basic'), (t) => {
   it('answers 501 for a method token it does not know, calling nothing', async () => {
     // PROPFIND: a token HTTP parsers accept but routeless never routes. (node:http's parser itself answers 400 for
     // tokens it does not know, such as BREW, before routeless sees them.)
-    for (const method of ['PROPFIND', 'PURGE', 'MKCOL']) {
+    // uWS closes the connection itself on tokens outside RFC 9110 + PATCH; TRACE (which Fetch may not send) is
+    // covered for the real servers below.
+    for (const method of t().name === 'uws' ? [] : ['PROPFIND', 'PURGE', 'MKCOL']) {
       const res = await t().request('/', { method })
       expect(res.status).toBe(501)
       expect((await res.json()).message).toBe(`Method ${method} is not implemented`)
     }
+  })
+  it('answers 501 for TRACE, a method routeless never routes', async () => {
+    const url = t().url
+    if (!url) return // Fetch refuses to build a TRACE request: only real servers can receive one
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(url + '/', { method: 'TRACE' }, (res) => {
+        let body = ''
+        res.on('data', (d) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body }))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status).toBe(501)
+    expect(JSON.parse(body).message).toBe('Method TRACE is not implemented')
   })
   it('only treats uppercase method names as handlers', async () => {
     const res = await t().request('/', { method: 'get' })
