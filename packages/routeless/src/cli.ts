@@ -5,9 +5,11 @@
  */
 import { createRequire } from 'node:module'
 import yargs from 'yargs'
-import { createApp, type AppOptions } from './application.ts'
+import { createApp, type AppOptions, type Application } from './application.ts'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logging.ts'
 import { RoutelessError } from './errors.ts'
+import type { RunningServer } from './node.ts'
+import { isWorker, leave, parseWorkers, reportListening, runPrimary, WORKER_HOST_ENV, workerStopSignal } from './_workers.ts'
 
 export interface CliIO {
   stdout: (line: string) => void
@@ -75,9 +77,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
       y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' })
         .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level, JSON lines on stderr (env ROUTELESS_LOG_LEVEL)', default: (env.ROUTELESS_LOG_LEVEL as LogLevel | undefined) ?? 'info' })
-        .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change', default: false }),
+        .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change', default: false })
+        .option('server', { choices: ['uws', 'node'] as const, describe: 'uws (uWebSockets.js, the default when it loads) or node (node:http) (env ROUTELESS_SERVER)', default: env.ROUTELESS_SERVER as 'uws' | 'node' | undefined })
+        .option('workers', { type: 'string', describe: 'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS)', default: env.ROUTELESS_WORKERS ?? '1' }),
     async (args) => {
-      code = await serveCommand(prefixes(args.prefix), args.host, { bodyLimit: args['body-limit'], logLevel: args['log-level'], watch: args.watch }, io)
+      code = await serveCommand(prefixes(args.prefix), args.host, { bodyLimit: args['body-limit'], logLevel: args['log-level'], watch: args.watch, server: args.server, workers: args.workers }, io)
     })
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand(prefixes(args.prefix), io)
@@ -99,36 +103,80 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   return code
 }
 
-async function serveCommand(prefix: string[], hostArg: string, opts: { bodyLimit?: number; logLevel: LogLevel; watch?: boolean }, io: CliIO): Promise<number> {
+interface ServeCommandOptions {
+  bodyLimit?: number
+  logLevel: LogLevel
+  watch?: boolean
+  /** `uws`, `node`, or undefined: uws when uWebSockets.js loads, else node. */
+  server?: 'uws' | 'node'
+  workers?: string
+}
+
+async function serveCommand(prefix: string[], hostArg: string, opts: ServeCommandOptions, io: CliIO): Promise<number> {
+  const worker = isWorker()
   let where: { host: string; port: number }
+  let workers: number
   try {
-    where = parseHost(hostArg)
+    where = parseHost(worker ? process.env[WORKER_HOST_ENV]! : hostArg)
+    workers = worker ? 1 : parseWorkers(opts.workers)
   } catch (error) {
     io.stderr((error as Error).message)
     return 2
   }
+  const server = await chooseServer(opts.server, io)
+  if (!server) return 1
+  const describe = (url: string, handlers: number) =>
+    `routeless: ${handlers} handlers from ${prefix.join(', ')} listening on ${url} (${server.name}${workers > 1 ? `, ${workers} workers` : ''})`
+  if (workers > 1) {
+    return runPrimary({
+      count: workers, ...where, env: { ROUTELESS_SERVER: server.name }, stdout: io.stdout, stderr: io.stderr,
+      stopSignal: io.stopSignal ?? waitForSignal(), describe,
+    })
+  }
   const logger = createLogger({ level: opts.logLevel })
   const app = await loadApp(prefix, io, { bodyLimit: opts.bodyLimit, logger, accessLog: opts.logLevel === 'info' || opts.logLevel === 'debug' })
   if (!app) return 1
-  const { serve } = await import('./node.ts')
-  let server
+  let running: RunningServer
   try {
-    server = await serve(app, where)
+    running = await server.serve(app, { ...where, reusePort: worker })
   } catch (error) {
     io.stderr(`routeless: ${(error as Error).message}`)
     return 1
   }
-  io.stdout(`routeless: ${app.table.rows.length} handlers from ${prefix.join(', ')} listening on ${server.url}`)
+  if (worker) reportListening(running.url, app.table.rows.length)
+  else io.stdout(describe(running.url, app.table.rows.length))
   const watcher = opts.watch
     ? (await import('./watch.ts')).watchControllers(app, prefix, {
         onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
         onError: (error) => io.stderr(`routeless: reload failed, still serving the previous controllers: ${(error as Error).message ?? error}`),
       })
     : undefined
-  await (io.stopSignal ?? waitForSignal())
+  await (io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal()))
   watcher?.close()
-  await server.close()
+  await running.close()
+  if (worker) leave()
   return 0
+}
+
+type Serve = (app: Application, options: { host: string; port: number; reusePort?: boolean }) => Promise<RunningServer>
+
+/** `--server`: uWebSockets.js when asked for or when it loads (the default), node:http otherwise. */
+async function chooseServer(wanted: 'uws' | 'node' | undefined, io: CliIO): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
+  if (wanted !== 'node') {
+    try {
+      const uws = await import('./uws.ts')
+      uws.loadUws()
+      return { name: 'uws', serve: uws.serve }
+    } catch (error) {
+      if (wanted === 'uws') {
+        io.stderr(`routeless: --server=uws: ${(error as Error).message}`)
+        return undefined
+      }
+      io.stderr(`routeless: warning: serving on node:http: ${(error as Error).message}`)
+    }
+  }
+  const node = await import('./node.ts')
+  return { name: 'node', serve: node.serve }
 }
 
 async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
