@@ -50,19 +50,24 @@ export interface IncomingRequest {
   url(): URL
 }
 
-/** A Fetch `Request` as an `IncomingRequest`. */
-export function fromRequest(request: Request): IncomingRequest {
-  return new FetchIncoming(request)
+/**
+ * A Fetch `Request` as an `IncomingRequest`. An adapter that holds the raw body (node:http's IncomingMessage) may
+ * give it as `body`: the core then reads it directly instead of through the Request's stream.
+ */
+export function fromRequest(request: Request, body?: AsyncIterable<Uint8Array>): IncomingRequest {
+  return new FetchIncoming(request, body)
 }
 
 class FetchIncoming implements IncomingRequest {
   readonly method: string
   readonly target: string
   private readonly req: Request
+  private readonly raw: AsyncIterable<Uint8Array> | undefined
   private parsed: URL | undefined
 
-  constructor(request: Request) {
+  constructor(request: Request, body?: AsyncIterable<Uint8Array>) {
     this.req = request
+    this.raw = body
     this.method = request.method
     this.target = targetOf(request.url)
   }
@@ -71,8 +76,8 @@ class FetchIncoming implements IncomingRequest {
     return this.req.headers.get(name)
   }
 
-  body(): ReadableStream<Uint8Array> | null {
-    return this.req.body
+  body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null {
+    return this.raw ?? this.req.body
   }
 
   request(): Request {
@@ -224,11 +229,12 @@ interface ChunkReader {
 }
 
 function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): ChunkReader {
-  if (body instanceof ReadableStream) {
-    const reader = body.getReader()
+  // Any stream with a reader, not only this realm's ReadableStream (@whatwg-node brings its own).
+  if (typeof (body as ReadableStream<Uint8Array>).getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader()
     return { read: () => reader.read(), cancel: () => void reader.cancel().catch(() => {}) }
   }
-  const iterator = body[Symbol.asyncIterator]()
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
   return {
     read: () => iterator.next() as ReturnType<ChunkReader['read']>,
     cancel: () => void iterator.return?.()?.catch(() => {}),
