@@ -1,7 +1,6 @@
 import { Controller, HttpError, isHttpError } from 'routeless'
 import { authenticateSecret } from '../src/auth/authenticate.ts'
 import type { Services } from '../src/services.ts'
-import { TOO_MANY_REQUESTS } from '../src/http/api-controller.ts'
 import { readTranslateParams } from '../src/translate/translate-params.ts'
 import { renderTranslatorPage, type PageState } from '../src/web/translator-page.ts'
 
@@ -35,8 +34,8 @@ export class Default extends Controller<Services> {
     try {
       const key = await authenticateSecret(this.context.keys, state.authKey)
       if (key.isAdmin) throw new HttpError(403, 'Admin keys cannot translate: use a developer key.')
-      const wait = this.context.rateLimiter.take(key.keyId)
-      if (wait > 0) throw new HttpError(429, TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(wait) } })
+      this.principal = key
+      await this.context.rateLimit(this)
       const params = readTranslateParams({ text: state.text, source_lang: state.sourceLang, target_lang: state.targetLang, formality: state.formality, show_billed_characters: '1' }, false)
       const [item] = await this.context.translation.translate(params, key, '')
       state.translation = { text: item!.text, detectedSourceLang: item!.detected_source_language, billedCharacters: item!.billed_characters ?? 0 }

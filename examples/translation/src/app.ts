@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openDatabase, type Database } from '@routeless/example-kit'
 import { createApp } from 'routeless'
-import { RateLimiter } from './auth/rate-limiter.ts'
+import { keyRateLimit } from './auth/key-rate-limit.ts'
 import type { Config } from './config.ts'
 import { migrations } from './database/migrations.ts'
 import type { TranslationDatabase } from './database/schema.ts'
@@ -11,7 +11,9 @@ import type { TranslationEngine } from './engines/engine.ts'
 import { createEngine } from './engines/create-engine.ts'
 import { LanguageDetector } from './engines/language-detector.ts'
 import { GlossaryStore } from './glossaries/glossary-store.ts'
+import { corsOptions } from './http/cors.ts'
 import { renderDeepLError } from './http/deepl-error.ts'
+import { deeplOpenApi } from './http/openapi.ts'
 import { KeyStore } from './keys/key-store.ts'
 import type { Services } from './services.ts'
 import { withTraceId, type FetchHandler } from './trace-id.ts'
@@ -53,11 +55,14 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     })
     const services: Services = {
       keys, usage, meter, glossaries, translation,
-      rateLimiter: new RateLimiter(config.rateLimit),
+      rateLimit: keyRateLimit(config.rateLimit),
+      openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,
       now,
     }
-    const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS) })
+    const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS), cors: corsOptions(config.corsOrigins) })
+    const openapi = deeplOpenApi(app)
+    services.openapi = () => openapi
     return { fetch: withTraceId(app.fetch), services, database, close: () => database.close() }
   } catch (error) {
     await database.close()

@@ -1,5 +1,5 @@
 /** Configuration from the environment (documented in the README). */
-import type { RateLimit } from './auth/rate-limiter.ts'
+import type { RateLimit } from './auth/key-rate-limit.ts'
 
 export const DEFAULT_PORT = 8081
 
@@ -22,6 +22,8 @@ export interface Config {
   rateLimit: RateLimit | undefined
   engine: EngineConfig
   customTagPageSize: number
+  /** Browser origins allowed to call the API (CORS); empty = none, `['*']` = any. */
+  corsOrigins: string[]
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 30_000, 1),
     },
     customTagPageSize: integer(env, 'CUSTOM_TAG_PAGE_SIZE', 100, 1),
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   }
 }
 

@@ -1,5 +1,5 @@
 /** The services controllers reach through `this.context`. */
-import type { RateLimiter } from './auth/rate-limiter.ts'
+import type { Guard } from 'routeless'
 import type { GlossaryStore } from './glossaries/glossary-store.ts'
 import type { KeyStore } from './keys/key-store.ts'
 import type { TranslationService } from './translate/translation-service.ts'
@@ -12,7 +12,10 @@ export interface Services {
   meter: Meter
   glossaries: GlossaryStore
   translation: TranslationService
-  rateLimiter: RateLimiter
+  /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
+  rateLimit: Guard
+  /** This API's OpenAPI document (set once the application is built). */
+  openapi: () => Record<string, unknown>
   /** Items per page of the custom-tag report. */
   customTagPageSize: number
   now: () => Date

@@ -1,19 +1,14 @@
 /** `GET /v2/admin/analytics/custom-tags`: characters per `X-DeepL-Reporting-Tag`, per period or per day, paged. */
-import { HttpError, type Kwargs } from 'routeless'
-import { optionalInteger, notSupported } from '../http/params.ts'
+import type { KwargsOf } from 'routeless'
 import type { UsageStore } from '../usage/usage-store.ts'
 import { customTagBreakdown } from './breakdown.ts'
+import type { customTagReportParams } from './analytics-params.ts'
 import { formatUsageDate, formatWithoutZone, readDateRange } from './date-range.ts'
 
-export const AGGREGATE_BY_NOT_SUPPORTED = "Value for 'aggregate_by' not supported. Allowed: '', 'period', 'day'."
-
-export async function customTagReport(kwargs: Kwargs, usage: UsageStore, pageSize: number) {
-  const raw = kwargs.aggregate_by ?? ''
-  if (raw !== '' && raw !== 'period' && raw !== 'day') throw new HttpError(400, AGGREGATE_BY_NOT_SUPPORTED)
-  const aggregateBy = raw === 'day' ? 'day' : 'period'
+export async function customTagReport(kwargs: KwargsOf<typeof customTagReportParams>, usage: UsageStore, pageSize: number) {
+  const aggregateBy = kwargs.aggregate_by === 'day' ? 'day' : 'period'
   const range = readDateRange(kwargs)
-  const page = optionalInteger(kwargs, 'page') ?? 0
-  if (page < 0) throw notSupported('page')
+  const page = kwargs.page ?? 0
 
   const sums = new Map<string, { tag: string; day: string; characters: number }>()
   for (const r of await usage.rows(range.firstDay, range.lastDay)) {

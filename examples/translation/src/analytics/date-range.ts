@@ -1,6 +1,6 @@
 /** The `start_date`/`end_date` pair of both analytics endpoints: UTC dates or date-times, at most 366 days apart. */
-import { HttpError, type Kwargs } from 'routeless'
-import { notSupported, requiredString } from '../http/params.ts'
+import { HttpError } from 'routeless'
+import { notSupported } from '../http/params.ts'
 import { utcDay } from '../usage/billing-period.ts'
 
 export const MAX_RANGE_DAYS = 366
@@ -16,7 +16,7 @@ export interface DateRange {
   lastDay: string
 }
 
-export function readDateRange(kwargs: Kwargs): DateRange {
+export function readDateRange(kwargs: { start_date: string; end_date: string }): DateRange {
   const start = parseDate(kwargs, 'start_date')
   const end = parseDate(kwargs, 'end_date')
   if (end.getTime() < start.getTime()) throw new HttpError(400, 'Bad request. Reason: end_date must not be before start_date')
@@ -34,8 +34,8 @@ export function formatUsageDate(day: string): string {
   return `${day}T00:00:00Z`
 }
 
-function parseDate(kwargs: Kwargs, name: string): Date {
-  const raw = requiredString(kwargs, name).trim()
+function parseDate(kwargs: { start_date: string; end_date: string }, name: 'start_date' | 'end_date'): Date {
+  const raw = kwargs[name].trim()
   const m = FORMAT.exec(raw)
   if (!m) throw notSupported(name)
   const [, y, mo, d, h = '0', mi = '0', s = '0'] = m

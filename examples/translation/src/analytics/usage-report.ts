@@ -1,15 +1,13 @@
 /** `GET /v2/admin/analytics`: totals for a date range, optionally per key or per key and day. */
-import { HttpError, type Kwargs } from 'routeless'
+import type { KwargsOf } from 'routeless'
 import type { KeyStore } from '../keys/key-store.ts'
 import type { UsageStore } from '../usage/usage-store.ts'
 import { usageBreakdown } from './breakdown.ts'
+import type { usageReportParams } from './analytics-params.ts'
 import { formatUsageDate, formatWithoutZone, readDateRange } from './date-range.ts'
 
-export const GROUP_BY_NOT_SUPPORTED = "Value for 'group_by' not supported. Allowed: '', 'key', 'key_and_day'."
-
-export async function usageReport(kwargs: Kwargs, usage: UsageStore, keys: KeyStore) {
+export async function usageReport(kwargs: KwargsOf<typeof usageReportParams>, usage: UsageStore, keys: KeyStore) {
   const groupBy = kwargs.group_by ?? ''
-  if (groupBy !== '' && groupBy !== 'key' && groupBy !== 'key_and_day') throw new HttpError(400, GROUP_BY_NOT_SUPPORTED)
   const range = readDateRange(kwargs)
   const rows = await usage.rows(range.firstDay, range.lastDay)
   const report: Record<string, unknown> = {

@@ -1,30 +1,20 @@
 /**
- * Base class of the API controllers: DeepL's error body, key authentication and the per-key rate limit before every
- * handler. Developer keys use the API; organization admin keys use the admin API only.
+ * Base classes of the API controllers: DeepL's error body, and the guards that run before every handler (and
+ * before the body is read): key authentication, then the per-key rate limit.
  */
-import { Controller, HttpError } from 'routeless'
-import { authenticate } from '../auth/authenticate.ts'
+import { Controller } from 'routeless'
+import { deeplKey, limitRate } from '../auth/key-guard.ts'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import type { Services } from '../services.ts'
 import { renderDeepLError } from './deepl-error.ts'
 
-export const TOO_MANY_REQUESTS = 'Too many requests'
-
 export class ApiController extends Controller<Services> {
   static renderError = renderDeepLError
-  /** Which keys may call this controller. */
-  static keyKind: 'developer' | 'admin' = 'developer'
+  static auth = [deeplKey('developer'), limitRate]
 
-  /** The authenticated key (set by `before`). */
-  declare key: ApiKeyRecord
-
-  async before(): Promise<void> {
-    this.key = await authenticate(this.context.keys, this.request)
-    const kind = (this.constructor as typeof ApiController).keyKind
-    if (kind === 'admin' && !this.key.isAdmin) throw new HttpError(403, 'This endpoint needs an organization admin key.')
-    if (kind === 'developer' && this.key.isAdmin) throw new HttpError(403, 'Admin keys can only use the admin API (/v2/admin/...): use a developer key.')
-    const wait = this.context.rateLimiter.take(this.key.keyId)
-    if (wait > 0) throw new HttpError(429, TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(wait) } })
+  /** The authenticated key (what the auth guard admitted). */
+  get key(): ApiKeyRecord {
+    return this.principal as ApiKeyRecord
   }
 
   /** True when the request body was JSON (some parameters are accepted only there). */
@@ -35,5 +25,5 @@ export class ApiController extends Controller<Services> {
 }
 
 export class AdminController extends ApiController {
-  static keyKind: 'developer' | 'admin' = 'admin'
+  static auth = [deeplKey('admin'), limitRate]
 }

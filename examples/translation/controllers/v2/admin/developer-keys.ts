@@ -1,11 +1,14 @@
+import type { KwargsOf } from 'routeless'
+import { createKeyParams, developerKey, keyIdParams, labelParams, limitsParams, limitsUpdate } from '../../../src/admin/developer-key-params.ts'
 import { AdminController } from '../../../src/http/api-controller.ts'
-import { developerKey, readLabel, readLimits } from '../../../src/admin/developer-key-params.ts'
 import { toApiKeyJson } from '../../../src/keys/api-key.ts'
 
 /** POST /v2/admin/developer-keys (create; the secret is in `key`, shown once), GET (list). */
 export class Default extends AdminController {
-  async POST() {
-    const created = await this.context.keys.create({ admin: false, label: readLabel(this.kwargs, false) })
+  static params = { POST: createKeyParams }
+
+  async POST({ label }: KwargsOf<typeof createKeyParams>) {
+    const created = await this.context.keys.create({ admin: false, label })
     return toApiKeyJson(created.record, created.secret)
   }
 
@@ -16,26 +19,30 @@ export class Default extends AdminController {
 
 /** PUT /v2/admin/developer-keys/deactivate */
 export class Deactivate extends AdminController {
-  async PUT() {
-    const key = await developerKey(this.kwargs, this.context.keys)
+  static params = { PUT: keyIdParams }
+
+  async PUT({ key_id }: KwargsOf<typeof keyIdParams>) {
+    const key = await developerKey(key_id, this.context.keys)
     return toApiKeyJson((await this.context.keys.deactivate(key.keyId))!)
   }
 }
 
 /** PUT /v2/admin/developer-keys/label */
 export class Label extends AdminController {
-  async PUT() {
-    const key = await developerKey(this.kwargs, this.context.keys)
-    const label = readLabel(this.kwargs, true)!
+  static params = { PUT: labelParams }
+
+  async PUT({ key_id, label }: KwargsOf<typeof labelParams>) {
+    const key = await developerKey(key_id, this.context.keys)
     return toApiKeyJson((await this.context.keys.setLabel(key.keyId, label))!)
   }
 }
 
 /** PUT /v2/admin/developer-keys/limits */
 export class Limits extends AdminController {
-  async PUT() {
-    const key = await developerKey(this.kwargs, this.context.keys)
-    const limits = readLimits(this.kwargs)
-    return toApiKeyJson((await this.context.keys.setLimits(key.keyId, limits))!)
+  static params = { PUT: limitsParams }
+
+  async PUT(kwargs: KwargsOf<typeof limitsParams>) {
+    const key = await developerKey(kwargs.key_id, this.context.keys)
+    return toApiKeyJson((await this.context.keys.setLimits(key.keyId, limitsUpdate(kwargs)))!)
   }
 }
