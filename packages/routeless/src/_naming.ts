@@ -10,6 +10,9 @@ const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'tostring', 
  * so `developer-keys.ts` and class `DeveloperKeys` both answer `/developer-keys`.
  */
 export function toClassKey(part: string): string {
+  // Most parts: a lower-case ASCII word without separators.
+  const first = part.charCodeAt(0)
+  if (first >= 97 && first <= 122 && part.indexOf('-') < 0 && part.indexOf('_') < 0) return String.fromCharCode(first - 32) + part.slice(1)
   let out = ''
   let upper = true
   for (let i = 0; i < part.length; i++) {
@@ -24,6 +27,8 @@ export function toClassKey(part: string): string {
   return out
 }
 
+const [SHORTEST, LONGEST] = [Math.min(...[...FORBIDDEN].map((n) => n.length)), Math.max(...[...FORBIDDEN].map((n) => n.length))]
+
 /** True for a decoded path part that must never reach the route table (traversal, NUL, inherited names). */
 export function isForbiddenPart(part: string): boolean {
   if (part === '.' || part === '..') return true
@@ -31,7 +36,8 @@ export function isForbiddenPart(part: string): boolean {
     const c = part.charCodeAt(i)
     if (c === 0x2f || c === 0x5c || c < 0x20 || c === 0x7f) return true // '/', '\\', control characters, NUL
   }
-  return FORBIDDEN.has(part.toLowerCase())
+  // Lower-casing is the costly part: only for parts as long as a forbidden name.
+  return part.length >= SHORTEST && part.length <= LONGEST && FORBIDDEN.has(part.toLowerCase())
 }
 
 /** True when an exported name can be a controller class (`Foo`, `FooBar`, `Default`). */

@@ -191,6 +191,8 @@ class Exchange implements IncomingRequest {
     const query = req.getQuery()
     this.target = normalizeTarget(query === undefined ? req.getUrl() : `${req.getUrl()}?${query}`)
     this.env = new UwsEnv(this)
+    // The core reads no body for these: leave it to uWS, which drops it.
+    if (this.method === 'GET' || this.method === 'HEAD' || this.method === 'OPTIONS') return
     const length = req.getHeader('content-length')
     if ((length !== '' && length !== '0') || req.getHeader('transfer-encoding') !== '') {
       // Data may follow in this same tick: the handler must be in place before the callback returns.
@@ -308,11 +310,9 @@ class Exchange implements IncomingRequest {
       if (answer instanceof Response) return void this.sendResponse(answer).catch((error) => this.failed(error))
       const body = answer.body
       if (body === null || (typeof body === 'string' && body.length <= DIRECT_LIMIT) || (body instanceof Uint8Array && body.byteLength <= DIRECT_LIMIT)) {
-        this.res.cork(() => {
-          const close = this.head(answer.status, answer.statusText, answer.headers, answer.type)
-          if (body === null) this.endEmpty(answer.status, close)
-          else this.res.end(body, close)
-        })
+        // Inside uWS's callback (the request still readable) the socket is already corked.
+        if (this.req !== undefined) this.sendPlain(answer)
+        else this.res.cork(() => this.sendPlain(answer))
         this.finished()
         return
       }
@@ -325,6 +325,12 @@ class Exchange implements IncomingRequest {
     } catch (error) {
       this.failed(error)
     }
+  }
+
+  private sendPlain(answer: Reply): void {
+    const close = this.head(answer.status, answer.statusText, answer.headers, answer.type)
+    if (answer.body === null) this.endEmpty(answer.status, close)
+    else this.res.end(answer.body as string | Uint8Array, close)
   }
 
   private async sendResponse(response: Response): Promise<void> {
