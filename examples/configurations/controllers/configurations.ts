@@ -5,9 +5,13 @@
 // DELETE /configurations/:name → configurations.ts Default.DELETE(name)
 import { SignedInController } from '../src/api-controller.ts'
 import { found, nameTakenAsConflict, wrap } from '../src/responses.ts'
+import { create, listOrGet, remove, update } from '../src/schemas.ts'
 import { parseConfigurationPatch, parseListQuery, parseNewConfiguration, requireNoInput } from '../src/validation.ts'
 
 export class Default extends SignedInController {
+  /** For OpenAPI: the input is validated here, by validation.ts (see schemas.ts). */
+  static params = { GET: listOrGet, POST: create, PATCH: update, DELETE: remove }
+
   async GET(name = '') {
     const { configurations } = this.context
     if (name === '') {

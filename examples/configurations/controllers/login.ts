@@ -2,9 +2,12 @@
 import { HttpError } from 'routeless'
 import { ApiController } from '../src/api-controller.ts'
 import { sessionCookie, TOKEN_HEADER } from '../src/session-token.ts'
+import { login } from '../src/schemas.ts'
 import { parseLogin, requireNoInput } from '../src/validation.ts'
 
 export class Default extends ApiController {
+  static params = { POST: login }
+
   /** `{"username": …, "password": …}` (or `name` for `username`) → "Authorized" and a new session. */
   async POST() {
     requireNoInput(this.kwargs)

@@ -1,10 +1,14 @@
 /** The routeless application: the controllers in ../controllers, with the services as `this.context`. */
 import { fileURLToPath } from 'node:url'
 import { type Application, createApp } from 'routeless'
+import { configurationsOpenApi } from './openapi.ts'
 import type { Services } from './services.ts'
 
 const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
 
-export function createConfigurationsApp(services: Services): Promise<Application> {
-  return createApp(CONTROLLERS, { context: services })
+export async function createConfigurationsApp(services: Services): Promise<Application> {
+  const app = await createApp(CONTROLLERS, { context: services })
+  const openapi = configurationsOpenApi(app)
+  services.openapi = () => openapi
+  return app
 }

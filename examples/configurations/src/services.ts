@@ -13,6 +13,8 @@ export interface Services {
   users: UserStore
   /** Mark the session cookie `Secure` (when clients reach the API over HTTPS, e.g. through a proxy). */
   secureCookies: boolean
+  /** The OpenAPI document of the app (set once the app is built; see app.ts). */
+  openapi: () => Record<string, unknown>
 }
 
 export interface ServiceOptions {
@@ -37,6 +39,7 @@ export async function openServices(options: ServiceOptions): Promise<{ services:
     sessions: new SessionStore(db, { ttl: options.sessionTtl ?? DEFAULT_SESSION_TTL, now: options.now }),
     users: new UserStore(db),
     secureCookies: options.secureCookies ?? false,
+    openapi: () => ({}),
   }
   return { services, db, dialect: database.dialect, close: database.close }
 }

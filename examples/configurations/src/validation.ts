@@ -19,12 +19,12 @@ export function invalidInput(errors: FieldError[]): HttpError {
 export const RECORD_FIELDS = ['name', 'hostname', 'port', 'username'] as const
 type RecordField = (typeof RECORD_FIELDS)[number]
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 /** Path parts routeless never routes (they name inherited members), so a record so named could not be addressed. */
 const RESERVED_NAMES = new Set(['constructor', 'prototype', 'tostring', 'valueof', 'hasownproperty', 'isprototypeof',
   'propertyisenumerable', 'tolocalestring'])
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/
-const USERNAME = /^[\x21-\x7e]{1,64}$/
+export const USERNAME = /^[\x21-\x7e]{1,64}$/
 
 function isHostname(value: string): boolean {
   if (isIP(value) !== 0) return true
@@ -126,7 +126,7 @@ function unknownQueryParameters(query: Kwargs, allowed: readonly string[]): Fiel
   }))
 }
 
-const LIST_PARAMETERS = ['sort', 'page', 'per_page'] as const
+export const LIST_PARAMETERS = ['sort', 'page', 'per_page'] as const
 const SORT = new RegExp(`^(-?)(${SORT_FIELDS.join('|')})$`)
 
 /** GET /configurations/?sort=[-]field&page=<0-based>&per_page=<1..100> */
