@@ -48,4 +48,55 @@ export const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '003_glossary_order_documents_memories_styles': {
+    async up(db: Kysely<any>) {
+      // Entries come back in the order they were given.
+      await db.schema.alterTable('glossary_entries').addColumn('position', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .createTable('documents')
+        .addColumn('document_id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('key_hash', 'varchar(64)', (c) => c.notNull())
+        .addColumn('owner_key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('error_message', 'text')
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('format', 'varchar(8)', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('billed_characters', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createTable('translation_memories')
+        .addColumn('translation_memory_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('owner_key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('source_language', 'varchar(8)', (c) => c.notNull())
+        .addColumn('target_languages', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_time', 'varchar(32)', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createTable('translation_memory_segments')
+        .addColumn('segment_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('translation_memory_id', 'varchar(36)', (c) => c.notNull().references('translation_memories.translation_memory_id').onDelete('cascade'))
+        .addColumn('target_language', 'varchar(8)', (c) => c.notNull())
+        .addColumn('source_text', 'text', (c) => c.notNull())
+        .addColumn('target_text', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('tm_segments_by_memory').on('translation_memory_segments').columns(['translation_memory_id', 'target_language']).execute()
+      await db.schema
+        .createTable('style_rules')
+        .addColumn('style_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('owner_key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('language', 'varchar(8)', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('configured_rules', 'text', (c) => c.notNull())
+        .addColumn('custom_instructions', 'text', (c) => c.notNull())
+        .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_time', 'varchar(32)', (c) => c.notNull())
+        .execute()
+    },
+  },
 }

@@ -44,6 +44,62 @@ export interface GlossaryEntriesTable {
   target_lang: string
   source_text: string
   target_text: string
+  /** Order of the entry in its dictionary. */
+  position: Generated<number>
+}
+
+export interface DocumentsTable {
+  /** 32 upper-case hex characters. */
+  document_id: string
+  /** SHA-256 of the document key (the key itself is only ever shown to the uploader). */
+  key_hash: string
+  owner_key_id: string
+  /** queued | translating | done | error | downloaded */
+  status: string
+  error_message: string | null
+  file_name: string
+  /** Input format (file extension, lower case). */
+  format: string
+  /** The upload's translation options as JSON (restart-safe). */
+  request: string
+  billed_characters: Generated<number | string>
+  creation_time: string
+}
+
+export interface TranslationMemoriesTable {
+  translation_memory_id: string
+  owner_key_id: string
+  name: string
+  /** Lower case (`en`). */
+  source_language: string
+  /** JSON array of lower-case codes (`["de","en-gb"]`). */
+  target_languages: string
+  creation_time: string
+  updated_time: string
+}
+
+export interface TranslationMemorySegmentsTable {
+  segment_id: string
+  translation_memory_id: string
+  target_language: string
+  source_text: string
+  target_text: string
+  creation_time: string
+}
+
+export interface StyleRulesTable {
+  style_id: string
+  owner_key_id: string
+  name: string
+  /** Base code, lower case. */
+  language: string
+  version: number
+  /** JSON object (DeepL's ConfiguredRules), stored as given. */
+  configured_rules: string
+  /** JSON array of `{id, label, prompt, source_language?}`. */
+  custom_instructions: string
+  creation_time: string
+  updated_time: string
 }
 
 export interface TranslationDatabase {
@@ -51,4 +107,8 @@ export interface TranslationDatabase {
   usage: UsageTable
   glossaries: GlossariesTable
   glossary_entries: GlossaryEntriesTable
+  documents: DocumentsTable
+  translation_memories: TranslationMemoriesTable
+  translation_memory_segments: TranslationMemorySegmentsTable
+  style_rules: StyleRulesTable
 }

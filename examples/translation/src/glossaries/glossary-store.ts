@@ -1,15 +1,30 @@
 /**
- * Glossaries as translation uses them: an id owned by one key, with one dictionary (entries) per language pair.
- * Issue 7 puts the glossary API on top of this store; translation only reads it.
+ * Glossaries: an id owned by one key, a name, and one dictionary (ordered entries) per language pair. One store
+ * serves the v2 API (one pair), the v3 API (any number of pairs) and translation (`glossary_id`).
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { TranslationDatabase } from '../database/schema.ts'
+import type { Entry } from './entries.ts'
 
 export interface DictionaryInput {
+  /** Base codes, lower case. */
   sourceLang: string
   targetLang: string
-  entries: ReadonlyArray<readonly [string, string]>
+  entries: ReadonlyArray<Entry>
+}
+
+export interface DictionaryInfo {
+  sourceLang: string
+  targetLang: string
+  entryCount: number
+}
+
+export interface GlossaryInfo {
+  glossaryId: string
+  name: string
+  creationTime: string
+  dictionaries: DictionaryInfo[]
 }
 
 export class GlossaryStore {
@@ -19,12 +34,14 @@ export class GlossaryStore {
     const glossaryId = randomUUID()
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('glossaries').values({ glossary_id: glossaryId, owner_key_id: ownerKeyId, name, creation_time: this.now().toISOString() }).execute()
-      const rows = dictionaries.flatMap((d) => d.entries.map(([source, target]) => ({
-        glossary_id: glossaryId, source_lang: d.sourceLang.toLowerCase(), target_lang: d.targetLang.toLowerCase(), source_text: source, target_text: target,
-      })))
-      if (rows.length > 0) await tx.insertInto('glossary_entries').values(rows).execute()
+      for (const d of dictionaries) await insertEntries(tx, glossaryId, d, 0)
     })
     return glossaryId
+  }
+
+  async count(ownerKeyId: string): Promise<number> {
+    const row = await this.db.selectFrom('glossaries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
+    return Number(row?.n ?? 0)
   }
 
   /** True when the glossary exists and belongs to `ownerKeyId`. */
@@ -33,16 +50,93 @@ export class GlossaryStore {
     return row !== undefined
   }
 
-  /** The entries of the glossary's dictionary for a pair of base codes, or undefined when it has none. */
-  async dictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<Map<string, string> | undefined> {
-    const rows = await this.db
-      .selectFrom('glossary_entries')
-      .select(['source_text', 'target_text'])
-      .where('glossary_id', '=', glossaryId)
-      .where('source_lang', '=', sourceLang.toLowerCase())
-      .where('target_lang', '=', targetLang.toLowerCase())
-      .execute()
-    if (rows.length === 0) return undefined
-    return new Map(rows.map((r) => [r.source_text, r.target_text]))
+  async get(glossaryId: string, ownerKeyId: string): Promise<GlossaryInfo | undefined> {
+    const [info] = await this.infos(ownerKeyId, glossaryId)
+    return info
   }
+
+  /** The key's glossaries, oldest first. */
+  list(ownerKeyId: string): Promise<GlossaryInfo[]> {
+    return this.infos(ownerKeyId)
+  }
+
+  private async infos(ownerKeyId: string, glossaryId?: string): Promise<GlossaryInfo[]> {
+    let query = this.db.selectFrom('glossaries').selectAll().where('owner_key_id', '=', ownerKeyId)
+    if (glossaryId !== undefined) query = query.where('glossary_id', '=', glossaryId)
+    const rows = await query.orderBy('creation_time').orderBy('glossary_id').execute()
+    if (rows.length === 0) return []
+    const counts = await this.db
+      .selectFrom('glossary_entries')
+      .select(['glossary_id', 'source_lang', 'target_lang', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('glossary_id', 'in', rows.map((r) => r.glossary_id))
+      .groupBy(['glossary_id', 'source_lang', 'target_lang'])
+      .orderBy('source_lang')
+      .orderBy('target_lang')
+      .execute()
+    return rows.map((r) => ({
+      glossaryId: r.glossary_id,
+      name: r.name,
+      creationTime: r.creation_time,
+      dictionaries: counts.filter((c) => c.glossary_id === r.glossary_id).map((c) => ({ sourceLang: c.source_lang, targetLang: c.target_lang, entryCount: Number(c.n) })),
+    }))
+  }
+
+  async rename(glossaryId: string, name: string): Promise<void> {
+    await this.db.updateTable('glossaries').set({ name }).where('glossary_id', '=', glossaryId).execute()
+  }
+
+  async delete(glossaryId: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('glossary_entries').where('glossary_id', '=', glossaryId).execute()
+      await tx.deleteFrom('glossaries').where('glossary_id', '=', glossaryId).execute()
+    })
+  }
+
+  /** Replaces (or creates) the dictionary of one pair. */
+  async replaceDictionary(glossaryId: string, dictionary: DictionaryInput): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await pairQuery(tx.deleteFrom('glossary_entries'), glossaryId, dictionary).execute()
+      await insertEntries(tx, glossaryId, dictionary, 0)
+    })
+  }
+
+  /** Merges entries into a pair's dictionary: new sources are added, existing sources get the new target. */
+  async mergeDictionary(glossaryId: string, dictionary: DictionaryInput): Promise<void> {
+    const existing = (await this.entries(glossaryId, dictionary.sourceLang, dictionary.targetLang)) ?? []
+    const merged = new Map<string, string>(existing)
+    for (const [s, t] of dictionary.entries) merged.set(s, t)
+    await this.replaceDictionary(glossaryId, { ...dictionary, entries: [...merged] })
+  }
+
+  /** Deletes one pair's dictionary; false when the glossary has none for that pair. */
+  async deleteDictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<boolean> {
+    const result = await pairQuery(this.db.deleteFrom('glossary_entries'), glossaryId, { sourceLang, targetLang }).executeTakeFirst()
+    return Number(result.numDeletedRows) > 0
+  }
+
+  /** The ordered entries of a pair's dictionary, or undefined when the glossary has none for it. */
+  async entries(glossaryId: string, sourceLang: string, targetLang: string): Promise<Entry[] | undefined> {
+    const rows = await pairQuery(this.db.selectFrom('glossary_entries').select(['source_text', 'target_text']), glossaryId, { sourceLang, targetLang })
+      .orderBy('position')
+      .execute()
+    return rows.length === 0 ? undefined : rows.map((r) => [r.source_text, r.target_text] as const)
+  }
+
+  /** The entries of the glossary's dictionary for a pair of base codes, as a map (translation). */
+  async dictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<Map<string, string> | undefined> {
+    const entries = await this.entries(glossaryId, sourceLang, targetLang)
+    return entries && new Map(entries)
+  }
+}
+
+function pairQuery<Q extends { where: (...args: any[]) => any }>(query: Q, glossaryId: string, pair: { sourceLang: string; targetLang: string }): Q {
+  return query.where('glossary_id', '=', glossaryId).where('source_lang', '=', pair.sourceLang.toLowerCase()).where('target_lang', '=', pair.targetLang.toLowerCase())
+}
+
+async function insertEntries(tx: Kysely<TranslationDatabase>, glossaryId: string, d: DictionaryInput, from: number): Promise<void> {
+  const rows = d.entries.map(([source, target], i) => ({
+    glossary_id: glossaryId, source_lang: d.sourceLang.toLowerCase(), target_lang: d.targetLang.toLowerCase(), source_text: source, target_text: target, position: from + i,
+  }))
+  // Chunked: PostgreSQL takes at most 65535 bind parameters per statement.
+  for (let i = 0; i < rows.length; i += 5000) await tx.insertInto('glossary_entries').values(rows.slice(i, i + 5000)).execute()
 }

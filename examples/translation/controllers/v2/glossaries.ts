@@ -1,0 +1,36 @@
+import { HttpError } from 'routeless'
+import { toTsv } from '../../src/glossaries/entries.ts'
+import { createGlossary, findGlossary, GLOSSARY_BODY_LIMIT, glossaryName, readDictionary, v2GlossaryJson } from '../../src/glossaries/glossary-api.ts'
+import { ApiController } from '../../src/http/api-controller.ts'
+
+/**
+ * POST /v2/glossaries (create, one language pair), GET /v2/glossaries (list), GET|DELETE /v2/glossaries/{id},
+ * GET /v2/glossaries/{id}/entries (TSV).
+ */
+export class Default extends ApiController {
+  static bodyLimit = GLOSSARY_BODY_LIMIT
+
+  async POST() {
+    const name = glossaryName(this.kwargs)
+    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, [readDictionary(this.kwargs)])
+    this.response.status = 201
+    return v2GlossaryJson(glossary)
+  }
+
+  async GET(id = '', part = '') {
+    if (!id) return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
+    const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
+    if (!part) return v2GlossaryJson(glossary)
+    if (part !== 'entries') throw new HttpError(404, 'Not found')
+    const accept = this.request.headers.get('accept') ?? '*/*'
+    if (!/text\/tab-separated-values|\*\/\*|text\/\*/i.test(accept)) throw new HttpError(415, 'Glossary entries are only available as text/tab-separated-values.')
+    const d = glossary.dictionaries[0]
+    const entries = d ? await this.context.glossaries.entries(glossary.glossaryId, d.sourceLang, d.targetLang) : []
+    return new Response(toTsv(entries ?? []), { headers: { 'Content-Type': 'text/tab-separated-values; charset=utf-8' } })
+  }
+
+  async DELETE(id: string) {
+    const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
+    await this.context.glossaries.delete(glossary.glossaryId)
+  }
+}

@@ -1,0 +1,64 @@
+import { HttpError } from 'routeless'
+import { toTsv } from '../../src/glossaries/entries.ts'
+import { createGlossary, findGlossary, GLOSSARY_BODY_LIMIT, glossaryJson, glossaryLanguage, glossaryName, readDictionaries, readDictionary, dictionaryJson } from '../../src/glossaries/glossary-api.ts'
+import { ApiController } from '../../src/http/api-controller.ts'
+import { optionalString } from '../../src/http/params.ts'
+
+/**
+ * Multilingual glossaries: POST|GET /v3/glossaries, GET|PATCH|DELETE /v3/glossaries/{id},
+ * GET /v3/glossaries/{id}/entries?source_lang&target_lang, PUT|DELETE /v3/glossaries/{id}/dictionaries.
+ */
+export class Default extends ApiController {
+  static bodyLimit = GLOSSARY_BODY_LIMIT
+
+  async POST() {
+    const name = glossaryName(this.kwargs)
+    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, readDictionaries(this.kwargs, false))
+    this.response.status = 201
+    return glossaryJson(glossary)
+  }
+
+  async GET(id = '', part = '') {
+    const store = this.context.glossaries
+    if (!id) return { glossaries: (await store.list(this.key.keyId)).map(glossaryJson) }
+    const glossary = await findGlossary(store, id, this.key.keyId)
+    if (!part) return glossaryJson(glossary)
+    if (part !== 'entries') throw new HttpError(404, 'Not found')
+    const [source, target] = [glossaryLanguage(this.kwargs, 'source_lang'), glossaryLanguage(this.kwargs, 'target_lang')]
+    const entries = await store.entries(glossary.glossaryId, source, target)
+    if (!entries) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
+    return { dictionaries: [{ source_lang: source, target_lang: target, entries: toTsv(entries), entries_format: 'tsv' }] }
+  }
+
+  /** Renames and/or merges one dictionary's entries (new sources added, existing ones overwritten). */
+  async PATCH(id: string) {
+    const store = this.context.glossaries
+    const glossary = await findGlossary(store, id, this.key.keyId)
+    const name = optionalString(this.kwargs, 'name') === undefined ? undefined : glossaryName(this.kwargs)
+    const dictionaries = readDictionaries(this.kwargs, false)
+    if (dictionaries.length > 1) throw new HttpError(400, 'PATCH takes at most one dictionary.')
+    if (name === undefined && dictionaries.length === 0) throw new HttpError(400, "Parameter 'name' or 'dictionaries' not specified.")
+    if (name !== undefined) await store.rename(glossary.glossaryId, name)
+    if (dictionaries[0]) await store.mergeDictionary(glossary.glossaryId, dictionaries[0])
+    return glossaryJson((await store.get(glossary.glossaryId, this.key.keyId))!)
+  }
+
+  /** PUT /v3/glossaries/{id}/dictionaries: replaces (or adds) one pair's dictionary. */
+  async PUT(id: string, part: string) {
+    if (part !== 'dictionaries') throw new HttpError(404, 'Not found')
+    const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
+    const dictionary = readDictionary(this.kwargs)
+    await this.context.glossaries.replaceDictionary(glossary.glossaryId, dictionary)
+    return dictionaryJson({ sourceLang: dictionary.sourceLang, targetLang: dictionary.targetLang, entryCount: dictionary.entries.length })
+  }
+
+  /** DELETE /v3/glossaries/{id}, or one dictionary: DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang. */
+  async DELETE(id: string, part = '') {
+    const store = this.context.glossaries
+    const glossary = await findGlossary(store, id, this.key.keyId)
+    if (!part) return store.delete(glossary.glossaryId)
+    if (part !== 'dictionaries') throw new HttpError(404, 'Not found')
+    const [source, target] = [glossaryLanguage(this.kwargs, 'source_lang'), glossaryLanguage(this.kwargs, 'target_lang')]
+    if (!(await store.deleteDictionary(glossary.glossaryId, source, target))) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
+  }
+}
