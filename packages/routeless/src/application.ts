@@ -9,6 +9,7 @@ import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
 import { resolve, type Resolution } from './resolver.ts'
 import { withCors, type CorsOptions } from './cors.ts'
 import { withAccessLog, type Logger } from './logging.ts'
+import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
 import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
 
@@ -98,8 +99,9 @@ export class Application {
     const target = incoming.target
     const q = target.indexOf('?')
     const pathname = q < 0 ? target : target.slice(0, q)
-    // 1. Resolve: a few map look-ups; every answer that needs no controller is made here.
-    const r = resolve(this.table, method, pathname)
+    // 1. Resolve: a few map look-ups; every answer that needs no controller is made here. (`WEBSOCKET` names the
+    //    upgrade handler: as an HTTP method token it is unknown, never a call.)
+    const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
     switch (r.kind) {
       case 'not-found':
         return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}`), incoming, r.renderError, r.handler?.renderError)
@@ -212,6 +214,50 @@ export class Application {
 
   private fail(call: Call, error: unknown): Answer | Promise<Answer> {
     return this.renderError(this.toHttpError(error, call.incoming.method, call.pathname), call.incoming, call.r.renderError, call.r.handler.renderError)
+  }
+
+  /**
+   * Decides a WebSocket upgrade for `request` (a GET with `Upgrade: websocket`): resolves the path with the
+   * `WEBSOCKET` handler, runs guards, `before()`, the parameter binder and the handler, and returns its socket
+   * handlers — or the HTTP answer that refuses (404 when no controller takes WebSockets there, the handler's error).
+   * Adapters call this; it never rejects.
+   */
+  async upgrade(request: Request, env: Record<string, unknown> = {}): Promise<UpgradeDecision> {
+    const incoming = fromRequest(request)
+    const target = incoming.target
+    const q = target.indexOf('?')
+    const pathname = q < 0 ? target : target.slice(0, q)
+    const r = resolve(this.table, 'WEBSOCKET', pathname)
+    const refuse = async (answer: Answer | Promise<Answer>): Promise<UpgradeDecision> => ({ accepted: false, response: toFetchResponse(await answer) })
+    if (r.kind !== 'match') {
+      return refuse(this.renderError(new HttpError(404, `No controller takes WebSocket connections at ${pathname}`), incoming, r.renderError))
+    }
+    const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
+    const { handler } = r
+    try {
+      const controller = this.construct(call, undefined, new ResponseDraft())
+      for (const guard of handler.guards) await guard(controller)
+      if (handler.before) await handler.before.call(controller)
+      let args: unknown[] = r.args
+      let kwargs = call.kwargs
+      if (handler.binder) {
+        ;({ args, kwargs } = await handler.binder(r.args, kwargs))
+        controller.kwargs = kwargs
+      }
+      const handlers = (await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))) as SocketHandlers
+      if (typeof handlers !== 'object' || handlers === null) {
+        throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+      }
+      const protocol = (controller.response as ResponseDraft).touched?.get('sec-websocket-protocol') ?? undefined
+      return { accepted: true, handlers, protocol }
+    } catch (error) {
+      return refuse(this.fail(call, error))
+    }
+  }
+
+  /** Where adapters report a socket handler that threw (the socket is closed with 1011). */
+  socketError(error: unknown): void {
+    this.logger.error('A WebSocket handler failed', error)
   }
 
   /** The OpenAPI 3.1 document of this application (see `generateOpenAPI`). */

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server'
 import type { Application } from './application.ts'
+import { attachWebSockets, type UpgradingApp } from './_node-websocket.ts'
 import { fromRequest } from './request.ts'
 import { toFetchResponse, type Answer } from './response.ts'
 
@@ -38,13 +39,18 @@ export async function serve(app: Pick<Application, 'fetch'> & Partial<Pick<Appli
     return answer instanceof Promise ? answer.then(toAdapterResponse) : toAdapterResponse(answer)
   })
   const server = createServer(adapter)
+  // WebSockets: upgrades are decided by the app's WEBSOCKET handlers (only for apps that can upgrade).
+  const sockets = typeof (app as Partial<UpgradingApp>).upgrade === 'function' ? attachWebSockets(server, app as unknown as UpgradingApp) : undefined
   server.keepAliveTimeout = 5000
   await listen(server, host, options.port ?? 8000)
   const port = (server.address() as AddressInfo).port
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    close: () => drain(server, options.drainTimeout ?? 10_000),
+    close: () => {
+      sockets?.close()
+      return drain(server, options.drainTimeout ?? 10_000)
+    },
   }
 }
 

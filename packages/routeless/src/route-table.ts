@@ -17,6 +17,9 @@ import { guardsFor, type AuthSpec, type Guard } from './auth.ts'
 /** The methods a controller may define; any other request method is answered 501. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
 const METHOD_SET = new Set<string>(HTTP_METHODS)
+/** Handler names: the HTTP methods, plus `WEBSOCKET` for upgrades (never reachable as an HTTP method token). */
+const HANDLER_NAMES = [...HTTP_METHODS, 'WEBSOCKET'] as const
+const HANDLER_SET = new Set<string>(HANDLER_NAMES)
 
 /** One handler: a class and one of its UPPERCASE methods, with what was learned about it at start-up. */
 export interface Handler {
@@ -299,10 +302,10 @@ function handlerMethods(cls: Function): string[] {
   const out = new Set<string>()
   for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
-      if (METHOD_SET.has(name) && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function') out.add(name)
+      if (HANDLER_SET.has(name) && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function') out.add(name)
     }
   }
-  return HTTP_METHODS.filter((m) => out.has(m))
+  return HANDLER_NAMES.filter((m) => out.has(m))
 }
 
 export function isHttpMethod(method: string): boolean {

@@ -6,6 +6,8 @@
  * paused when unread, and nothing written after the client has gone.
  * @module
  */
+import { websocketBehavior } from './_uws-websocket.ts'
+import type { UpgradingApp } from './_node-websocket.ts'
 import { STATUS_CODES } from 'node:http'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
@@ -105,6 +107,8 @@ class UwsServer {
   constructor(app: Pick<Application, 'handle'>, uapp: UwsApp) {
     this.app = app
     this.uapp = uapp
+    // WebSocket upgrades first (uWS hands requests without an upgrade on to `any`).
+    if (typeof (app as Partial<UpgradingApp>).upgrade === 'function') uapp.ws('/*', websocketBehavior(app as unknown as UpgradingApp))
     uapp.any('/*', (res, req) => this.onRequest(res, req))
   }
 

@@ -1,0 +1,84 @@
+/** Internal: WebSocket upgrades on node:http, through `ws`, decided by `Application.upgrade`. */
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import { STATUS_TEXT } from './errors.ts'
+import { runSocketHandler, type Socket, type UpgradeDecision } from './websocket.ts'
+
+export interface UpgradingApp {
+  upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
+  socketError?(error: unknown): void
+}
+
+/** Answers `upgrade` events of `server`; returns the set of open sockets (closed by `close()` on shutdown). */
+export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload = 1024 * 1024): { close(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload, handleProtocols: () => false })
+  const onError = (error: unknown) => app.socketError?.(error)
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    const host = req.headers.host ?? 'localhost'
+    let request: Request
+    try {
+      request = new Request(`http://${host}${req.url ?? '/'}`, { method: 'GET', headers: toHeaders(req) })
+    } catch {
+      return refuse(socket, new Response(null, { status: 400 }))
+    }
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(socket, new Response(null, { status: 400 }))
+    app.upgrade(request, { req, remoteAddress: req.socket.remoteAddress }).then(async (decision) => {
+      if (socket.destroyed) return
+      if (!decision.accepted) return refuse(socket, decision.response)
+      const { handlers, protocol } = decision
+      if (protocol) req.headers['sec-websocket-protocol'] = protocol
+      else delete req.headers['sec-websocket-protocol']
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        const wrapped: Socket = {
+          send: (data) => ws.send(data),
+          close: (code, reason) => ws.close(code, reason),
+          remoteAddress: req.socket.remoteAddress,
+        }
+        ws.on('message', (data: RawData, isBinary: boolean) => {
+          if (!handlers.message) return
+          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
+          runSocketHandler(wrapped, onError, () => handlers.message!(wrapped, isBinary ? new Uint8Array(bytes) : bytes.toString('utf8')))
+        })
+        ws.on('close', (code: number, reason: Buffer) => {
+          if (handlers.close) runSocketHandler(wrapped, onError, () => handlers.close!(wrapped, code, reason.toString('utf8')))
+        })
+        ws.on('error', onError)
+        if (handlers.open) runSocketHandler(wrapped, onError, () => handlers.open!(wrapped))
+      })
+    }, (error) => {
+      onError(error)
+      refuse(socket, new Response(null, { status: 500 }))
+    })
+  })
+  return {
+    close() {
+      for (const client of wss.clients) client.close(1001, 'Server shutting down')
+      wss.close()
+    },
+  }
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    try {
+      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
+    } catch {
+      // a header value Fetch refuses: leave it out
+    }
+  }
+  return headers
+}
+
+/** Writes a plain HTTP answer on the raw socket and closes it. */
+async function refuse(socket: Duplex, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer())
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_TEXT[response.status] ?? ''}`.trimEnd()]
+  response.headers.forEach((value, key) => {
+    if (key !== 'content-length' && key !== 'transfer-encoding' && key !== 'connection') lines.push(`${key}: ${value}`)
+  })
+  lines.push(`content-length: ${body.byteLength}`, 'connection: close', '', '')
+  if (!socket.destroyed) socket.end(Buffer.concat([Buffer.from(lines.join('\r\n')), body]))
+}
