@@ -9,6 +9,7 @@ import { DeliveryStore } from './callbacks/delivery-store.ts'
 import { BODY_LIMIT, type Config } from './config.ts'
 import { FraudReports } from './fraud/fraud-reports.ts'
 import { renderApiError } from './http/errors.ts'
+import { verificationOpenApi } from './http/openapi.ts'
 import { EnrollmentStore } from './jobs/enrollments.ts'
 import { JobStore } from './jobs/job-store.ts'
 import { Worker } from './jobs/worker.ts'
@@ -44,9 +45,12 @@ export async function createVerificationService(config: Config): Promise<Verific
     fraud: new FraudReports(db),
     links: new HostedLinkStore(db),
     wake: () => worker?.wake(),
+    openapi: () => ({}),
   }
   worker = new Worker(services)
   const app = await createApp(CONTROLLERS, { context: services, bodyLimit: BODY_LIMIT, renderError: renderApiError })
+  const openapi = verificationOpenApi(app)
+  services.openapi = () => openapi
   return {
     app,
     services,

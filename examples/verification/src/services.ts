@@ -22,4 +22,6 @@ export interface Services {
   links: HostedLinkStore
   /** Asks the background worker to look for due work now. */
   wake(): void
+  /** The OpenAPI document of the app (set once the app is built; see app.ts). */
+  openapi(): Record<string, unknown>
 }

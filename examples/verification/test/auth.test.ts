@@ -108,6 +108,16 @@ describe('SmileID-Token on protected routes', () => {
     expect(await links.json()).toEqual({ status: 'Unauthorized', message: 'Missing or invalid authentication credentials.' })
   })
 
+  it('challenges with WWW-Authenticate naming the SmileID-Token header, before judging the body', async () => {
+    const res = await fetch(`${server.url}/v3/enhanced_kyc`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'not a form' })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('SmileID-Token realm="v3"')
+    expect(await res.json()).toEqual({ status: 'Unauthorized', message: 'Invalid authentication credentials.' })
+    const links = await fetch(`${server.url}/v3/hosted_links`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(11 * 1024 * 1024) })
+    expect(links.status).toBe(401)
+    expect(links.headers.get('www-authenticate')).toBe('SmileID-Token realm="v3"')
+  })
+
   it('needs no token on the three public catalogue routes, but does on id_status', async () => {
     for (const path of ['bank_codes', 'supported_id_types', 'supported_documents']) {
       expect((await fetch(`${server.url}/v3/services/${path}`)).status).toBe(200)

@@ -1,10 +1,11 @@
 import { reportFraud } from '../../src/fraud/report-fraud.ts'
 import { multipartForm } from '../../src/forms/multipart.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import { smileIdToken } from '../../src/http/authenticate.ts'
 
 /** POST /v3/users/{user_id}/report_fraud */
 export class Default extends ApiController {
-  static unauthorized = 'Invalid token'
+  static auth = smileIdToken('Invalid token')
 
   POST(userId: string, action: string) {
     return reportFraud(this, userId, action, multipartForm(this))

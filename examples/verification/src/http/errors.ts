@@ -24,6 +24,16 @@ export function invalid(field: string): HttpError {
   return apiError(400, `Field '${field}' is invalid.`)
 }
 
+/**
+ * The message of an error: for a 400 of routeless's parameter binding (`errors: [{name, reason}]`), the first
+ * failing parameter's reason — the schemas carry the contract's messages, and the envelopes have room for one.
+ */
+export function messageOf(error: HttpError): string {
+  const issues = error.details?.errors
+  if (error.status === 400 && Array.isArray(issues) && typeof issues[0]?.reason === 'string') return issues[0].reason
+  return error.message
+}
+
 /** Renders every error of the v3 API (framework-made ones included) in the v3 envelopes. */
 export function renderApiError(error: HttpError): Response | undefined {
   if (error.hasBody) return undefined
@@ -31,7 +41,7 @@ export function renderApiError(error: HttpError): Response | undefined {
   if (error.status === 413 && !error.message.endsWith('is too large.')) {
     return Response.json({ job_id: null, message: PAYLOAD_TOO_LARGE, status: 'payload_too_large', user_id: null }, { status: 413, headers })
   }
-  let message = error.message
+  let message = messageOf(error)
   if (error.status === 415) message = MULTIPART_REQUIRED
   if (error.status === 500) message = INTERNAL_ERROR
   return Response.json({ status: STATUS_TEXT[error.status] ?? MORE_STATUS_TEXT[error.status] ?? 'Error', message }, { status: error.status, headers })
@@ -41,6 +51,6 @@ export function renderApiError(error: HttpError): Response | undefined {
 export function renderServiceError(error: HttpError): Response | undefined {
   if (error.hasBody) return undefined
   const code = error.status >= 500 ? '2401' : '2413'
-  const message = error.status >= 500 ? 'System Error' : error.message
+  const message = error.status >= 500 ? 'System Error' : messageOf(error)
   return Response.json({ error: message, code }, { status: error.status, headers: error.headers })
 }

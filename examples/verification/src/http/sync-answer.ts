@@ -6,6 +6,7 @@ import { signatureHeaders } from '../auth/sid-signature.ts'
 import { finishJob } from '../jobs/finish-job.ts'
 import type { ApiController } from './api-controller.ts'
 import { createJob, type Submission } from './accept-job.ts'
+import { unauthorized } from './authenticate.ts'
 import { apiError } from './errors.ts'
 
 export interface SyncAnswer {
@@ -18,7 +19,7 @@ export async function syncAnswer(c: ApiController, submission: Submission, idemp
   const s = c.context
   const job = await createJob(c, submission, 0, { leaseMs: 30_000, idempotencyKey })
   const apiKey = await s.partners.signingKey(c.auth.partnerId, c.auth.keyId)
-  if (!apiKey) throw apiError(401, 'Invalid authentication credentials.')
+  if (!apiKey) throw unauthorized('Invalid authentication credentials.')
   const headers = { ...signatureHeaders(apiKey, c.auth.partnerId), 'SmileID-Job-ID': job.id, 'User-ID': job.userId }
   const result = job.created ? await finishJob(s, job, { sendCallback: false }) : job.result
   if (!result) throw apiError(409, 'A job with this idempotency key is still processing.', headers)

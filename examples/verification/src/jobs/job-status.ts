@@ -1,12 +1,14 @@
-/** GET /v3/status/{jobId}: 202 while processing, 200 when terminal, 404 (as data) for unknown or foreign jobs. */
+/**
+ * GET /v3/status/{jobId}: 202 while processing, 200 when terminal, 404 (as data) for unknown or foreign jobs. A
+ * malformed id is a 400 from the controller's parameter schema (src/http/params.ts).
+ */
 import type { ApiController } from '../http/api-controller.ts'
-import { apiError } from '../http/errors.ts'
 
 export const API_VERSION = 'v3.0.0-routeless'
-const JOB_ID = /^job_[0-9a-hjkmnp-tv-z]{26}$/
+export const JOB_ID = /^job_[0-9a-hjkmnp-tv-z]{26}$/
+export const JOB_ID_MESSAGE = `"jobId" must be a valid TypeID with prefix 'job_'`
 
 export async function jobStatus(c: ApiController, jobId: string) {
-  if (!JOB_ID.test(jobId)) throw apiError(400, `"jobId" must be a valid TypeID with prefix 'job_'`)
   const job = await c.context.jobs.find(c.auth.partnerId, jobId)
   const createdAt = new Date().toISOString()
   c.response.headers.set('api_version', API_VERSION)

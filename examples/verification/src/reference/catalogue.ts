@@ -4,7 +4,7 @@ import { BANK_CODES } from './bank-codes.ts'
 import { ID_TYPES } from './id-types.ts'
 import { CONTINENTS, LOCALES, supportedDocuments } from './supported-documents.ts'
 
-const COUNTRY_MESSAGE = 'Country Code must be a valid ISO 3166-1 alpha-2 country code consisting of exactly two uppercase letters.'
+export const COUNTRY_MESSAGE = 'Country Code must be a valid ISO 3166-1 alpha-2 country code consisting of exactly two uppercase letters.'
 
 function countryFilter(value: unknown): string | undefined {
   if (value === undefined || value === '') return undefined

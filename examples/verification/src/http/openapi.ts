@@ -1,0 +1,58 @@
+/**
+ * The OpenAPI 3.1 document served at `GET /openapi.json`: routeless generates the paths, parameters and bodies from
+ * the route table and the `static params` of src/http/params.ts; this adds what is this API's own — `SmileID-Token`
+ * as the security scheme (and the token route's key headers), multipart bodies, the v3 error envelope, and the fixed
+ * path segments that the handlers take as positional parts (`news`, `report_fraud`).
+ */
+import type { Application } from 'routeless'
+
+/** Routes that need no token. */
+const PUBLIC = ['/openapi.json', '/v3/token', '/v3/services/bank_codes', '/v3/services/supported_id_types', '/v3/services/supported_documents']
+
+/** Paths whose positional part is in fact a fixed word. */
+const FIXED: Record<string, [string, string]> = {
+  '/v3/aml/monitoring/{jobId}/{news}/{reference}': ['/v3/aml/monitoring/{jobId}/news/{reference}', 'news'],
+  '/v3/users/{userId}/{action}': ['/v3/users/{userId}/report_fraud', 'action'],
+}
+
+export function verificationOpenApi(app: Application): Record<string, unknown> {
+  const doc = app.openapi({
+    info: {
+      title: 'routeless verification example (Smile ID v3 style)',
+      version: '1.0.0',
+      description: 'Identity verification jobs, callbacks and hosted links. Bodies are multipart/form-data.',
+    },
+  }) as Record<string, any>
+  doc.components.schemas.Error = {
+    type: 'object',
+    description: 'The v3 error envelope (413 and the public catalogue routes have their own, see the README)',
+    required: ['status', 'message'],
+    properties: { status: { type: 'string', description: 'The reason phrase' }, message: { type: 'string' } },
+  }
+  doc.components.securitySchemes = {
+    smileIdToken: { type: 'apiKey', in: 'header', name: 'SmileID-Token', description: 'A token from POST /v3/token' },
+  }
+  doc.security = [{ smileIdToken: [] }]
+  for (const [from, [to, param]] of Object.entries(FIXED)) {
+    if (!doc.paths[from]) continue
+    for (const op of Object.values(doc.paths[from]) as Record<string, any>[]) op.parameters = op.parameters.filter((p: { name: string }) => p.name !== param)
+    doc.paths[to] = doc.paths[from]
+    delete doc.paths[from]
+  }
+  for (const [path, operations] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+    for (const op of Object.values(operations)) {
+      if (PUBLIC.includes(path) || path.startsWith('/links/')) op.security = []
+      const content = op.requestBody?.content
+      if (content) op.requestBody.content = { 'multipart/form-data': content['application/json'] }
+    }
+  }
+  const token = doc.paths['/v3/token']?.post
+  if (token) {
+    token.parameters = [
+      { name: 'smileid-partner-id', in: 'header', required: true, schema: { type: 'string' } },
+      { name: 'smileid-api-key', in: 'header', required: true, schema: { type: 'string' } },
+    ]
+    token.requestBody.required = false
+  }
+  return doc
+}

@@ -1,0 +1,86 @@
+/** GET /openapi.json: a valid OpenAPI 3.1 document of every route; and the parameter schemas routeless validates. */
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { V3Client } from './helpers/client.ts'
+import { API_KEY, PARTNER_ID, startServer, type TestServer } from './helpers/server.ts'
+
+let server: TestServer
+let doc: any
+
+beforeAll(async () => {
+  server = await startServer({ worker: false })
+  const res = await fetch(`${server.url}/openapi.json`)
+  expect(res.status).toBe(200)
+  doc = await res.json()
+})
+afterAll(() => server.close())
+
+describe('GET /openapi.json', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(doc)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(doc.openapi).toBe('3.1.0')
+  })
+
+  it('has every route of the README', () => {
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    expect(operations).toEqual(expect.arrayContaining([
+      'POST /v3/token', 'GET /v3/status/{jobId}', 'POST /v3/replay/{jobId}', 'POST /v3/enhanced_kyc', 'POST /v3/enhanced_kyc/sync',
+      'POST /v3/biometric_kyc', 'POST /v3/document_verification', 'POST /v3/enhanced_document_verification',
+      'POST /v3/residency_document_verification', 'POST /v3/registration', 'POST /v3/authentication', 'POST /v3/compare',
+      'POST /v3/address', 'POST /v3/aml', 'POST /v3/aml/sync', 'POST /v3/aml/monitoring', 'GET /v3/aml/monitoring/{jobId}/news/{reference}',
+      'POST /v3/users/{userId}/report_fraud', 'POST /v3/hosted_links', 'GET /v3/hosted_links', 'GET /v3/hosted_links/{refId}',
+      'PUT /v3/hosted_links/{refId}', 'GET /v3/services/bank_codes', 'GET /v3/services/id_status', 'GET /v3/services/supported_documents',
+      'GET /v3/services/supported_id_types', 'GET /links/{partnerId}/{refId}', 'POST /links/{partnerId}/{refId}',
+      'GET /links/{partnerId}/{refId}/{jobId}', 'GET /openapi.json',
+    ]))
+    expect(operations).toHaveLength(30)
+  })
+
+  it('describes parameters, multipart bodies and the SmileID-Token', () => {
+    expect(doc.paths['/v3/status/{jobId}'].get.parameters[0]).toMatchObject({ name: 'jobId', in: 'path', schema: { type: 'string', pattern: expect.stringContaining('job_') } })
+    const docs = doc.paths['/v3/services/supported_documents'].get
+    expect(docs.parameters.map((p: any) => p.name)).toEqual(['continent', 'locale', 'country_code'])
+    expect(docs.parameters[0].schema.enum).toContain('EUROPE')
+    expect(doc.paths['/v3/aml/monitoring/{jobId}/news/{reference}'].get.parameters.map((p: any) => [p.name, p.in])).toEqual([['jobId', 'path'], ['reference', 'path'], ['news_category', 'query'], ['page', 'query'], ['limit', 'query']])
+    const ekyc = doc.paths['/v3/enhanced_kyc'].post.requestBody
+    expect(Object.keys(ekyc.content)).toEqual(['multipart/form-data'])
+    expect(ekyc.content['multipart/form-data'].schema.required).toEqual(expect.arrayContaining(['country', 'id_type', 'id_number', 'user_details', 'consent']))
+    expect(doc.components.securitySchemes.smileIdToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'SmileID-Token' })
+    expect(doc.security).toEqual([{ smileIdToken: [] }])
+    expect(doc.paths['/v3/token'].post.security).toEqual([])
+    expect(doc.paths['/v3/services/bank_codes'].get.security).toEqual([])
+    expect(doc.paths['/v3/services/id_status'].get.security).toBeUndefined()
+    expect(doc.paths['/links/{partnerId}/{refId}'].get.security).toEqual([])
+  })
+})
+
+describe('parameters routeless validates, with the contract\'s messages', () => {
+  it('answers a malformed job id with the v3 envelope, after the token check', async () => {
+    const client = new V3Client(server.url, PARTNER_ID, API_KEY)
+    const res = await client.get('/v3/status/job_nope')
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: 'Bad Request', message: `"jobId" must be a valid TypeID with prefix 'job_'` })
+    expect((await fetch(`${server.url}/v3/status/job_nope`)).status).toBe(401)
+  })
+
+  it.each([
+    ['bank_codes?country=ng'],
+    ['bank_codes?country=NG&country=KE'],
+    ['supported_id_types?country=Nigeria'],
+    ['supported_documents?country_code=n'],
+  ])('answers %s with the catalogue envelope', async (query) => {
+    const res = await fetch(`${server.url}/v3/services/${query}`)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'Country Code must be a valid ISO 3166-1 alpha-2 country code consisting of exactly two uppercase letters.', code: '2413' })
+  })
+
+  it('reports the first failing catalogue filter, in the order the contract checks them', async () => {
+    const res = await fetch(`${server.url}/v3/services/supported_documents?country_code=x&locale=xx-XX&continent=ATLANTIS`)
+    expect(await res.json()).toEqual({ error: 'continent must be one of: AFRICA, ASIA, EUROPE, NORTH AMERICA, OCEANIA, SOUTH AMERICA', code: '2413' })
+    const locale = await fetch(`${server.url}/v3/services/supported_documents?locale=xx-XX`)
+    expect((await locale.json()).error).toBe('locale must be one of: en-GB, fr-FR, ar-EG')
+    expect((await fetch(`${server.url}/v3/services/bank_codes?country=`)).status).toBe(200)
+  })
+})
