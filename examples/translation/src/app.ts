@@ -8,6 +8,7 @@ import type { Config } from './config.ts'
 import { migrations } from './database/migrations.ts'
 import type { TranslationDatabase } from './database/schema.ts'
 import type { TranslationEngine } from './engines/engine.ts'
+import { DocumentService } from './documents/document-service.ts'
 import { createEngine } from './engines/create-engine.ts'
 import { LanguageDetector } from './engines/language-detector.ts'
 import { GlossaryStore } from './glossaries/glossary-store.ts'
@@ -53,8 +54,12 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       meter,
       engineTimeoutMs: config.engine.timeoutMs,
     })
+    const documents = new DocumentService({
+      db: database.db, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
+      maxBytes: config.documentMaxBytes, concurrency: config.documentConcurrency,
+    })
     const services: Services = {
-      keys, usage, meter, glossaries, translation,
+      keys, usage, meter, glossaries, translation, documents,
       rateLimit: keyRateLimit(config.rateLimit),
       openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,
@@ -63,7 +68,14 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS), cors: corsOptions(config.corsOrigins) })
     const openapi = deeplOpenApi(app)
     services.openapi = () => openapi
-    return { fetch: withTraceId(app.fetch), services, database, close: () => database.close() }
+    await documents.resume()
+    return {
+      fetch: withTraceId(app.fetch), services, database,
+      close: async () => {
+        await documents.close()
+        await database.close()
+      },
+    }
   } catch (error) {
     await database.close()
     throw error

@@ -24,6 +24,9 @@ export interface Config {
   customTagPageSize: number
   /** Browser origins allowed to call the API (CORS); empty = none, `['*']` = any. */
   corsOrigins: string[]
+  /** Largest document upload in bytes, and documents translated at the same time. */
+  documentMaxBytes: number
+  documentConcurrency: number
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,6 +48,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 30_000, 1),
     },
     customTagPageSize: integer(env, 'CUSTOM_TAG_PAGE_SIZE', 100, 1),
+    documentMaxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 10 * 1024 * 1024, 1),
+    documentConcurrency: integer(env, 'DOCUMENT_CONCURRENCY', 2, 1),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   }
 }

@@ -1,5 +1,6 @@
 /** The services controllers reach through `this.context`. */
 import type { Guard } from 'routeless'
+import type { DocumentService } from './documents/document-service.ts'
 import type { GlossaryStore } from './glossaries/glossary-store.ts'
 import type { KeyStore } from './keys/key-store.ts'
 import type { TranslationService } from './translate/translation-service.ts'
@@ -12,6 +13,7 @@ export interface Services {
   meter: Meter
   glossaries: GlossaryStore
   translation: TranslationService
+  documents: DocumentService
   /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */
