@@ -39,6 +39,11 @@ export class TranslationService {
     return this.options.engine.name
   }
 
+  /** The detector's base code (`EN`) for a text. */
+  detectLanguage(text: string): string {
+    return this.options.detector.detect(text)
+  }
+
   async translate(params: TranslateParams, key: ApiKeyRecord, customTag: string): Promise<TranslationItem[]> {
     const glossary = await this.glossary(params, key)
     if (params.styleId !== undefined) throw new HttpError(404, `Style rule list '${params.styleId}' not found.`)

@@ -1,0 +1,31 @@
+/**
+ * `/v2/write/*` behind the controllers: each text's language is detected; a text in another language than
+ * `target_lang` is first translated by the configured engine (billed like `/v2/translate`), then improved by the
+ * rule-based writer. Improvements themselves are not billed (this server meters translation only).
+ */
+import { HttpError } from 'routeless'
+import type { ApiKeyRecord } from '../keys/api-key.ts'
+import { readTranslateParams } from '../translate/translate-params.ts'
+import type { TranslationService } from '../translate/translation-service.ts'
+import { correct, rephrase } from './rule-based-writer.ts'
+import { styledLanguage, WRITE_TARGETS, type WriteParams } from './write-params.ts'
+
+export async function improve(params: WriteParams, mode: 'rephrase' | 'correct', translation: TranslationService, key: ApiKeyRecord) {
+  const improvements = []
+  for (const text of params.texts) {
+    const detected = translation.detectLanguage(text).toLowerCase()
+    const target = params.target ?? WRITE_TARGETS[detected]
+    if (target === undefined) throw new HttpError(400, `Language ${detected} is not supported by the write API; set target_lang.`)
+    const base = target.split('-')[0]!.toLowerCase()
+    let source = text
+    if (base !== detected && text.trim() !== '') {
+      const [item] = await translation.translate(readTranslateParams({ text: [text], target_lang: target }, false), key, '')
+      source = item!.text
+    }
+    const style = styledLanguage(base) ? params.style : 'default'
+    const tone = styledLanguage(base) ? params.tone : 'default'
+    const improved = mode === 'rephrase' ? rephrase(source, base, style, tone) : correct(source, base)
+    improvements.push({ text: improved, detected_source_language: detected, target_language: target })
+  }
+  return { improvements }
+}
