@@ -47,6 +47,9 @@ describe('GET /openapi.json', () => {
     const ekyc = doc.paths['/v3/enhanced_kyc'].post.requestBody
     expect(Object.keys(ekyc.content)).toEqual(['multipart/form-data'])
     expect(ekyc.content['multipart/form-data'].schema.required).toEqual(expect.arrayContaining(['country', 'id_type', 'id_number', 'user_details', 'consent']))
+    const selfie = doc.paths['/v3/registration'].post.requestBody.content['multipart/form-data'].schema.properties
+    expect(selfie.liveness_images).toMatchObject({ type: 'array', minItems: 6, maxItems: 8, items: { format: 'binary' } })
+    expect(doc.paths['/v3/users/{userId}/report_fraud'].post.parameters.map((p: any) => p.name)).toEqual(['userId'])
     expect(doc.components.securitySchemes.smileIdToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'SmileID-Token' })
     expect(doc.security).toEqual([{ smileIdToken: [] }])
     expect(doc.paths['/v3/token'].post.security).toEqual([])
