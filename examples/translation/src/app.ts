@@ -9,6 +9,8 @@ import { migrations } from './database/migrations.ts'
 import type { TranslationDatabase } from './database/schema.ts'
 import type { TranslationEngine } from './engines/engine.ts'
 import { DocumentService } from './documents/document-service.ts'
+import { MemoryStore } from './memories/memory-store.ts'
+import { StyleStore } from './styles/style-store.ts'
 import { createEngine } from './engines/create-engine.ts'
 import { LanguageDetector } from './engines/language-detector.ts'
 import { GlossaryStore } from './glossaries/glossary-store.ts'
@@ -47,10 +49,14 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     const usage = new UsageStore(database.db)
     const meter = new Meter(usage, now)
     const glossaries = new GlossaryStore(database.db, now)
+    const memories = new MemoryStore(database.db, now)
+    const styles = new StyleStore(database.db, now)
     const translation = new TranslationService({
       engine: overrides.engine ?? createEngine(config.engine),
       detector: new LanguageDetector(),
       glossaries,
+      memories,
+      styles,
       meter,
       engineTimeoutMs: config.engine.timeoutMs,
     })
@@ -59,7 +65,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       maxBytes: config.documentMaxBytes, concurrency: config.documentConcurrency,
     })
     const services: Services = {
-      keys, usage, meter, glossaries, translation, documents,
+      keys, usage, meter, glossaries, translation, documents, memories, styles,
       rateLimit: keyRateLimit(config.rateLimit),
       openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,

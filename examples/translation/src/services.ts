@@ -1,6 +1,8 @@
 /** The services controllers reach through `this.context`. */
 import type { Guard } from 'routeless'
 import type { DocumentService } from './documents/document-service.ts'
+import type { MemoryStore } from './memories/memory-store.ts'
+import type { StyleStore } from './styles/style-store.ts'
 import type { GlossaryStore } from './glossaries/glossary-store.ts'
 import type { KeyStore } from './keys/key-store.ts'
 import type { TranslationService } from './translate/translation-service.ts'
@@ -14,6 +16,8 @@ export interface Services {
   glossaries: GlossaryStore
   translation: TranslationService
   documents: DocumentService
+  memories: MemoryStore
+  styles: StyleStore
   /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */

@@ -9,6 +9,8 @@ import { EngineError } from '../engines/engine.ts'
 import type { LanguageDetector } from '../engines/language-detector.ts'
 import { runEngine } from '../engines/run-engine.ts'
 import type { GlossaryStore } from '../glossaries/glossary-store.ts'
+import type { MemoryStore } from '../memories/memory-store.ts'
+import { instructionsOf, type StyleStore } from '../styles/style-store.ts'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import { baseLanguage } from '../languages/catalogue.ts'
 import { billableCharacters, buildSkeleton, fillSkeleton, units, type Skeleton } from '../markup/skeleton.ts'
@@ -27,6 +29,8 @@ export interface TranslationServiceOptions {
   engine: TranslationEngine
   detector: LanguageDetector
   glossaries: GlossaryStore
+  memories: MemoryStore
+  styles: StyleStore
   meter: Meter
   /** Longest time an engine may take for one request. */
   engineTimeoutMs: number
@@ -46,8 +50,8 @@ export class TranslationService {
 
   async translate(params: TranslateParams, key: ApiKeyRecord, customTag: string): Promise<TranslationItem[]> {
     const glossary = await this.glossary(params, key)
-    if (params.styleId !== undefined) throw new HttpError(404, `Style rule list '${params.styleId}' not found.`)
-    if (params.translationMemoryId !== undefined) throw new HttpError(404, `Translation memory '${params.translationMemoryId}' not found.`)
+    const styleInstructions = await this.styleInstructions(params, key)
+    const hits = await this.memoryHits(params, key)
 
     const texts = params.texts.map((text) => {
       const skeleton: Skeleton = buildSkeleton(text, params)
@@ -57,6 +61,7 @@ export class TranslationService {
     const engineUnits: EngineUnit[] = []
     const owners: number[] = []
     texts.forEach((t, i) => {
+      if (hits[i] !== undefined) return
       for (const text of units(t.skeleton)) {
         engineUnits.push({ text, sourceHint: t.hint })
         owners.push(i)
@@ -71,7 +76,7 @@ export class TranslationService {
         ? { results: [], modelTypeUsed: params.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized' }
         : await runEngine(this.options.engine, {
           units: engineUnits, sourceLang: params.sourceLang, targetLang: params.targetLang, formality: params.formality,
-          preserveFormatting: params.preserveFormatting, context: params.context, customInstructions: params.customInstructions,
+          preserveFormatting: params.preserveFormatting, context: params.context, customInstructions: [...styleInstructions, ...params.customInstructions],
           modelType: params.modelType, tagHandling: params.tagHandling, glossary,
         }, this.options.engineTimeoutMs)
     } catch (error) {
@@ -84,13 +89,41 @@ export class TranslationService {
       const mine = response.results.filter((_, u) => owners[u] === i)
       const item: TranslationItem = {
         detected_source_language: params.sourceLang ?? detected(mine, t.hint),
-        text: fillSkeleton(t.skeleton, mine.map((r) => r.text)),
+        text: hits[i] ?? fillSkeleton(t.skeleton, mine.map((r) => r.text)),
       }
       if (params.showBilledCharacters) item.billed_characters = t.billed
       if (params.modelType !== undefined) item.model_type_used = response.modelTypeUsed
       if (params.tagHandling !== undefined) item.tag_handling_version = params.tagHandlingVersion
       return item
     })
+  }
+
+  /** The prompts of the style rule list `style_id` (its language must be the target's). */
+  private async styleInstructions(params: TranslateParams, key: ApiKeyRecord): Promise<string[]> {
+    if (params.styleId === undefined) return []
+    const style = await this.options.styles.get(params.styleId, key.keyId)
+    if (!style) throw new HttpError(404, `Style rule list '${params.styleId}' not found.`)
+    const target = baseLanguage(params.targetLang).toLowerCase()
+    if (style.language !== target) throw new HttpError(400, `The style rule list's language '${style.language}' does not match the target language '${target}'.`)
+    return instructionsOf(style).map((i) => i.prompt)
+  }
+
+  /**
+   * Per text, the target text of the most similar translation-memory segment when it reaches the threshold (the
+   * text then skips the engine), else undefined. The memory's source language must be the text's.
+   */
+  private async memoryHits(params: TranslateParams, key: ApiKeyRecord): Promise<Array<string | undefined>> {
+    if (params.translationMemoryId === undefined) return params.texts.map(() => undefined)
+    const memory = await this.options.memories.get(params.translationMemoryId, key.keyId)
+    if (!memory) throw new HttpError(404, `Translation memory '${params.translationMemoryId}' not found.`)
+    const target = params.targetLang.toLowerCase()
+    const targetLanguage = memory.target_languages.find((t) => t === target) ?? memory.target_languages.find((t) => t === baseLanguage(target).toLowerCase())
+    if (targetLanguage === undefined) throw new HttpError(400, `Translation memory '${memory.translation_memory_id}' has no target language '${target}'.`)
+    return Promise.all(params.texts.map(async (text) => {
+      const source = (params.sourceLang ?? this.options.detector.detect(text)).toLowerCase()
+      if (source !== memory.source_language) return undefined
+      return (await this.options.memories.bestMatch(memory.translation_memory_id, targetLanguage, text, params.translationMemoryThreshold))?.targetText
+    }))
   }
 
   /** The entries of the requested glossaries for this language pair (later glossaries win a shared term). */

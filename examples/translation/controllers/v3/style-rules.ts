@@ -1,0 +1,51 @@
+import { HttpError } from 'routeless'
+import { ApiController } from '../../src/http/api-controller.ts'
+import { optionalBoolean, requiredString } from '../../src/http/params.ts'
+import { readPage } from '../../src/memories/memory-params.ts'
+import { styleJson } from '../../src/styles/style-store.ts'
+
+const NOT_FOUND = 'Style rule list not found'
+
+/**
+ * POST|GET /v3/style_rules, GET|PATCH|DELETE /v3/style_rules/{id}, PUT /v3/style_rules/{id}/configured_rules.
+ */
+export class Default extends ApiController {
+  async POST() {
+    const id = await this.context.styles.create(this.key.keyId, this.kwargs)
+    this.response.status = 201
+    return styleJson((await this.context.styles.get(id, this.key.keyId))!)
+  }
+
+  async GET(id = '') {
+    if (!id) {
+      const rows = await this.context.styles.list(this.key.keyId, readPage(this.kwargs, 'page', 0, 0, 1_000_000), readPage(this.kwargs, 'page_size', 10, 1, 25))
+      const detailed = optionalBoolean(this.kwargs, 'detailed', false)
+      return { style_rules: rows.map((r) => styleJson(r, detailed)) }
+    }
+    return styleJson(await this.find(id))
+  }
+
+  async PATCH(id: string) {
+    const style = await this.find(id)
+    await this.context.styles.update(style.style_id, { name: requiredString(this.kwargs, 'name') })
+    return styleJson(await this.find(id))
+  }
+
+  /** PUT /v3/style_rules/{id}/configured_rules: the body is the ConfiguredRules object itself (replaces all). */
+  async PUT(id: string, part: string) {
+    if (part !== 'configured_rules') throw new HttpError(404, 'Not found')
+    const style = await this.find(id)
+    await this.context.styles.update(style.style_id, { configuredRules: this.body })
+    return styleJson(await this.find(id))
+  }
+
+  async DELETE(id: string) {
+    await this.context.styles.delete((await this.find(id)).style_id)
+  }
+
+  private async find(id: string) {
+    const style = await this.context.styles.get(id, this.key.keyId)
+    if (!style) throw new HttpError(404, NOT_FOUND)
+    return style
+  }
+}
