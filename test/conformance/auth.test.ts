@@ -38,6 +38,13 @@ describeTargets('Auth guards', fixtureApp('features'), (t) => {
     const ok = await t().request('/private', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', authorization: 'Bearer good-token' } })
     expect(await ok.json()).toEqual({ a: 1 })
   })
+  it('applies a module\'s per-method auth object to that method only, in its whole tree', async () => {
+    const denied = await t().request('/sub')
+    expect(denied.status).toBe(403)
+    expect((await denied.json()).message).toBe('Sub GET guarded')
+    expect((await t().request('/sub', { headers: { 'x-sub': 'yes' } })).status).toBe(200)
+    expect(await (await t().request('/sub', { method: 'POST' })).json()).toBe('sub POST open')
+  })
   it('checks Basic credentials (a colon in the password included)', async () => {
     expect((await t().request('/basic')).headers.get('www-authenticate')).toBe('Basic realm="basic-test"')
     expect((await t().request('/basic', { headers: basic('alice', 'wrong') })).status).toBe(401)

@@ -99,6 +99,20 @@ describeTargets('Errors', fixtureApp('returns'), (t) => {
   })
 })
 
+describeTargets('Response edge cases', fixtureApp('returns'), (t) => {
+  it('answers 500 (never a hang) for a status outside 200–599', async () => {
+    const res = await t().request('/edge/bad-status')
+    expect(res.status).toBe(500)
+    expect((await res.json()).message).toBe('The server could not answer this request')
+  })
+  it('adds this.response headers to a returned Response whose headers are immutable', async () => {
+    const res = await t().request('/edge/immutable', { redirect: 'manual' })
+    expect(res.status).toBe(307)
+    expect(res.headers.get('location')).toBe('http://localhost/elsewhere')
+    expect(res.headers.get('x-added')).toBe('1')
+  })
+})
+
 describeTargets('Custom error rendering', fixtureApp('errors'), (t) => {
   it('uses the standard envelope outside modules that render their own', async () => {
     expect(await (await t().request('/plain')).json()).toEqual({ status: 500, error: 'Internal Server Error', message: 'The server could not answer this request' })

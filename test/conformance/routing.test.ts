@@ -53,6 +53,13 @@ describeTargets('Modules, classes and Default', fixtureApp('tree'), (t) => {
     expect((await get('/a/b')).body).toEqual({ at: 'a/b.Default' })
     expect((await get('/a/b/c/9')).body).toEqual({ at: 'a/b.C', x: '9' })
   })
+  it('selects classes and modules only with the documented spelling (lower case, single - or _)', async () => {
+    for (const path of ['/Foo-Bar', '/fooBar', '/foo--bar', '/-foo-bar', '/foo-bar-', '/Users/posts/7', '/USERS']) {
+      const res = await get(path)
+      // Not a class match: the root Default takes the parts as positional arguments.
+      expect(res.body, path).toEqual({ at: 'index.Default', parts: path.split('/').filter(Boolean) })
+    }
+  })
   it('maps kebab-case file names', async () => {
     expect((await get('/developer-keys', { method: 'PUT' })).body).toEqual({ at: 'developer-keys.Default' })
     expect((await get('/developer_keys', { method: 'PUT' })).body).toEqual({ at: 'developer-keys.Default' })

@@ -29,6 +29,17 @@ describe('Start-up errors', () => {
     expect(error.code).toBe('ROUTELESS_ERR_MODULE_LOAD')
     expect(error.message).toMatch(/broken\/index\.ts failed to load: top-level failure \(.*index\.ts:6:\d+\)/)
   })
+  it('refuses an auth object that names something other than a handler method', async () => {
+    const error = await startupError({ modules: { '': { Default: class { static auth = { Post: () => {} }; POST() { return 1 } } } } })
+    expect(error.code).toBe('ROUTELESS_ERR_AUTH_SPEC')
+    expect(error.message).toMatch(/static auth for Post/)
+  })
+  it('refuses a body limit that is not a whole number of bytes', async () => {
+    for (const bodyLimit of [NaN, -1, 1.5]) await expect(createApp({ modules: {} }, { bodyLimit })).rejects.toThrow(/bodyLimit must be a whole number/)
+  })
+  it("refuses CORS with origins '*' and credentials", async () => {
+    await expect(createApp({ modules: {} }, { cors: { origins: '*', credentials: true } })).rejects.toThrow(/origins '\*' with credentials/)
+  })
   it('refuses a prefix that does not exist', async () => {
     const error = await startupError(fixture('no-such-dir'))
     expect(error.code).toBe('ROUTELESS_ERR_PREFIX_NOT_FOUND')

@@ -75,3 +75,14 @@ it('decides upgrades in-process: accepted with handlers, or the refusing Respons
   const token = await app.request('/chat', { method: 'WEBSOCKET' as string }).catch(() => undefined)
   if (token) expect(token.status).toBe(501)
 })
+
+it('refuses upgrades from origins outside the CORS allow-list (no preflight protects WebSockets)', async () => {
+  const app = await fixtureApp('features', { cors: { origins: (o) => { if (o === 'https://throws.example') throw new Error('x'); return o === 'https://ok.example' } } })()
+  const from = (origin: string) => app.upgrade(new Request('http://localhost/chat/r?token=letmein', { headers: { upgrade: 'websocket', origin } }))
+  expect((await from('https://ok.example')).accepted).toBe(true)
+  for (const origin of ['https://evil.example', 'https://throws.example']) {
+    const d = await from(origin)
+    expect(d.accepted).toBe(false)
+    if (!d.accepted) expect(d.response.status).toBe(403)
+  }
+})

@@ -9,6 +9,30 @@ const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'tostring', 
  * `foo` → `Foo`, `foo-bar` and `foo_bar` → `FooBar`. Used for request path parts and module file names alike,
  * so `developer-keys.ts` and class `DeveloperKeys` both answer `/developer-keys`.
  */
+/**
+ * The class key a request path part selects, or undefined when the part is not written the documented way: lower-case
+ * letters, digits and dots, words joined by single `-` or `_` (`foo`, `foo-bar`, `foo_bar`, `v3`, `openapi.json`). `/Foo`, `/fooBar` and
+ * `/foo--bar` select no class (they stay positional), so one controller has one spelling per path.
+ */
+export function toRequestKey(part: string): string | undefined {
+  let out = ''
+  let upper = true
+  for (let i = 0; i < part.length; i++) {
+    const c = part.charCodeAt(i)
+    if (c === 0x2d || c === 0x5f) {
+      if (upper || i === part.length - 1) return undefined // leading, doubled or trailing separator
+      upper = true
+    } else if (c >= 0x61 && c <= 0x7a) {
+      out += upper ? String.fromCharCode(c - 32) : part[i]
+      upper = false
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2e) {
+      out += part[i] // digits, and dots as in module files like `openapi.json.ts`
+      upper = false
+    } else return undefined
+  }
+  return out === '' ? undefined : out
+}
+
 export function toClassKey(part: string): string {
   // Most parts: a lower-case ASCII word without separators.
   const first = part.charCodeAt(0)

@@ -1,9 +1,14 @@
 /** Internal: WebSocket upgrades on node:http, through `ws`, decided by `Application.upgrade`. */
-import type { IncomingMessage, Server } from 'node:http'
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http'
+import type { Socket as NetSocket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { STATUS_TEXT } from './errors.ts'
 import { runSocketHandler, type Socket, type UpgradeDecision } from './websocket.ts'
+
+const HEARTBEAT_MS = 60_000
+/** Bytes queued for one client before it counts as too slow (uWS's default backpressure limit is similar). */
+const MAX_BUFFERED = 16 * 1024 * 1024
 
 export interface UpgradingApp {
   upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
@@ -14,6 +19,18 @@ export interface UpgradingApp {
 export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload = 1024 * 1024): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload, handleProtocols: () => false })
   const onError = (error: unknown) => app.socketError?.(error)
+  // Like uWS: half-open connections are found by ping and dropped (uWS: idleTimeout), slow readers are closed.
+  const alive = new WeakMap<WebSocket, boolean>()
+  const heartbeat = setInterval(() => {
+    for (const client of wss.clients) {
+      if (alive.get(client) === false) client.terminate()
+      else {
+        alive.set(client, false)
+        client.ping()
+      }
+    }
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
     const host = req.headers.host ?? 'localhost'
@@ -23,7 +40,7 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
     } catch {
       return refuse(socket, new Response(null, { status: 400 }))
     }
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(socket, new Response(null, { status: 400 }))
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return answerNormally(server, req, socket, head)
     app.upgrade(request, { req, remoteAddress: req.socket.remoteAddress }).then(async (decision) => {
       if (socket.destroyed) return
       if (!decision.accepted) return refuse(socket, decision.response)
@@ -31,8 +48,13 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
       if (protocol) req.headers['sec-websocket-protocol'] = protocol
       else delete req.headers['sec-websocket-protocol']
       wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        alive.set(ws, true)
+        ws.on('pong', () => alive.set(ws, true))
         const wrapped: Socket = {
-          send: (data) => ws.send(data),
+          send: (data) => {
+            if (ws.bufferedAmount > MAX_BUFFERED) ws.close(1008, 'Client too slow')
+            else ws.send(data)
+          },
           close: (code, reason) => ws.close(code, reason),
           remoteAddress: req.socket.remoteAddress,
         }
@@ -54,10 +76,27 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
   })
   return {
     close() {
+      clearInterval(heartbeat)
       for (const client of wss.clients) client.close(1001, 'Server shutting down')
       wss.close()
     },
   }
+}
+
+/**
+ * An `Upgrade` to anything but WebSocket (`h2c` from `curl --http2`): node hands it to `upgrade` listeners only, so
+ * answer it as the plain HTTP request it also is, ignoring the offer, then close.
+ */
+function answerNormally(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (head.length > 0) socket.unshift(head)
+  const res = new ServerResponse(req)
+  res.shouldKeepAlive = false
+  res.assignSocket(socket as NetSocket)
+  res.on('finish', () => {
+    res.detachSocket(socket as NetSocket)
+    socket.end()
+  })
+  server.emit('request', req, res)
 }
 
 function toHeaders(req: IncomingMessage): Headers {

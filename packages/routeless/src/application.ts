@@ -7,7 +7,7 @@ import { HttpError, isHttpError } from './errors.ts'
 import { fromRequest, parseQuery, readBody, type IncomingRequest } from './request.ts'
 import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
 import { resolve, type Resolution } from './resolver.ts'
-import { withCors, type CorsOptions } from './cors.ts'
+import { originCheck, withCors, type CorsOptions } from './cors.ts'
 import { withAccessLog, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
@@ -49,7 +49,9 @@ export class Application {
 
   constructor(table: RouteTable, options: AppOptions = {}) {
     this.table = table
-    this.options = { ...options, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }
+    const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
+    this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
     let fetch = this.fetch.bind(this)
     if (options.cors) fetch = withCors(fetch, options.cors, (request) => this.allowOf(request))
@@ -231,6 +233,11 @@ export class Application {
     const refuse = async (answer: Answer | Promise<Answer>): Promise<UpgradeDecision> => ({ accepted: false, response: toFetchResponse(await answer) })
     if (r.kind !== 'match') {
       return refuse(this.renderError(new HttpError(404, `No controller takes WebSocket connections at ${pathname}`), incoming, r.renderError))
+    }
+    // Browsers send Origin on upgrades and no preflight: with CORS configured, only allowed origins may connect.
+    const origin = request.headers.get('origin')
+    if (this.options.cors && origin !== null && !originCheck(this.options.cors)(origin)) {
+      return refuse(this.renderError(new HttpError(403, `Origin ${origin} may not open WebSockets here`), incoming, r.renderError, r.handler.renderError))
     }
     const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
     const { handler } = r

@@ -68,6 +68,15 @@ async function admit<P>(principal: P, controller: Controller<any>, authorize: Ve
   if (authorize && !(await authorize(principal, controller))) throw new HttpError(403, 'Forbidden')
 }
 
+/** Keys an `AuthSpec` object may use: the handler names. */
+const AUTH_KEYS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'WEBSOCKET'])
+
+/** Names the keys of a per-method `AuthSpec` that are not handler names (`{ Post: … }`): a start-up error. */
+export function unknownAuthKeys(spec: AuthSpec | undefined): string[] {
+  if (!spec || typeof spec === 'function' || Array.isArray(spec)) return []
+  return Object.keys(spec).filter((k) => !AUTH_KEYS.has(k))
+}
+
 /** The guards an `AuthSpec` gives to `method`. */
 export function guardsFor(spec: AuthSpec | undefined, method: string): Guard[] {
   if (!spec) return []

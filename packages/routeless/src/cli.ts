@@ -73,7 +73,14 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       type: 'string', array: true, describe: 'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX)',
       default: env.ROUTELESS_PREFIX ? [env.ROUTELESS_PREFIX] : ['controllers'],
     })
-    .option('body-limit', { type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT)', default: env.ROUTELESS_BODY_LIMIT ? Number(env.ROUTELESS_BODY_LIMIT) : undefined })
+    .option('body-limit', {
+      type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT)',
+      default: env.ROUTELESS_BODY_LIMIT ? Number(env.ROUTELESS_BODY_LIMIT) : undefined,
+      coerce: (v: number | undefined) => {
+        if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new Error('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
+        return v
+      },
+    })
     .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
       y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' })
         .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level, JSON lines on stderr (env ROUTELESS_LOG_LEVEL)', default: (env.ROUTELESS_LOG_LEVEL as LogLevel | undefined) ?? 'info' })

@@ -21,9 +21,7 @@ type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Respon
 
 /** Wraps a fetch function with CORS. `allowOf(path)` gives the `Allow` of a path (undefined when none answers). */
 export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: Request) => string | undefined): Fetch {
-  const list = Array.isArray(options.origins) ? new Set(options.origins) : undefined
-  const allowed = (origin: string): boolean =>
-    options.origins === '*' ? true : typeof options.origins === 'function' ? options.origins(origin) : list!.has(origin)
+  const allowed = originCheck(options)
   const wildcard = options.origins === '*' && !options.credentials
   const vary = wildcard ? undefined : 'Origin'
   return async (request, env) => {
@@ -59,6 +57,29 @@ export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: R
     }
     return out
   }
+}
+
+/**
+ * Whether an origin is allowed. A throwing predicate counts as "no". `'*'` with credentials is refused at start-up:
+ * it would let every site make credentialed requests.
+ */
+export function originCheck(options: CorsOptions): (origin: string) => boolean {
+  if (options.origins === '*' && options.credentials) {
+    throw new RangeError("cors: origins '*' with credentials would let every site send credentialed requests; list the origins")
+  }
+  if (options.origins === '*') return () => true
+  const origins = options.origins
+  if (typeof origins === 'function') {
+    return (origin) => {
+      try {
+        return origins(origin) === true
+      } catch {
+        return false
+      }
+    }
+  }
+  const list = new Set(origins)
+  return (origin) => list.has(origin)
 }
 
 function appendVary(response: Response, value: string): void {

@@ -102,6 +102,7 @@ export const ERROR_CODES = {
   ROUTELESS_ERR_PREFIX_NOT_FOUND: 'a --prefix names no directory or module file',
   ROUTELESS_ERR_MODULE_LOAD: 'a controller module failed to load (syntax error, failing import, throw at top level)',
   ROUTELESS_ERR_ROUTE_CONFLICT: 'two controllers claim the same method on the same path',
+  ROUTELESS_ERR_AUTH_SPEC: 'an `auth` object names something that is not a handler method (`{ Post: … }`)',
   ROUTELESS_ERR_MODULE_CONFLICT: 'two module files under one prefix map to the same path (a.ts and a.js, foo-bar.ts and foo_bar.ts)',
 } as const
 

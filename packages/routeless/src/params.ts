@@ -73,7 +73,7 @@ export function jsonSchemaOf(schema: StandardSchemaV1 | undefined, io: 'input' |
 
 function kindOf(schema: Record<string, any> | undefined): Kind {
   if (!schema) return undefined
-  if (typeof schema.type === 'string') return schema.type as Kind
+  if (typeof schema.type === 'string') return schema.type === 'null' ? undefined : (schema.type as Kind)
   if (Array.isArray(schema.type)) return schema.type.find((t: string) => t !== 'null') as Kind
   for (const alt of schema.anyOf ?? schema.oneOf ?? []) {
     const k = kindOf(alt)

@@ -18,11 +18,18 @@ export class MemoryStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>()
   private lastSweep = 0
 
+  /** `maxKeys` bounds memory: past it, the oldest windows are dropped (those keys start afresh). */
+  constructor(private readonly maxKeys = 100_000) {}
+
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const now = Date.now()
     if (now - this.lastSweep > windowMs) this.sweep(now)
     let w = this.windows.get(key)
-    if (!w || w.resetAt <= now) this.windows.set(key, (w = { count: 0, resetAt: now + windowMs }))
+    if (!w || w.resetAt <= now) {
+      if (w) this.windows.delete(key) // re-insert: Map order stays oldest first
+      else if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!)
+      this.windows.set(key, (w = { count: 0, resetAt: now + windowMs }))
+    }
     w.count++
     return { count: w.count, resetMs: w.resetAt - now }
   }

@@ -5,7 +5,7 @@
 import type { ErrorRenderer } from './controller.ts'
 import type { Endpoint, Handler, RouteTable } from './route-table.ts'
 import { isHttpMethod } from './route-table.ts'
-import { isForbiddenPart, toClassKey } from './_naming.ts'
+import { isForbiddenPart, toRequestKey } from './_naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
@@ -27,7 +27,8 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   let used = 0
   let renderError = node.renderError
   for (let i = 0; i < parts.length; i++) {
-    const child = node.children.get(toClassKey(parts[i]!))
+    const key = toRequestKey(parts[i]!)
+    const child = key === undefined ? undefined : node.children.get(key)
     if (child === undefined) break
     node = child
     if (child.renderError) renderError = child.renderError

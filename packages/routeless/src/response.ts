@@ -60,12 +60,23 @@ export function toResponse(value: unknown, state?: ResponseState): Response {
 export function toReply(value: unknown, state?: ResponseState): Answer {
   const headers = state instanceof ResponseDraft ? state.touched : state?.headers
   const status = state?.status
+  if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599)) {
+    throw new RangeError(`this.response.status must be an integer from 200 to 599, got ${status}`)
+  }
   const noBody = status === 204 || status === 205 || status === 304
   // Strings first: the most common return value.
   if (typeof value === 'string' && !noBody) return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
   if (value instanceof Response) {
-    if (headers) for (const [k, v] of headers) if (!value.headers.has(k)) value.headers.set(k, v)
-    return value
+    if (!headers) return value
+    let out = value
+    try {
+      for (const [k, v] of headers) if (!out.headers.has(k)) out.headers.set(k, v)
+    } catch {
+      // Immutable headers (Response.redirect, fetch() results): answer with a copy.
+      out = new Response(value.body, value)
+      for (const [k, v] of headers) if (!out.headers.has(k)) out.headers.set(k, v)
+    }
+    return out
   }
   if (value === undefined || value === null || noBody) return { status: status ?? 204, headers, type: undefined, body: null }
   if (typeof value === 'object') {

@@ -12,7 +12,7 @@ import { RoutelessError } from './errors.ts'
 import { isControllerName, toClassKey } from './_naming.ts'
 import { readSignature, type Signature } from './_params.ts'
 import { compileBinder, describeParams, type Binder, type ParamSpec } from './params.ts'
-import { guardsFor, type AuthSpec, type Guard } from './auth.ts'
+import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from './auth.ts'
 
 /** The methods a controller may define; any other request method is answered 501. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
@@ -61,8 +61,8 @@ export interface RouteNode {
   endpoint: Endpoint | undefined
   /** A module's exported `renderError`, applying to its whole tree. */
   renderError: ErrorRenderer | undefined
-  /** A module's exported `auth` guards, applying to its whole tree. */
-  guards: Guard[]
+  /** A module's exported `auth` spec, applying to its whole tree (per handler method when it is an object). */
+  auth: AuthSpec[]
 }
 
 /** A module's exports, as given by `import()` or by a module map. */
@@ -97,7 +97,7 @@ export class RouteTable {
 }
 
 function newNode(): RouteNode {
-  return { children: new Map(), endpoint: undefined, renderError: undefined, guards: [] }
+  return { children: new Map(), endpoint: undefined, renderError: undefined, auth: [] }
 }
 
 const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
@@ -197,13 +197,14 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
 function applyTreeGuards(table: RouteTable): void {
   const visit = (node: RouteNode) => {
     for (const handler of node.endpoint?.methods.values() ?? []) {
-      const tree: Guard[] = [...table.root.guards]
+      const ofNode = (n: RouteNode) => n.auth.flatMap((spec) => guardsFor(spec, handler.method))
+      const tree: Guard[] = ofNode(table.root)
       let at = table.root
       for (const key of handler.moduleKeys) {
         const next = at.children.get(key)
         if (!next) break
         at = next
-        tree.push(...at.guards)
+        tree.push(...ofNode(at))
       }
       handler.guards = [...tree, ...handler.guards]
     }
@@ -239,7 +240,12 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
   const keys = s.parts.map(toClassKey)
   const moduleNode = nodeAt(table, keys)
   if (typeof exports.renderError === 'function') moduleNode.renderError = exports.renderError as ErrorRenderer
-  moduleNode.guards.push(...guardsFor(exports.auth as AuthSpec | undefined, ''))
+  if (exports.auth !== undefined) {
+    const spec = exports.auth as AuthSpec
+    const unknown = unknownAuthKeys(spec)
+    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${rel(cwd, s.file)} exports auth for ${unknown.join(', ')}, which are not handler methods`)
+    moduleNode.auth.push(spec)
+  }
   for (const [name, value] of Object.entries(exports)) {
     if (!isControllerName(name) || !isClass(value)) continue
     const methods = handlerMethods(value)
@@ -263,7 +269,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
         signature,
         params: spec,
         binder: spec ? compileBinder(spec, signature.names) : undefined,
-        guards: guardsFor(statics.auth, method),
+        guards: classGuards(statics.auth, method, `${file} (${name})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
         accepts: statics.accepts,
@@ -287,6 +293,12 @@ function allowHeader(methods: Map<string, Handler>): string {
   if (set.has('GET')) set.add('HEAD')
   set.add('OPTIONS')
   return HTTP_METHODS.filter((m) => set.has(m)).join(', ')
+}
+
+function classGuards(spec: AuthSpec | undefined, method: string, where: string): Guard[] {
+  const unknown = unknownAuthKeys(spec)
+  if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${where} has static auth for ${unknown.join(', ')}, which are not handler methods`)
+  return guardsFor(spec, method)
 }
 
 function kebab(name: string): string {
