@@ -126,6 +126,12 @@ describe('routeless CLI', () => {
     expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
   })
 
+  it('exits 2 for a --body-limit that is not a whole number of bytes', async () => {
+    const r = await run(['--prefix=basic', '--host=127.0.0.1:0', '--body-limit=abc'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--body-limit')
+  })
+
   it('exits 2 for a malformed --host', async () => {
     const r = await run(['--prefix=basic', '--host=127.0.0.1:99999'])
     expect(r.code).toBe(2)
