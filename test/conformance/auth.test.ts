@@ -45,6 +45,18 @@ describeTargets('Auth guards', fixtureApp('features'), (t) => {
     expect((await t().request('/sub', { headers: { 'x-sub': 'yes' } })).status).toBe(200)
     expect(await (await t().request('/sub', { method: 'POST' })).json()).toBe('sub POST open')
   })
+  it('reads a key from a header of its own and fails with 403 and no challenge when asked to', async () => {
+    const missing = await t().request('/keyed')
+    expect(missing.status).toBe(403)
+    expect(missing.headers.get('www-authenticate')).toBeNull()
+    expect((await missing.json()).message).toBe('No key')
+    expect((await (await t().request('/keyed', { headers: { 'x-api-key': 'nope' } })).json()).message).toBe('Unknown key')
+    expect(await (await t().request('/keyed', { headers: { 'x-api-key': 'k1' } })).json()).toEqual({ key: 'k1' })
+  })
+  it('sets the principal from a check that returns who passed', async () => {
+    expect((await t().request('/keyed/who')).status).toBe(403)
+    expect(await (await t().request('/keyed/who?user=ann')).json()).toEqual({ user: 'ann' })
+  })
   it('checks Basic credentials (a colon in the password included)', async () => {
     expect((await t().request('/basic')).headers.get('www-authenticate')).toBe('Basic realm="basic-test"')
     expect((await t().request('/basic', { headers: basic('alice', 'wrong') })).status).toBe(401)

@@ -40,26 +40,50 @@ export function basicAuth<P>(options: VerifyOptions<P> & { verify: (username: st
   }
 }
 
-/** Bearer tokens (RFC 6750), or any other scheme name: `Authorization: <scheme> <token>`. */
-export function bearerAuth<P>(options: VerifyOptions<P> & { scheme?: string; verify: (token: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+/** Options of `bearerAuth` beyond `verify`. */
+export interface BearerOptions {
+  /** Authorization scheme (default `Bearer`): `Authorization: <scheme> <token>`. */
+  scheme?: string
+  /** Read the token from this header instead, whole (`SmileID-Token: <token>`). */
+  header?: string
+  /**
+   * Status of a failure (default 401 with a `WWW-Authenticate` challenge). APIs whose clients expect 403 for a bad
+   * key (DeepL) set 403: no challenge is sent.
+   */
+  status?: 401 | 403
+  /** Messages of the two failures. */
+  messages?: { missing?: string; invalid?: string }
+}
+
+/** Bearer tokens (RFC 6750), another scheme name, or a header of its own; see `BearerOptions`. */
+export function bearerAuth<P>(options: VerifyOptions<P> & BearerOptions & { verify: (token: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
   const realm = options.realm ?? 'routeless'
-  const scheme = options.scheme ?? 'Bearer'
+  const scheme = options.scheme ?? (options.header ? options.header : 'Bearer')
+  const header = options.header?.toLowerCase()
   const pattern = new RegExp(`^${scheme.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\S+)\\s*$`, 'i')
+  const missing = options.messages?.missing ?? 'Authentication required'
+  const invalid = options.messages?.invalid ?? 'Invalid token'
+  const fail = (message: string, error?: string): HttpError =>
+    options.status === 403
+      ? new HttpError(403, message)
+      : new AccessDenied(message, { scheme, realm, headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined })
   return async (controller) => {
-    const m = pattern.exec(controller.request.headers.get('authorization') ?? '')
-    if (!m) throw new AccessDenied('Authentication required', { scheme, realm })
-    const principal = await options.verify(m[1]!, controller)
-    if (!principal) {
-      throw new AccessDenied('Invalid token', { scheme, realm, headers: { 'WWW-Authenticate': `${scheme} realm="${realm}", error="invalid_token"` } })
-    }
+    const headers = controller.request.headers
+    const token = header ? headers.get(header)?.trim() || undefined : pattern.exec(headers.get('authorization') ?? '')?.[1]
+    if (token === undefined) throw fail(missing)
+    const principal = await options.verify(token, controller)
+    if (!principal) throw fail(invalid, 'invalid_token')
     await admit(principal, controller, options.authorize)
   }
 }
 
-/** A custom check: false → 403 (or the given status and message). */
-export function check(fn: (controller: Controller<any>) => boolean | Promise<boolean>, options: { status?: number; message?: string } = {}): Guard {
+/** A custom check: a falsy result → 403 (or the given status and message). */
+export function check(fn: (controller: Controller<any>) => unknown, options: { status?: number; message?: string } = {}): Guard {
   return async (controller) => {
-    if (!(await fn(controller))) throw new HttpError(options.status ?? 403, options.message ?? 'Forbidden')
+    const result = await fn(controller)
+    if (!result) throw new HttpError(options.status ?? 403, options.message ?? 'Forbidden')
+    // A check that returns who passed (not just `true`) sets the principal, as `verify` does.
+    if (result !== true) controller.principal = result
   }
 }
 

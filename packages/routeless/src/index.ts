@@ -19,7 +19,7 @@ export type { ArgsOf, Binder, KwargsOf, ParamIssue, ParamSpec, ResponseSpec, Sta
 export { generateOpenAPI } from './openapi.ts'
 export type { OpenAPIInfo, OpenAPIOptions } from './openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './auth.ts'
-export type { AuthSpec, Guard } from './auth.ts'
+export type { AuthSpec, BearerOptions, Guard } from './auth.ts'
 export { clientAddress, MemoryStore, rateLimit, RedisStore } from './rate-limit.ts'
 export type { RateLimitOptions, RateLimitStore, RedisLike } from './rate-limit.ts'
 export { withCors } from './cors.ts'
