@@ -15,7 +15,19 @@ export function getQuery(url: URL): Kwargs {
 export function parseQuery(query: string): Kwargs {
   const out: Kwargs = Object.create(null)
   if (query.length === 0) return out
-  addEntries(out, new URLSearchParams(query))
+  // Without `%` or `+` nothing is decoded: split by hand, as the urlencoded parser would (empty pairs skipped, a
+  // pair without `=` has the value ''), sparing a URLSearchParams per request.
+  if (query.includes('%') || query.includes('+')) {
+    addEntries(out, new URLSearchParams(query))
+    return out
+  }
+  const pairs: [string, string][] = []
+  for (const pair of query.split('&')) {
+    if (pair === '') continue
+    const eq = pair.indexOf('=')
+    pairs.push(eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)])
+  }
+  addEntries(out, pairs)
   return out
 }
 
@@ -78,6 +90,98 @@ class FetchIncoming implements IncomingRequest {
 
   body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null {
     return this.raw ?? this.req.body
+  }
+
+  request(): Request {
+    return this.req
+  }
+
+  url(): URL {
+    return (this.parsed ??= new URL(this.req.url))
+  }
+}
+
+/** `http://host/a/b?c#d` → `/a/b?c`. A Request's URL is already normalised: no need to parse it again. */
+function targetOf(href: string): string {
+  const from = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1
+  const slash = from < 0 ? -1 : href.indexOf('/', from)
+  if (slash < 0) {
+    const url = new URL(href)
+    return url.pathname + url.search
+  }
+  const hash = href.indexOf('#', slash)
+  return hash < 0 ? href.slice(slash) : href.slice(slash, hash)
+}
+
+/** Characters a request target may hold that the URL parser leaves as they are (`%` is checked apart). */
+const PLAIN = new Uint8Array(128)
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?%") PLAIN[c.charCodeAt(0)] = 1
+
+/**
+ * A raw origin-form request target (`/a/./b%2e?x`) as the WHATWG URL parser would leave it, so that an adapter
+ * reading raw targets routes exactly the path a Fetch `Request` on node:http would: dot segments resolved, `\` as
+ * `/`, spaces and quotes percent-encoded. Plain targets (nearly all) are returned as they are, without parsing.
+ */
+export function normalizeTarget(raw: string): string {
+  let plain = raw.charCodeAt(0) === 47
+  for (let i = 0; plain && i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c >= 128 || PLAIN[c] === 0) plain = false
+    // `/.` may start a dot segment, `%2e` is a dot: leave both to the parser.
+    else if (c === 46 && raw.charCodeAt(i - 1) === 47) plain = false
+    else if (c === 37 && raw.charCodeAt(i + 1) === 50 && (raw.charCodeAt(i + 2) | 32) === 101) plain = false
+  }
+  if (plain) return raw
+  try {
+    const url = new URL(raw, 'http://localhost')
+    return url.pathname + url.search
+  } catch {
+    return raw
+  }
+}
+
+/**
+ * A request as an adapter hands it to `Application.handle`: what routing needs up front, the rest on demand, so
+ * that answering it does not require a Fetch `Request` (routeless/uws builds one only when something asks).
+ */
+export interface IncomingRequest {
+  /** The method token as sent (upper case). */
+  readonly method: string
+  /** Path and query as the WHATWG URL parser leaves them (`/users/7?fields=name`): see `normalizeTarget`. */
+  readonly target: string
+  /** A header's value by lower-case name, or null. */
+  header(name: string): string | null
+  /** The body as it arrives, or null when the request has none. */
+  body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null
+  /** The Fetch `Request`, built on first use. */
+  request(): Request
+  /** The absolute URL, built on first use. */
+  url(): URL
+}
+
+/** A Fetch `Request` as an `IncomingRequest`. */
+export function fromRequest(request: Request): IncomingRequest {
+  return new FetchIncoming(request)
+}
+
+class FetchIncoming implements IncomingRequest {
+  readonly method: string
+  readonly target: string
+  private readonly req: Request
+  private parsed: URL | undefined
+
+  constructor(request: Request) {
+    this.req = request
+    this.method = request.method
+    this.target = targetOf(request.url)
+  }
+
+  header(name: string): string | null {
+    return this.req.headers.get(name)
+  }
+
+  body(): ReadableStream<Uint8Array> | null {
+    return this.req.body
   }
 
   request(): Request {

@@ -1,0 +1,46 @@
+/**
+ * The hot path's shortcuts must give what the slow, obvious way gives: the query split by hand against
+ * URLSearchParams, raw request targets against the WHATWG URL parser, the class-key fast path against the general
+ * rule.
+ */
+import { describe, expect, it } from 'vitest'
+import { normalizeTarget, parseQuery } from '../../packages/routeless/src/request.ts'
+import { toClassKey } from '../../packages/routeless/src/_naming.ts'
+
+function viaSearchParams(query: string): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null)
+  for (const [rawKey, value] of new URLSearchParams(query)) {
+    const list = rawKey.endsWith('[]')
+    const key = list ? rawKey.slice(0, -2) : rawKey
+    if (key === '__proto__') continue
+    const prev = out[key]
+    if (prev === undefined) out[key] = list ? [value] : value
+    else if (Array.isArray(prev)) prev.push(value)
+    else out[key] = [prev, value]
+  }
+  return out
+}
+
+describe('hot path shortcuts', () => {
+  it('splits a query by hand exactly as URLSearchParams does', () => {
+    const queries = ['a=1', 'a=1&a=2', 'a', 'a=&b', '&&a=1&', 'ids[]=1&ids[]=2', 'x=1=2', '=v', 'a=1&b=2&c=3', '__proto__=1&b=2',
+      'q=a+b', 'q=%20x', 'q=%zz', 'k%5B%5D=1', 'a=1&ids[]=2&a=3', 'é=ü', ';=;']
+    for (const q of queries) expect({ ...parseQuery(q) }, q).toEqual({ ...viaSearchParams(q) })
+  })
+
+  it('leaves plain targets as they are and normalises the rest like the URL parser', () => {
+    const targets = ['/users/123/posts/456?x=1', '/', '/a//b/', '/a/./b', '/a/../b', '/a/%2e%2E/b', '/a/%2E/b', '/.well-known/x',
+      '/a b?c d', '/a"b', '/a\\b', '/é?q=é', "/a'b?c'd", '/a?b?c', '/a%2Fb', '/a#b', '/x/..', '/{a}|^`']
+    for (const t of targets) {
+      const url = new URL(t, 'http://localhost')
+      expect(normalizeTarget(t), t).toBe(url.pathname + url.search)
+    }
+  })
+
+  it('gives the same class key on the fast path as the general rule', () => {
+    const general = (part: string) => part.split(/[-_]+/).map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : '')).join('')
+    for (const part of ['users', 'foo-bar', 'foo_bar', 'x', 'already', 'Upper', '123', 'a-', '-a', 'ébc', 'v3']) {
+      expect(toClassKey(part), part).toBe(general(part))
+    }
+  })
+})
