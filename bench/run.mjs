@@ -409,7 +409,7 @@ function render(json) {
 }
 
 function routingTable(r) {
-  const lines = ['| Controllers | resolve() ns/op | app.fetch() µs/op |', '| ---: | ---: | ---: |']
+  const lines = ['| Controllers | resolve() ns/op | handle() µs/op (the whole core, no sockets) |', '| ---: | ---: | ---: |']
   for (const x of r.resolve) lines.push(`| ${x.controllers} | ${x.resolveNs.toFixed(0)} | ${x.fetchUs.toFixed(2)} |`)
   lines.push('', `Start-up (discover, import and compile) of ${r.startup.modules} controller modules: ${r.startup.ms.toFixed(0)} ms (median of ${r.startup.runs} fresh processes).`)
   return lines.join('\n')
