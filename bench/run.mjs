@@ -3,7 +3,7 @@
  * `npm run bench`: routeless (uws and node) beside raw uWebSockets.js, raw node:http, @whatwg-node/server, Fastify,
  * Hono and Express on three workloads, plus the routing-scale and worker-scaling measurements.
  *
- * Method (see docs/benchmarks.md): every server runs alone, pinned to one core with `taskset`; the load generator
+ * Method (see docs/BENCHMARKS.md): every server runs alone, pinned to one core with `taskset`; the load generator
  * (wrk, or autocannon when wrk is missing) is pinned to the other core. Peers are interleaved over several rounds
  * (each round visits them in a rotated order) and every figure is the median over the rounds. Server CPU per request
  * is the server's user+system CPU time (from /proc, its whole process tree) over the measured window divided by the

@@ -283,7 +283,7 @@ describe('routeless/uws', () => {
 
   it('answers 501 for TRACE, the one token outside routeless that this uWS build lets through', async () => {
     // uWebSockets.js 20.30 routes only GET POST HEAD PUT DELETE CONNECT OPTIONS TRACE PATCH and closes the
-    // connection on any other method (QUERY, PROPFIND …) before routeless sees it: see docs/benchmarks.md.
+    // connection on any other method (QUERY, PROPFIND …) before routeless sees it: see docs/BENCHMARKS.md.
     const res = await raw('TRACE /plain HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n')
     expect(res.status).toBe(501)
     expect(JSON.parse(res.body.toString()).message).toBe('Method TRACE is not implemented')

@@ -8,7 +8,7 @@ import { fromRequest, parseQuery, readBody, type IncomingRequest } from './reque
 import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
 import { resolve, type Resolution } from './resolver.ts'
 import { originCheck, withCors, type CorsOptions } from './cors.ts'
-import { withAccessLog, type Logger } from './logging.ts'
+import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
 import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
@@ -53,12 +53,17 @@ export class Application {
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
-    let fetch = this.fetch.bind(this)
-    if (options.cors) fetch = withCors(fetch, options.cors, (request) => this.allowOf(request))
-    if (options.accessLog) fetch = withAccessLog(fetch, this.logger)
-    this.fetch = fetch
-    // The wrappers speak Fetch: with any of them on, adapters' requests go through them (so through a Request).
-    if (options.cors || options.accessLog) this.handle = (incoming, env) => fetch(incoming.request(), env)
+    if (options.cors) {
+      // CORS speaks Fetch: with it on, adapters' requests go through it (so through a Request).
+      const core = async (request: Request, env: Record<string, unknown> = {}) => toFetchResponse(await this.answer(fromRequest(request), env))
+      let fetch = withCors(core, options.cors, (request) => this.allowOf(request))
+      if (options.accessLog) fetch = withAccessLog(fetch, this.logger)
+      this.fetch = fetch
+      this.handle = (incoming, env) => fetch(incoming.request(), env)
+    } else if (options.accessLog) {
+      // The access log wraps the core's own path: no Fetch objects are built for it.
+      this.handle = withAccessLogHandle((incoming, env) => this.answer(incoming, env ?? {}), this.logger)
+    }
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
   }
 
@@ -83,7 +88,7 @@ export class Application {
 
   /** Answers one request. Never rejects: every failure becomes an error response. */
   async fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
-    return toFetchResponse(await this.answer(fromRequest(request), env))
+    return toFetchResponse(await this.handle(fromRequest(request), env))
   }
 
   /**
