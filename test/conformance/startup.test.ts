@@ -58,3 +58,11 @@ describe('Module maps', () => {
     expect(app.table.list().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /', 'GET /v1/items'])
   })
 })
+
+describe('The application object', () => {
+  it('answers through an unbound app.fetch (as serve({ fetch: app.fetch }) passes it)', async () => {
+    const app = await createApp({ modules: { '': { Default: class { GET() { return 'ok' } } } } })
+    const { fetch } = app
+    expect(await (await fetch(new Request('http://localhost/'))).json()).toBe('ok')
+  })
+})

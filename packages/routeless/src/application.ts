@@ -60,9 +60,10 @@ export class Application {
       if (options.accessLog) fetch = withAccessLog(fetch, this.logger)
       this.fetch = fetch
       this.handle = (incoming, env) => fetch(incoming.request(), env)
-    } else if (options.accessLog) {
+    } else {
+      this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
       // The access log wraps the core's own path: no Fetch objects are built for it.
-      this.handle = withAccessLogHandle((incoming, env) => this.answer(incoming, env ?? {}), this.logger)
+      if (options.accessLog) this.handle = withAccessLogHandle((incoming, env) => this.answer(incoming, env ?? {}), this.logger)
     }
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
   }
