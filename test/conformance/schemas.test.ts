@@ -62,4 +62,20 @@ describe('OpenAPI', () => {
     expect(doc.paths['/items'].post.responses['201'].content['application/json'].schema.properties.port.type).toBe('number')
     expect(doc.paths['/item/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'integer' } })
   })
+  it("takes the API's own error schema and security schemes, and ranges such as 4XX", async () => {
+    const app = await fixtureApp(['schemas'])()
+    const doc = app.openapi({
+      info: { title: 'custom', version: '1' },
+      errorSchema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+      securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+      security: [{ key: [] }],
+    }) as any
+    const result = await new Validator().validate(doc)
+    expect(result.errors ?? []).toEqual([])
+    expect(doc.components.schemas.Error.required).toEqual(['message'])
+    expect(doc.components.securitySchemes.key.name).toBe('X-Api-Key')
+    expect(doc.security).toEqual([{ key: [] }])
+    expect(doc.paths['/items'].post.responses['409']).toEqual({ description: 'Name taken' })
+    expect(doc.paths['/items'].post.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error')
+  })
 })

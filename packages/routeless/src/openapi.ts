@@ -15,6 +15,25 @@ export interface OpenAPIInfo {
 export interface OpenAPIOptions {
   info?: OpenAPIInfo
   servers?: { url: string; description?: string }[]
+  /** JSON Schema of the API's error body (`#/components/schemas/Error`); default: the routeless envelope. */
+  errorSchema?: Record<string, unknown>
+  /** `components.securitySchemes`, e.g. `{ key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } }`. */
+  securitySchemes?: Record<string, Record<string, unknown>>
+  /** Top-level `security` requirement, e.g. `[{ key: [] }]`. */
+  security?: Record<string, string[]>[]
+}
+
+/** The routeless error envelope, as JSON Schema. */
+const ENVELOPE_SCHEMA = {
+  type: 'object',
+  description: 'The routeless error envelope',
+  required: ['status', 'error', 'message'],
+  properties: {
+    status: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    errors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } } } },
+  },
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
@@ -23,9 +42,11 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
 export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {}): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   const seen = new Set<string>()
+  const handlers = new Map<string, Handler>()
+  for (const h of walk(table)) handlers.set(`${h.method} ${h.path}`, h)
   for (const row of table.list()) {
-    const handler = findHandler(table, row.path, row.method)
-    if (!handler || row.method === 'HEAD') continue
+    const handler = handlers.get(`${row.method} ${row.path}`)
+    if (!handler || row.method === 'HEAD' || row.method === 'WEBSOCKET') continue
     for (const variant of pathVariants(handler)) {
       const operationId = uniqueId(`${row.method.toLowerCase()}${camel(variant.path)}`, seen)
       ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(handler, variant.params, operationId)
@@ -36,27 +57,12 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
     info: options.info ?? { title: 'routeless application', version: '0.0.0' },
     ...(options.servers ? { servers: options.servers } : {}),
     paths,
+    ...(options.security ? { security: options.security } : {}),
     components: {
-      schemas: {
-        Error: {
-          type: 'object',
-          description: 'The routeless error envelope',
-          required: ['status', 'error', 'message'],
-          properties: {
-            status: { type: 'integer' },
-            error: { type: 'string' },
-            message: { type: 'string' },
-            errors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } } } },
-          },
-        },
-      },
+      schemas: { Error: options.errorSchema ?? ENVELOPE_SCHEMA },
+      ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
     },
   }
-}
-
-function findHandler(table: RouteTable, path: string, method: string): Handler | undefined {
-  for (const h of walk(table)) if (h.path === path && h.method === method) return h
-  return undefined
 }
 
 function* walk(table: RouteTable): Generator<Handler> {
@@ -117,6 +123,7 @@ function responses(declared: ParamSpec['responses'], method: string): Record<str
   const out: Record<string, unknown> = {}
   if (declared) {
     for (const [status, value] of Object.entries(declared)) {
+      if (value === undefined) continue
       const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
       const schema = jsonSchemaOf(r.schema, 'output')
       out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }

@@ -32,8 +32,8 @@ export interface ParamSpec {
   summary?: string
   description?: string
   tags?: string[]
-  /** Documented responses by status, for OpenAPI. */
-  responses?: Record<number, string | ResponseSpec>
+  /** Documented responses by status (`200`, or a range such as `'4XX'`), for OpenAPI. */
+  responses?: Partial<Record<number | `${1 | 2 | 3 | 4 | 5}XX`, string | ResponseSpec>>
 }
 
 /** Identity function that keeps the literal types of a spec, so handlers can be typed from it. */
