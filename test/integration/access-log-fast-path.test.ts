@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import { createApp, createLogger } from 'routeless'
 import { serve } from 'routeless/uws'
+import { countRequestsBuilt } from '../_fetch-objects.ts'
 
 function get(url: string): Promise<{ status: number; id: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
@@ -23,23 +24,16 @@ it('logs each request on uWS without building a Fetch Request', async () => {
     { accessLog: true, logger: createLogger({ level: 'info', write: (l) => lines.push(l) }) },
   )
   const server = await serve(app, { host: '127.0.0.1', port: 0 })
-  const Original = globalThis.Request
-  let built = 0
-  globalThis.Request = class extends Original {
-    constructor(...args: ConstructorParameters<typeof Request>) {
-      super(...args)
-      built++
-    }
-  } as typeof Request
   try {
-    const ok = await get(`${server.url}/plain?x=1`)
-    const missing = await get(`${server.url}/nowhere`)
-    expect(ok).toMatchObject({ status: 200, body: '"plain"' })
-    expect(ok.id).toMatch(/^[0-9a-f-]{36}$/)
-    expect(missing.status).toBe(404)
-    expect(built).toBe(0)
+    await countRequestsBuilt(async (built) => {
+      const ok = await get(`${server.url}/plain?x=1`)
+      const missing = await get(`${server.url}/nowhere`)
+      expect(ok).toMatchObject({ status: 200, body: '"plain"' })
+      expect(ok.id).toMatch(/^[0-9a-f-]{36}$/)
+      expect(missing.status).toBe(404)
+      expect(built()).toBe(0)
+    })
   } finally {
-    globalThis.Request = Original
     await server.close()
   }
   expect(lines.map((l) => JSON.parse(l)).map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET /plain 200', 'GET /nowhere 404'])

@@ -3,6 +3,7 @@
  * stream, the exact bytes on the wire, and that a Fetch `Request` is built only for controllers that read one.
  * (Everything else is the conformance suite, which runs on the uws target too.)
  */
+import { countRequestsBuilt } from '../_fetch-objects.ts'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type Application } from 'routeless'
@@ -153,23 +154,13 @@ async function settled(read: () => number): Promise<number> {
 
 describe('routeless/uws', () => {
   it('builds no Fetch Request for a controller that does not read this.request', async () => {
-    const Original = globalThis.Request
-    let built = 0
-    globalThis.Request = class extends Original {
-      constructor(...args: ConstructorParameters<typeof Request>) {
-        super(...args)
-        built++
-      }
-    } as typeof Request
-    try {
+    await countRequestsBuilt(async (built) => {
       expect((await get('/plain')).body.toString()).toBe('"plain"')
-      expect(built).toBe(0)
+      expect(built()).toBe(0)
       const reads = await get('/reads', 'X-A: yes\r\n')
       expect(JSON.parse(reads.body.toString())).toEqual({ header: 'yes', method: 'GET' })
-      expect(built).toBe(1)
-    } finally {
-      globalThis.Request = Original
-    }
+      expect(built()).toBe(1)
+    })
   })
 
   it('builds this.url on demand, and gives the peer address in this.env', async () => {
