@@ -15,23 +15,23 @@ export function configurationsOpenApi(app: Application): Record<string, unknown>
       version: '1.0.0',
       description: 'Configuration records (name, hostname, port, username) behind a login session.',
     },
-  }) as Record<string, any>
-  doc.components.schemas.Error = {
-    type: 'object',
-    description: 'The error envelope; a 400 lists every problem in `errors`',
-    required: ['status', 'error', 'message'],
-    properties: {
-      status: { type: 'integer' },
-      error: { type: 'string' },
-      message: { type: 'string' },
-      errors: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+    errorSchema: {
+      type: 'object',
+      description: 'The error envelope; a 400 lists every problem in `errors`',
+      required: ['status', 'error', 'message'],
+      properties: {
+        status: { type: 'integer' },
+        error: { type: 'string' },
+        message: { type: 'string' },
+        errors: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+      },
     },
-  }
-  doc.components.securitySchemes = {
-    session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The cookie POST /login sets' },
-    token: { type: 'http', scheme: 'bearer', description: 'The X-Session-Token header of the login answer' },
-  }
-  doc.security = [{ session: [] }, { token: [] }]
+    securitySchemes: {
+      session: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The cookie POST /login sets' },
+      token: { type: 'http', scheme: 'bearer', description: 'The X-Session-Token header of the login answer' },
+    },
+    security: [{ session: [] }, { token: [] }],
+  }) as Record<string, any>
   for (const [path, method] of PUBLIC) if (doc.paths[path]?.[method]) doc.paths[path][method].security = []
   for (const operations of Object.values(doc.paths) as Record<string, any>[]) {
     for (const op of Object.values(operations)) {

@@ -22,17 +22,15 @@ export function verificationOpenApi(app: Application): Record<string, unknown> {
       version: '1.0.0',
       description: 'Identity verification jobs, callbacks and hosted links. Bodies are multipart/form-data.',
     },
+    errorSchema: {
+      type: 'object',
+      description: 'The v3 error envelope (413 and the public catalogue routes have their own, see the README)',
+      required: ['status', 'message'],
+      properties: { status: { type: 'string', description: 'The reason phrase' }, message: { type: 'string' } },
+    },
+    securitySchemes: { smileIdToken: { type: 'apiKey', in: 'header', name: 'SmileID-Token', description: 'A token from POST /v3/token' } },
+    security: [{ smileIdToken: [] }],
   }) as Record<string, any>
-  doc.components.schemas.Error = {
-    type: 'object',
-    description: 'The v3 error envelope (413 and the public catalogue routes have their own, see the README)',
-    required: ['status', 'message'],
-    properties: { status: { type: 'string', description: 'The reason phrase' }, message: { type: 'string' } },
-  }
-  doc.components.securitySchemes = {
-    smileIdToken: { type: 'apiKey', in: 'header', name: 'SmileID-Token', description: 'A token from POST /v3/token' },
-  }
-  doc.security = [{ smileIdToken: [] }]
   for (const [from, [to, param]] of Object.entries(FIXED)) {
     if (!doc.paths[from]) continue
     for (const op of Object.values(doc.paths[from]) as Record<string, any>[]) op.parameters = op.parameters.filter((p: { name: string }) => p.name !== param)
