@@ -38,6 +38,30 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
     expect(await (await get('stream')).text()).toBe('chunk1,chunk2')
     expect(await (await get('iterable')).text()).toBe('abc')
   })
+  it('streams a generator (sync or async) as a JSON array, or as NDJSON when the handler says so', async () => {
+    const sync = await get('generator')
+    expect(sync.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await sync.json()).toEqual([1, { two: [2] }, 'three'])
+    expect(await (await get('async-generator')).json()).toEqual(['a', { b: true }])
+    expect(await (await get('empty-generator')).json()).toEqual([])
+    const ndjson = await get('ndjson')
+    expect(ndjson.headers.get('content-type')).toBe('application/x-ndjson')
+    expect(await ndjson.text()).toBe('{"n":1}\n{"n":2}\n')
+  })
+  it('sends a Set as an array and a Map with string keys as an object, nested too', async () => {
+    expect(await (await get('set')).json()).toEqual(['x', 'y'])
+    expect(await (await get('nested')).json()).toEqual({ tags: [1, 2], byName: { a: 1 }, when: '1970-01-01T00:00:00.000Z' })
+  })
+  it('answers 500 with a log line, never a lossy body, for what JSON cannot represent', async () => {
+    const before = logged.length
+    for (const kind of ['map-number-keys', 'nan', 'nested-generator']) {
+      const res = await get(kind)
+      expect(res.status, kind).toBe(500)
+      expect((await res.json()).message).toBe('The server could not answer this request')
+    }
+    expect(logged.length).toBe(before + 3)
+    expect(String(logged.at(-1))).toMatch(/Member "rows" of the returned value is a Generator/)
+  })
   it('uses the status and headers set on this.response', async () => {
     const res = await get('status')
     expect(res.status).toBe(201)

@@ -44,8 +44,9 @@ describeTargets('Modules, classes and Default', fixtureApp('tree'), (t) => {
   it('descends into a folder without index.ts', async () => {
     expect((await get('/v3/status/job_1')).body).toEqual({ at: 'v3/status.Default', jobId: 'job_1' })
   })
-  it('lets a folder without index.ts answer nothing itself (the root Default takes the path)', async () => {
-    expect((await get('/v3')).body).toEqual({ at: 'index.Default', parts: ['v3'] })
+  it('lets a folder without index.ts answer nothing itself (404: no fallback to the root Default)', async () => {
+    expect((await get('/v3')).status).toBe(404)
+    expect((await get('/v3/nothing')).status).toBe(404)
   })
   it('uses a folder index.ts as the folder module, goes as deep as modules exist', async () => {
     expect((await get('/a')).body).toEqual({ at: 'a/index.Default', rest: [] })

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { normalizeTarget, parseQuery } from '../../packages/routeless/src/request.ts'
-import { toClassKey } from '../../packages/routeless/src/_naming.ts'
+import { toRequestKey } from '../../packages/routeless/src/_naming.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null)
@@ -37,10 +37,10 @@ describe('hot path shortcuts', () => {
     }
   })
 
-  it('gives the same class key on the fast path as the general rule', () => {
-    const general = (part: string) => part.split(/[-_]+/).map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : '')).join('')
-    for (const part of ['users', 'foo-bar', 'foo_bar', 'x', 'already', 'Upper', '123', 'a-', '-a', 'ébc', 'v3']) {
-      expect(toClassKey(part), part).toBe(general(part))
+  it('gives the same table key as the general rule (a regular expression)', () => {
+    const general = (part: string) => (/^[a-z0-9.]+(?:[-_][a-z0-9.]+)*$/.test(part) ? part.replace(/_/g, '-') : undefined)
+    for (const part of ['users', 'foo-bar', 'foo_bar', 'a_b-c', 'x', 'already', 'Upper', 'fooBar', '123', 'a-', '-a', 'a--b', 'a_-b', '_', '', 'ébc', 'v3', 'openapi.json', 'a b']) {
+      expect(toRequestKey(part), part).toBe(general(part))
     }
   })
 })

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { splitPath } from 'routeless'
-import { isForbiddenPart, toClassKey } from '../../packages/routeless/src/_naming.ts'
+import { isForbiddenPart, toSegment } from '../../packages/routeless/src/_naming.ts'
 
-describe('toClassKey', () => {
-  it('turns path parts and file names into class names', () => {
-    expect(toClassKey('foo')).toBe('Foo')
-    expect(toClassKey('foo-bar')).toBe('FooBar')
-    expect(toClassKey('foo_bar')).toBe('FooBar')
-    expect(toClassKey('developer-keys')).toBe('DeveloperKeys')
-    expect(toClassKey('enhanced_kyc')).toBe('EnhancedKyc')
+describe('toSegment', () => {
+  it('turns class names, file names and method-route words into the one path segment requests use', () => {
+    const cases: Record<string, string> = {
+      Foo: 'foo', FooBar: 'foo-bar', Default: 'default', HTTPServer: 'http-server', XMLParser: 'xml-parser', ABC: 'abc',
+      OAuth2Token: 'oauth2-token', IPhone: 'iphone', APIKey: 'api-key', Base64Encoder: 'base64-encoder', V3: 'v3',
+      userProfile: 'user-profile', 'foo-bar': 'foo-bar', foo_bar: 'foo-bar', 'developer-keys': 'developer-keys',
+      enhanced_kyc: 'enhanced-kyc', 'openapi.json': 'openapi.json', 'Foo Bar': 'foo-bar', getURLFor2Users: 'get-url-for2-users',
+    }
+    for (const [name, segment] of Object.entries(cases)) expect(toSegment(name), name).toBe(segment)
   })
 })
 

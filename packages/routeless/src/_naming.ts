@@ -1,4 +1,10 @@
-/** Internal: how path parts and file names become the keys of the route table. */
+/**
+ * Internal: how path parts, file names, class names and method-route suffixes become the keys of the route table.
+ *
+ * Every key is a **segment** written the one way a request may spell it: lower-case letters, digits and dots, words
+ * joined by single `-` (`foo`, `foo-bar`, `v3`, `openapi.json`, `http-server`). A request may join words with `_`
+ * instead of `-` (`/foo_bar` = `/foo-bar`); nothing else selects.
+ */
 
 /** Path parts that would name inherited members; never routed. */
 const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'tostring', 'valueof', 'hasownproperty',
@@ -6,49 +12,54 @@ const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'tostring', 
   '__lookupgetter__', '__lookupsetter__'])
 
 /**
- * `foo` → `Foo`, `foo-bar` and `foo_bar` → `FooBar`. Used for request path parts and module file names alike,
- * so `developer-keys.ts` and class `DeveloperKeys` both answer `/developer-keys`.
- */
-/**
- * The class key a request path part selects, or undefined when the part is not written the documented way: lower-case
- * letters, digits and dots, words joined by single `-` or `_` (`foo`, `foo-bar`, `foo_bar`, `v3`, `openapi.json`). `/Foo`, `/fooBar` and
- * `/foo--bar` select no class (they stay positional), so one controller has one spelling per path.
+ * The table key a request path part selects, or undefined when the part is not written the documented way: lower-case
+ * letters, digits and dots, words joined by single `-` or `_` (`foo`, `foo-bar`, `foo_bar`, `v3`, `openapi.json`).
+ * `/Foo`, `/fooBar` and `/foo--bar` select nothing (they stay positional), so one controller has one spelling per path.
  */
 export function toRequestKey(part: string): string | undefined {
-  let out = ''
-  let upper = true
+  let underscore = false
+  let separator = true // at the start, a separator is not allowed
   for (let i = 0; i < part.length; i++) {
     const c = part.charCodeAt(i)
     if (c === 0x2d || c === 0x5f) {
-      if (upper || i === part.length - 1) return undefined // leading, doubled or trailing separator
-      upper = true
-    } else if (c >= 0x61 && c <= 0x7a) {
-      out += upper ? String.fromCharCode(c - 32) : part[i]
-      upper = false
-    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2e) {
-      out += part[i] // digits, and dots as in module files like `openapi.json.ts`
-      upper = false
+      if (separator) return undefined // leading or doubled separator
+      if (c === 0x5f) underscore = true
+      separator = true
+    } else if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2e) {
+      separator = false
     } else return undefined
   }
-  return out === '' ? undefined : out
+  if (separator) return undefined // empty, or a trailing separator
+  return underscore ? part.replaceAll('_', '-') : part
 }
 
-export function toClassKey(part: string): string {
-  // Most parts: a lower-case ASCII word without separators.
-  const first = part.charCodeAt(0)
-  if (first >= 97 && first <= 122 && part.indexOf('-') < 0 && part.indexOf('_') < 0) return String.fromCharCode(first - 32) + part.slice(1)
-  let out = ''
-  let upper = true
-  for (let i = 0; i < part.length; i++) {
-    const ch = part[i]!
-    if (ch === '-' || ch === '_') {
-      upper = true
-      continue
-    }
-    out += upper ? ch.toUpperCase() : ch
-    upper = false
+/**
+ * The words of an identifier, the way people read them: `HTTPServer` → `HTTP Server`, `XMLParser` → `XML Parser`,
+ * `userProfile` → `user Profile`, `OAuth2Token` → `OAuth2 Token`, `foo_bar`/`foo-bar` → `foo bar`.
+ * A digit ends nothing (`Base64Encoder` → `Base64 Encoder`); one capital before a word belongs to it (`OAuth`, `IPhone`).
+ */
+function words(name: string): string[] {
+  const out: string[] = []
+  for (const chunk of name.split(/[-_\s]+/)) {
+    if (!chunk) continue
+    // Break before an upper-case letter that follows a lower-case letter or a digit, and before the last capital of
+    // an acronym that a lower-case letter follows.
+    const split = chunk.replace(/([a-z0-9])([A-Z])/g, '$1\0$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1\0$2').split('\0')
+    // A single leading capital joins the word after it: `OAuth` is one word, not `O Auth`.
+    if (split.length > 1 && /^[A-Z]$/.test(split[0]!)) split.splice(0, 2, split[0]! + split[1]!)
+    out.push(...split)
   }
   return out
+}
+
+/** `HTTPServer` → `http-server`, `userProfile` → `user-profile`, `foo_bar` → `foo-bar`, `openapi.json` → `openapi.json`. */
+export function toSegment(name: string): string {
+  return words(name).map((w) => w.toLowerCase()).join('-')
+}
+
+/** True when `segment` is a key some request can select (see `toRequestKey`). */
+export function isReachableSegment(segment: string): boolean {
+  return toRequestKey(segment) === segment
 }
 
 const [SHORTEST, LONGEST] = [Math.min(...[...FORBIDDEN].map((n) => n.length)), Math.max(...[...FORBIDDEN].map((n) => n.length))]

@@ -68,6 +68,12 @@ export class Application {
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
   }
 
+  /** A start-up warning: to the logger's `warn` when it has one, else to stderr. */
+  warn(message: string): void {
+    if (this.logger.warn) this.logger.warn(message)
+    else process.emitWarning(message, { code: 'ROUTELESS_WARNING' })
+  }
+
   /** Swaps in a freshly built route table: requests already running finish on the old one. */
   replaceTable(table: RouteTable): void {
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
@@ -84,7 +90,9 @@ export class Application {
   static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
     const cwd = options.cwd ?? process.cwd()
     const table = await buildRouteTable(collectSources(source, cwd), { cwd })
-    return new Application(table, options)
+    const app = new Application(table, options)
+    for (const warning of table.warnings) app.warn(warning)
+    return app
   }
 
   /** Answers one request. Never rejects: every failure becomes an error response. */
@@ -333,11 +341,7 @@ const INCOMING = Symbol('routeless.incoming')
 /** Every class that has at least one handler. */
 function controllerClasses(table: RouteTable): Set<Function> {
   const out = new Set<Function>()
-  const stack = [table.root]
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    for (const handler of node.endpoint?.methods.values() ?? []) out.add(handler.cls)
-    stack.push(...node.children.values())
-  }
+  for (const handler of table.handlers()) out.add(handler.cls)
   return out
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Controller } from './controller.ts'
 import { AccessDenied, HttpError } from './errors.ts'
+import { parseHandlerName } from './_handler-names.ts'
 
 /** Runs before the handler, with the controller instance (request, kwargs, context …). */
 export type Guard = (controller: Controller<any>) => void | Promise<void>
@@ -92,20 +93,21 @@ async function admit<P>(principal: P, controller: Controller<any>, authorize: Ve
   if (authorize && !(await authorize(principal, controller))) throw new HttpError(403, 'Forbidden')
 }
 
-/** Keys an `AuthSpec` object may use: the handler names. */
-const AUTH_KEYS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'WEBSOCKET'])
-
 /** Names the keys of a per-method `AuthSpec` that are not handler names (`{ Post: … }`): a start-up error. */
 export function unknownAuthKeys(spec: AuthSpec | undefined): string[] {
   if (!spec || typeof spec === 'function' || Array.isArray(spec)) return []
-  return Object.keys(spec).filter((k) => !AUTH_KEYS.has(k))
+  return Object.keys(spec).filter((k) => typeof parseHandlerName(k) !== 'object')
 }
 
-/** The guards an `AuthSpec` gives to `method`. */
-export function guardsFor(spec: AuthSpec | undefined, method: string): Guard[] {
+/**
+ * The guards an `AuthSpec` gives to the handler `name` answering `verb`: its own entry (`GET_$_entries`), else its
+ * verb's (`GET` covers every GET handler of the class), else GET's for HEAD.
+ */
+export function guardsFor(spec: AuthSpec | undefined, name: string, verb: string = name): Guard[] {
   if (!spec) return []
   if (typeof spec === 'function') return [spec]
   if (Array.isArray(spec)) return [...spec]
-  const own = (spec as Partial<Record<string, Guard | readonly Guard[]>>)[method] ?? (method === 'HEAD' ? (spec as Record<string, Guard>).GET : undefined)
+  const entries = spec as Partial<Record<string, Guard | readonly Guard[]>>
+  const own = entries[name] ?? entries[verb] ?? (verb === 'HEAD' ? entries.GET : undefined)
   return own === undefined ? [] : typeof own === 'function' ? [own] : [...own]
 }

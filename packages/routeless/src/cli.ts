@@ -208,7 +208,8 @@ async function openapiCommand(prefix: string[], info: { title: string; version: 
 async function loadApp(prefix: string[], io: CliIO, options: AppOptions = {}) {
   try {
     await loadTypeScript()
-    return await createApp(prefix, options)
+    const logger = options.logger ?? { error: (m: string) => io.stderr(`routeless: ${m}`), warn: (m: string) => io.stderr(`routeless: warning: ${m}`) }
+    return await createApp(prefix, { ...options, logger })
   } catch (error) {
     if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
     else io.stderr(`routeless: ${(error as Error).stack ?? error}`)

@@ -43,10 +43,11 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
   const paths: Record<string, Record<string, unknown>> = {}
   const seen = new Set<string>()
   const handlers = new Map<string, Handler>()
-  for (const h of walk(table)) handlers.set(`${h.method} ${h.path}`, h)
+  for (const h of table.handlers()) handlers.set(`${h.method} ${h.path}`, h)
   for (const row of table.list()) {
     const handler = handlers.get(`${row.method} ${row.path}`)
-    if (!handler || row.method === 'HEAD' || row.method === 'WEBSOCKET') continue
+    // WEBSOCKET is no HTTP operation; ANY is every method the path does not list, which OpenAPI cannot say.
+    if (!handler || row.method === 'HEAD' || row.method === 'WEBSOCKET' || row.method === 'ANY') continue
     for (const variant of pathVariants(handler)) {
       const operationId = uniqueId(`${row.method.toLowerCase()}${camel(variant.path)}`, seen)
       ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(handler, variant.params, operationId)
@@ -65,29 +66,24 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
   }
 }
 
-function* walk(table: RouteTable): Generator<Handler> {
-  const stack = [table.root]
-  while (stack.length) {
-    const node = stack.pop()!
-    if (node.endpoint) yield* node.endpoint.methods.values()
-    stack.push(...node.children.values())
-  }
-}
-
 interface PathParam {
   name: string
   schema: Record<string, unknown>
 }
 
-/** `/users` + `GET(id = '')` → `/users` and `/users/{id}`: one path per accepted number of positional parts. */
+/**
+ * `/users` + `GET(id = '')` → `/users` and `/users/{id}`: one path per accepted number of positional parts. A
+ * sub-resource's path already names its captured parameters (`/glossaries/{id}/entries`); the others follow it.
+ */
 function pathVariants(h: Handler): { path: string; params: PathParam[] }[] {
   const { min, max, names } = h.signature
-  const upper = Number.isFinite(max) ? max : min + 1
+  const from = Math.max(min, h.captures)
+  const upper = Number.isFinite(max) ? max : from + 1
   const base = h.path === '/' ? '' : h.path
   const out: { path: string; params: PathParam[] }[] = []
-  for (let n = min; n <= upper; n++) {
+  for (let n = from; n <= upper; n++) {
     const params = names.slice(0, n).map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? { type: 'string' } }))
-    out.push({ path: base + params.map((p) => `/{${p.name}}`).join('') || '/', params })
+    out.push({ path: base + params.slice(h.captures).map((p) => `/{${p.name}}`).join('') || '/', params })
   }
   return out
 }

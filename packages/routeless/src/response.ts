@@ -50,7 +50,10 @@ export class ResponseDraft implements ResponseState {
  * - a `Response` is sent as is (headers set on `this.response` are added);
  * - `undefined`/`null` → no body (204 unless a status was set);
  * - `Uint8Array`/`ArrayBuffer`/`Blob`/`ReadableStream`/async iterables → streamed bytes;
- * - anything else (strings included) → JSON, so a returned string arrives in double quotes.
+ * - a generator (sync or async) → a JSON array streamed as it yields (NDJSON when the handler set that content type;
+ *   its chunks as they are when the handler set a type that is not JSON);
+ * - anything else (strings included) → JSON, so a returned string arrives in double quotes; a `Set` as an array, a
+ *   `Map` with string keys as an object, and what JSON cannot represent faithfully is an error (a 500, logged).
  */
 export function toResponse(value: unknown, state?: ResponseState): Response {
   return toFetchResponse(toReply(value, state))
@@ -84,11 +87,98 @@ export function toReply(value: unknown, state?: ResponseState): Answer {
     if (value instanceof ArrayBuffer) return bytes(new Uint8Array(value), status, headers, 'application/octet-stream')
     if (value instanceof Blob) return bytes(value, status, headers, value.type || 'application/octet-stream')
     if (value instanceof ReadableStream) return bytes(value, status, headers, 'application/octet-stream')
-    if (Symbol.asyncIterator in value) return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
+    if (isGenerator(value)) {
+      // JSON unless the handler chose another type (`text/event-stream`, `text/plain`: its chunks go out as they are).
+      const type = headers?.get('content-type')
+      if (!type || /json/i.test(type)) return bytes(jsonStream(value, type ? NDJSON_TYPES.test(type) : false), status, headers, JSON_TYPE)
+    }
+    if (Symbol.asyncIterator in value || isGenerator(value)) return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
   }
-  const body = JSON.stringify(value)
+  const body = stringify(value)
   if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
   return { status: status ?? 200, headers, type: JSON_TYPE, body }
+}
+
+/** Content types that make a returned generator stream one JSON value per line instead of one JSON array. */
+const NDJSON_TYPES = /^\s*application\/(x-ndjson|ndjson|jsonl|x-jsonlines)\s*(;|$)/i
+
+function isGenerator(value: object): value is Iterator<unknown> | AsyncIterator<unknown> {
+  const tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag]
+  return tag === 'Generator' || tag === 'AsyncGenerator'
+}
+
+/**
+ * `JSON.stringify` that never loses data silently: a `Set` becomes an array, a `Map` with string keys an object, and
+ * a value JSON cannot represent (a `Map` with other keys, a generator, `NaN`/`Infinity`, a `BigInt`) throws, so the
+ * handler's mistake is a logged 500 rather than `{}` or `null` on the wire.
+ */
+export function stringify(value: unknown): string | undefined {
+  // Plain data (the common case) needs no replacer: checking it first costs far less than a replacer call per member.
+  return plainData(value, 0) ? JSON.stringify(value) : JSON.stringify(value, faithful)
+}
+
+/** True for strings, booleans, null, finite numbers, and plain objects and arrays of them (not too deep). */
+function plainData(value: unknown, depth: number): boolean {
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint'
+  if (depth > 32) return false
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!plainData(value[i], depth + 1)) return false
+    return true
+  }
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return false
+  for (const key in value) if (!plainData((value as Record<string, unknown>)[key], depth + 1)) return false
+  return true
+}
+
+function faithful(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`${where(key)} is ${value}, which JSON cannot represent`)
+    return value
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const proto = Object.getPrototypeOf(value)
+  if (proto === Object.prototype || proto === null) return value
+  if (value instanceof Set) return [...value]
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of value) {
+      if (typeof k !== 'string') throw new TypeError(`${where(key)} is a Map with a ${typeof k} key, which JSON cannot represent: convert it first`)
+      out[k] = v
+    }
+    return out
+  }
+  if (value instanceof WeakMap || value instanceof WeakSet || value instanceof Promise || isGenerator(value)) {
+    const kind = isGenerator(value) ? (value as { [Symbol.toStringTag]: string })[Symbol.toStringTag] : proto.constructor.name
+    throw new TypeError(`${where(key)} is a ${kind}, which JSON cannot represent`)
+  }
+  return value
+}
+
+function where(key: string): string {
+  return key === '' ? 'The returned value' : `Member "${key}" of the returned value`
+}
+
+/** A generator's values as one JSON array (`[a,b]`) or, `ndjson`, one JSON value per line, encoded as they come. */
+function jsonStream(generator: Iterator<unknown> | AsyncIterator<unknown>, ndjson: boolean): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let first = true
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await generator.next()
+      if (done) {
+        if (!ndjson) controller.enqueue(encoder.encode(first ? '[]' : ']'))
+        return controller.close()
+      }
+      const json = stringify(value) ?? 'null' // as in an array, an undefined element is null
+      controller.enqueue(encoder.encode(ndjson ? json + '\n' : (first ? '[' : ',') + json))
+      first = false
+    },
+    async cancel() {
+      await generator.return?.(undefined)
+    },
+  })
 }
 
 function bytes(body: Reply['body'], status: number | undefined, headers: Headers | undefined, type: string): Reply {
@@ -113,14 +203,14 @@ export function withoutBody(answer: Answer): Answer {
   return answer.body === null ? answer : { ...answer, body: null }
 }
 
-function iterableStream(iterable: AsyncIterable<unknown>): ReadableStream<Uint8Array> {
+function iterableStream(iterable: AsyncIterable<unknown> | Iterable<unknown>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
-  const iterator = iterable[Symbol.asyncIterator]()
+  const iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]()
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await iterator.next()
       if (done) return controller.close()
-      controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value instanceof Uint8Array ? value : encoder.encode(JSON.stringify(value)))
+      controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value instanceof Uint8Array ? value : encoder.encode(stringify(value) ?? ''))
     },
     async cancel(reason) {
       await iterator.return?.(reason)

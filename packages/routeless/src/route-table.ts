@@ -1,31 +1,33 @@
 /**
- * Discovers controller modules under one or more prefixes and compiles them, once, into a `RouteTable`:
- * a tree keyed by path part whose nodes carry the handlers that answer there.
+ * Compiles controller modules, once, into a `RouteTable`: a tree keyed by path segment whose nodes carry the handlers
+ * that answer there. Module discovery lives in `_discover.ts`, handler names in `_handler-names.ts`.
  * @module
  */
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import type { ErrorRenderer } from './controller.ts'
 import { RoutelessError } from './errors.ts'
-import { isControllerName, toClassKey } from './_naming.ts'
+import { isControllerName, isReachableSegment, toRequestKey, toSegment } from './_naming.ts'
+import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from './_handler-names.ts'
 import { readSignature, type Signature } from './_params.ts'
 import { compileBinder, describeParams, type Binder, type ParamSpec } from './params.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from './auth.ts'
+import { findAmbiguity } from './_ambiguity.ts'
+import type { ModuleExports, ModuleSource } from './_discover.ts'
 
-/** The methods a controller may define; any other request method is answered 501. */
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
+export { discoverModules, type ModuleExports, type ModuleSource } from './_discover.ts'
+export { HTTP_METHODS } from './_handler-names.ts'
 const METHOD_SET = new Set<string>(HTTP_METHODS)
-/** Handler names: the HTTP methods, plus `WEBSOCKET` for upgrades (never reachable as an HTTP method token). */
-const HANDLER_NAMES = [...HTTP_METHODS, 'WEBSOCKET'] as const
-const HANDLER_SET = new Set<string>(HANDLER_NAMES)
 
-/** One handler: a class and one of its UPPERCASE methods, with what was learned about it at start-up. */
+/** One handler: a class and one of its handler methods, with what was learned about it at start-up. */
 export interface Handler {
+  /** The HTTP method it answers (`GET` …), `WEBSOCKET`, or `ANY`. */
   method: string
-  /** `/foo/bar` */
+  /** The method's own name: `GET`, `GET_bar`, `GET_$_entries`. */
+  name: string
+  /** The path it answers, `$` placeholders named after its parameters: `/foo/bar`, `/v3/glossaries/{id}/entries`. */
   path: string
+  /** Positional parameters filled from `$` placeholders (they come first). */
+  captures: number
   file: string
   className: string
   cls: new () => any
@@ -44,20 +46,23 @@ export interface Handler {
   moduleKeys: string[]
 }
 
-/** The handlers that answer one path, by method, with the precomputed `Allow` header. */
+/** The handlers that answer one path, by method (`ANY` included), with the precomputed `Allow` header. */
 export interface Endpoint {
   path: string
   methods: Map<string, Handler>
   allow: string
   /** A class renderer of this path's controllers, for the errors no handler is running for (405). */
   renderError: ErrorRenderer | undefined
-  /** Fewest and most positional parts any of its handlers takes (OPTIONS and 405 answer only within them). */
+  /** Fewest and most positional arguments any of its handlers takes (OPTIONS and 405 answer only within them). */
   minArgs: number
   maxArgs: number
 }
 
 export interface RouteNode {
+  /** Child nodes by segment (`foo-bar`, `v3`, `openapi.json`). */
   children: Map<string, RouteNode>
+  /** The `$` edge: any one path part, taken as a positional argument, when the part after it names a child. */
+  param: RouteNode | undefined
   endpoint: Endpoint | undefined
   /** A module's exported `renderError`, applying to its whole tree. */
   renderError: ErrorRenderer | undefined
@@ -65,20 +70,9 @@ export interface RouteNode {
   auth: AuthSpec[]
 }
 
-/** A module's exports, as given by `import()` or by a module map. */
-export type ModuleExports = Record<string, unknown>
-
-/** A module found under a prefix: the path parts it answers and where it came from. */
-export interface ModuleSource {
-  parts: string[]
-  file: string
-  /** The prefix it was found under: two modules answering one path conflict only within one prefix. */
-  root?: string
-  load: () => Promise<ModuleExports>
-}
-
 export interface RouteRow {
   method: string
+  /** The path template: `/v3/glossaries/{id}/entries`. */
   path: string
   file: string
   handler: string
@@ -89,78 +83,27 @@ export interface RouteRow {
 export class RouteTable {
   readonly root: RouteNode = newNode()
   readonly rows: RouteRow[] = []
+  /** What start-up noticed and did not refuse: unreachable names, methods that look like handlers, no handlers. */
+  readonly warnings: string[] = []
 
   /** Every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {
     return [...this.rows].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
   }
+
+  /** Every handler in the table. */
+  *handlers(): Generator<Handler> {
+    const stack = [this.root]
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      if (node.endpoint) yield* node.endpoint.methods.values()
+      stack.push(...node.children.values())
+      if (node.param) stack.push(node.param)
+    }
+  }
 }
 
 function newNode(): RouteNode {
-  return { children: new Map(), endpoint: undefined, renderError: undefined, auth: [] }
-}
-
-const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
-
-/** Files and folders under `prefix` that are controller modules. Files starting with `_` or `.` are private. */
-export function discoverModules(prefix: string, cwd = process.cwd(), generation = 0): ModuleSource[] {
-  const abs = path.resolve(cwd, prefix)
-  const found: ModuleSource[] = []
-  const asFile = resolveModuleFile(abs)
-  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
-    if (!asFile) {
-      throw new RoutelessError('ROUTELESS_ERR_PREFIX_NOT_FOUND', `Controller prefix "${prefix}" not found: ${abs} is neither a directory nor a module file`)
-    }
-    found.push(source([], asFile, abs, generation))
-    return found
-  }
-  walk(abs, [], found, abs, generation)
-  return found
-}
-
-function resolveModuleFile(abs: string): string | undefined {
-  if (MODULE_EXT.some((e) => abs.endsWith(e)) && existsSync(abs) && statSync(abs).isFile()) return abs
-  for (const e of MODULE_EXT) if (existsSync(abs + e) && statSync(abs + e).isFile()) return abs + e
-  return undefined
-}
-
-function isModuleFile(name: string): boolean {
-  return MODULE_EXT.some((e) => name.endsWith(e)) && !name.endsWith('.d.ts') && !/\.(test|spec)\.[mc]?[jt]s$/.test(name)
-}
-
-function walk(dir: string, parts: string[], out: ModuleSource[], root: string, generation: number): void {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))
-  for (const entry of entries) {
-    if (entry.name.startsWith('_') || entry.name.startsWith('.') || entry.name === 'node_modules') continue
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) walk(full, [...parts, entry.name], out, root, generation)
-    else if (entry.isFile() && isModuleFile(entry.name)) {
-      const base = entry.name.replace(/\.[mc]?[jt]s$/, '')
-      out.push(source(base === 'index' ? parts : [...parts, base], full, root, generation))
-    }
-  }
-}
-
-/** `generation` > 0 (watch mode) loads a fresh copy of the module: a new URL for ESM, a cleared cache for CommonJS. */
-function source(parts: string[], file: string, root: string, generation: number): ModuleSource {
-  const url = pathToFileURL(file).href + (generation > 0 ? `?routeless-generation=${generation}` : '')
-  return {
-    parts, file, root,
-    load: async () => {
-      if (generation > 0) delete requireCache[file]
-      return unwrapCommonJs(await import(url))
-    },
-  }
-}
-
-const requireCache = createRequire(import.meta.url).cache
-
-/** A `.ts` file outside a `"type": "module"` package loads as CommonJS: its exports arrive under `default`. */
-function unwrapCommonJs(ns: ModuleExports): ModuleExports {
-  const named = Object.keys(ns).filter((k) => k !== 'default' && k !== 'module.exports')
-  const def = ns.default
-  if (named.length === 0 && typeof def === 'object' && def !== null) return def as ModuleExports
-  return ns
+  return { children: new Map(), param: undefined, endpoint: undefined, renderError: undefined, auth: [] }
 }
 
 export interface BuildOptions {
@@ -174,7 +117,7 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   const table = new RouteTable()
   const seen = new Map<string, string>()
   for (const s of sources) {
-    const key = `${s.root ?? ''}\0${s.parts.map(toClassKey).join('/')}`
+    const key = `${s.root ?? ''}\0${s.parts.map(toSegment).join('/')}`
     const other = seen.get(key)
     if (other !== undefined) {
       throw new RoutelessError('ROUTELESS_ERR_MODULE_CONFLICT', `Modules ${rel(cwd, other)} and ${rel(cwd, s.file)} both answer /${s.parts.join('/')}`)
@@ -190,27 +133,29 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   }))
   for (const { s, exports } of loaded) addModule(table, s, exports, cwd)
   applyTreeGuards(table)
+  const ambiguity = findAmbiguity(table.root)
+  if (ambiguity) throw new RoutelessError('ROUTELESS_ERR_ROUTE_AMBIGUOUS', ambiguity)
+  if (table.rows.length === 0) {
+    const where = [...new Set(sources.map((s) => rel(cwd, s.root ?? s.file)))].join(', ') || 'the given modules'
+    table.warnings.push(`No handlers found in ${where}: every request will answer 404 (a handler is an UPPERCASE method such as GET() on an exported class)`)
+  }
   return table
 }
 
 /** Prepends the guards of every module above a handler's module (root first). */
 function applyTreeGuards(table: RouteTable): void {
-  const visit = (node: RouteNode) => {
-    for (const handler of node.endpoint?.methods.values() ?? []) {
-      const ofNode = (n: RouteNode) => n.auth.flatMap((spec) => guardsFor(spec, handler.method))
-      const tree: Guard[] = ofNode(table.root)
-      let at = table.root
-      for (const key of handler.moduleKeys) {
-        const next = at.children.get(key)
-        if (!next) break
-        at = next
-        tree.push(...ofNode(at))
-      }
-      handler.guards = [...tree, ...handler.guards]
+  for (const handler of table.handlers()) {
+    const ofNode = (n: RouteNode) => n.auth.flatMap((spec) => guardsFor(spec, handler.name, handler.method))
+    const tree: Guard[] = ofNode(table.root)
+    let at = table.root
+    for (const key of handler.moduleKeys) {
+      const next = at.children.get(key)
+      if (!next) break
+      at = next
+      tree.push(...ofNode(at))
     }
-    for (const child of node.children.values()) visit(child)
+    handler.guards = [...tree, ...handler.guards]
   }
-  visit(table.root)
 }
 
 function describeLoadError(cause: unknown): string {
@@ -226,8 +171,8 @@ function rel(cwd: string, file: string): string {
   return r.startsWith('..') ? file : r
 }
 
-function nodeAt(table: RouteTable, keys: string[]): RouteNode {
-  let node = table.root
+function nodeAt(from: RouteNode, keys: string[]): RouteNode {
+  let node = from
   for (const k of keys) {
     let child = node.children.get(k)
     if (!child) node.children.set(k, (child = newNode()))
@@ -236,48 +181,85 @@ function nodeAt(table: RouteTable, keys: string[]): RouteNode {
   return node
 }
 
+type Statics = { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
+
 function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, cwd: string): void {
-  const keys = s.parts.map(toClassKey)
-  const moduleNode = nodeAt(table, keys)
+  const file = rel(cwd, s.file)
+  const keys = s.parts.map(toSegment)
+  const unreachable = s.parts.find((_, i) => !isReachableSegment(keys[i]!))
+  if (unreachable !== undefined) {
+    table.warnings.push(`${file}: no request path can name "${unreachable}" (use lower-case letters, digits, dots, and - or _ between words): its controllers are not served`)
+    return
+  }
+  // Listed as written when a request may spell it so (`biometric_kyc`), else as requests must (`userProfile` → `user-profile`).
+  const shown = s.parts.map((p, i) => (toRequestKey(p) === undefined ? keys[i]! : p))
+  const moduleNode = nodeAt(table.root, keys)
   if (typeof exports.renderError === 'function') moduleNode.renderError = exports.renderError as ErrorRenderer
   if (exports.auth !== undefined) {
     const spec = exports.auth as AuthSpec
     const unknown = unknownAuthKeys(spec)
-    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${rel(cwd, s.file)} exports auth for ${unknown.join(', ')}, which are not handler methods`)
+    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${file} exports auth for ${unknown.join(', ')}, which are not handler methods`)
     moduleNode.auth.push(spec)
   }
-  for (const [name, value] of Object.entries(exports)) {
-    if (!isControllerName(name) || !isClass(value)) continue
-    const methods = handlerMethods(value)
-    if (methods.length === 0) continue
-    const nodeKeys = name === 'Default' ? keys : [...keys, name]
-    const urlPath = '/' + [...s.parts, ...(name === 'Default' ? [] : [kebab(name)])].join('/')
-    const node = nodeAt(table, nodeKeys)
-    const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '', renderError: undefined, minArgs: Infinity, maxArgs: 0 })
-    for (const method of methods) {
-      const fn = (value.prototype as Record<string, unknown>)[method] as Handler['fn']
-      const existing = endpoint.methods.get(method)
-      const file = rel(cwd, s.file)
-      if (existing) {
-        throw new RoutelessError('ROUTELESS_ERR_ROUTE_CONFLICT', `${method} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${method}) and ${file} (${name}.${method})`)
-      }
-      const statics = value as unknown as { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
+  const touched = new Set<Endpoint>()
+  for (const [className, value] of Object.entries(exports)) {
+    if (!isClass(value)) continue
+    const { handlers, malformed } = handlerMethods(value)
+    for (const name of malformed) {
+      table.warnings.push(`${file}: ${className}.${name}() looks like a handler but is not one: handlers are named GET, POST … QUERY, ANY or WEBSOCKET, optionally followed by _words and _$ (GET_bar, GET_$_entries)`)
+    }
+    if (handlers.length === 0) continue
+    if (!isControllerName(className)) {
+      table.warnings.push(`${file}: class ${className} has handlers but its name cannot name a path (export it under a name such as ${className.replace(/^[^A-Za-z]+/, '').replace(/^./, (c) => c.toUpperCase()) || 'Default'})`)
+      continue
+    }
+    const classKeys = className === 'Default' ? [] : [toSegment(className)]
+    const classNode = nodeAt(moduleNode, classKeys)
+    const statics = value as unknown as Statics
+    for (const { name, parsed } of handlers) {
+      const fn = (value.prototype as Record<string, unknown>)[name] as Handler['fn']
       const signature = readSignature(fn)
-      const spec = statics.params?.[method]
-      endpoint.methods.set(method, {
-        method, path: endpoint.path, file, className: name, cls: value, fn,
+      const captures = placeholders(parsed.steps)
+      if (signature.max < captures) {
+        throw new RoutelessError('ROUTELESS_ERR_HANDLER_NAME', `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`)
+      }
+      let node = classNode
+      const shownPath = [...shown, ...classKeys]
+      let arg = 0
+      for (const step of parsed.steps) {
+        if (step === '$') {
+          node = node.param ??= newNode()
+          shownPath.push(`{${signature.names[arg] ?? `arg${arg}`}}`)
+          arg++
+        } else {
+          node = nodeAt(node, [step.segment])
+          shownPath.push(step.segment)
+        }
+      }
+      const urlPath = '/' + shownPath.join('/')
+      const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '', renderError: undefined, minArgs: Infinity, maxArgs: 0 })
+      const existing = endpoint.methods.get(parsed.verb)
+      if (existing) {
+        throw new RoutelessError('ROUTELESS_ERR_ROUTE_CONFLICT', `${parsed.verb} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${existing.name}) and ${file} (${className}.${name})`)
+      }
+      const spec = statics.params?.[name]
+      endpoint.methods.set(parsed.verb, {
+        method: parsed.verb, name, path: urlPath, captures, file, className, cls: value, fn,
         signature,
         params: spec,
         binder: spec ? compileBinder(spec, signature.names) : undefined,
-        guards: classGuards(statics.auth, method, `${file} (${name})`),
+        guards: classGuards(statics.auth, name, parsed.verb, `${file} (${className})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
         accepts: statics.accepts,
         renderError: typeof statics.renderError === 'function' ? statics.renderError.bind(value) : undefined,
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
       })
-      table.rows.push({ method, path: endpoint.path, file, handler: `${name}.${method}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs) })
+      touched.add(endpoint)
+      table.rows.push({ method: parsed.verb, path: urlPath, file, handler: `${className}.${name}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs) })
     }
+  }
+  for (const endpoint of touched) {
     endpoint.allow = allowHeader(endpoint.methods)
     for (const h of endpoint.methods.values()) {
       endpoint.minArgs = Math.min(endpoint.minArgs, h.signature.min)
@@ -287,37 +269,39 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
   }
 }
 
-/** `Allow` lists the class's methods plus HEAD (from GET) and OPTIONS (always answered). */
+/** `Allow` lists the class's methods plus HEAD (from GET) and OPTIONS (always answered); with `ANY`, every method. */
 function allowHeader(methods: Map<string, Handler>): string {
   const set = new Set(methods.keys())
+  if (set.has('ANY')) return HTTP_METHODS.join(', ')
   if (set.has('GET')) set.add('HEAD')
   set.add('OPTIONS')
   return HTTP_METHODS.filter((m) => set.has(m)).join(', ')
 }
 
-function classGuards(spec: AuthSpec | undefined, method: string, where: string): Guard[] {
+function classGuards(spec: AuthSpec | undefined, name: string, verb: string, where: string): Guard[] {
   const unknown = unknownAuthKeys(spec)
   if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${where} has static auth for ${unknown.join(', ')}, which are not handler methods`)
-  return guardsFor(spec, method)
-}
-
-function kebab(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
+  return guardsFor(spec, name, verb)
 }
 
 function isClass(value: unknown): value is new () => any {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value))
 }
 
-/** UPPERCASE HTTP-method names defined on the class or its bases (never inherited Object members). */
-function handlerMethods(cls: Function): string[] {
-  const out = new Set<string>()
+/** Handler methods defined on the class or its bases (never inherited Object members), and names that only look like one. */
+function handlerMethods(cls: Function): { handlers: { name: string; parsed: HandlerName }[]; malformed: string[] } {
+  const handlers = new Map<string, HandlerName>()
+  const malformed = new Set<string>()
   for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
-      if (HANDLER_SET.has(name) && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function') out.add(name)
+      if (handlers.has(name) || malformed.has(name) || typeof Object.getOwnPropertyDescriptor(proto, name)?.value !== 'function') continue
+      const parsed = parseHandlerName(name)
+      if (parsed === 'malformed') malformed.add(name)
+      else if (parsed) handlers.set(name, parsed)
     }
   }
-  return HANDLER_NAMES.filter((m) => out.has(m))
+  const sorted = [...handlers].sort(([a], [b]) => a.localeCompare(b)).map(([name, parsed]) => ({ name, parsed }))
+  return { handlers: sorted, malformed: [...malformed] }
 }
 
 export function isHttpMethod(method: string): boolean {

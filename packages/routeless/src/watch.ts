@@ -38,6 +38,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
     try {
       const table = await buildRouteTable(collectSources(list, cwd, ++generation), { cwd })
       app.replaceTable(table)
+      for (const warning of table.warnings) app.warn(warning)
       options.onReload?.({ handlers: table.rows.length, ms: Math.round(performance.now() - started) })
     } catch (error) {
       options.onError?.(error)
