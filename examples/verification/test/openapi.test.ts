@@ -30,7 +30,7 @@ describe('GET /openapi.json', () => {
       'POST /v3/biometric_kyc', 'POST /v3/document_verification', 'POST /v3/enhanced_document_verification',
       'POST /v3/residency_document_verification', 'POST /v3/registration', 'POST /v3/authentication', 'POST /v3/compare',
       'POST /v3/address', 'POST /v3/aml', 'POST /v3/aml/sync', 'POST /v3/aml/monitoring', 'GET /v3/aml/monitoring/{jobId}/news/{reference}',
-      'POST /v3/users/{userId}/report_fraud', 'POST /v3/hosted_links', 'GET /v3/hosted_links', 'GET /v3/hosted_links/{refId}',
+      'POST /v3/users/{userId}/report-fraud', 'POST /v3/hosted_links', 'GET /v3/hosted_links', 'GET /v3/hosted_links/{refId}',
       'PUT /v3/hosted_links/{refId}', 'GET /v3/services/bank_codes', 'GET /v3/services/id_status', 'GET /v3/services/supported_documents',
       'GET /v3/services/supported_id_types', 'GET /links/{partnerId}/{refId}', 'POST /links/{partnerId}/{refId}',
       'GET /links/{partnerId}/{refId}/{jobId}', 'GET /openapi.json',
@@ -49,7 +49,7 @@ describe('GET /openapi.json', () => {
     expect(ekyc.content['multipart/form-data'].schema.required).toEqual(expect.arrayContaining(['country', 'id_type', 'id_number', 'user_details', 'consent']))
     const selfie = doc.paths['/v3/registration'].post.requestBody.content['multipart/form-data'].schema.properties
     expect(selfie.liveness_images).toMatchObject({ type: 'array', minItems: 6, maxItems: 8, items: { format: 'binary' } })
-    expect(doc.paths['/v3/users/{userId}/report_fraud'].post.parameters.map((p: any) => p.name)).toEqual(['userId'])
+    expect(doc.paths['/v3/users/{userId}/report-fraud'].post.parameters.map((p: any) => p.name)).toEqual(['userId'])
     expect(doc.components.securitySchemes.smileIdToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'SmileID-Token' })
     expect(doc.security).toEqual([{ smileIdToken: [] }])
     expect(doc.paths['/v3/token'].post.security).toEqual([])

@@ -49,3 +49,5 @@ export async function createTestDatabase(prefix = 'test'): Promise<{ url: string
     },
   }
 }
+
+export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'

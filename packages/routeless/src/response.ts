@@ -150,7 +150,7 @@ function faithful(this: unknown, key: string, value: unknown): unknown {
     return out
   }
   if (value instanceof WeakMap || value instanceof WeakSet || value instanceof Promise || isGenerator(value)) {
-    const kind = isGenerator(value) ? (value as { [Symbol.toStringTag]: string })[Symbol.toStringTag] : proto.constructor.name
+    const kind = isGenerator(value) ? String((value as unknown as Record<symbol, unknown>)[Symbol.toStringTag]) : proto.constructor.name
     throw new TypeError(`${where(key)} is a ${kind}, which JSON cannot represent`)
   }
   return value

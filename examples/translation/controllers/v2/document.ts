@@ -1,4 +1,3 @@
-import { HttpError } from 'routeless'
 import { contentTypeOf } from '../../src/documents/content-types.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 
@@ -9,12 +8,15 @@ import { ApiController } from '../../src/http/api-controller.ts'
 export class Default extends ApiController {
   static bodyLimit = 11 * 1024 * 1024
 
-  async POST(id = '', part = '') {
+  /** POST /v2/document uploads; POST /v2/document/{id} answers the status. */
+  async POST(id = '') {
     const documents = this.context.documents
-    if (!id) return documents.upload(this.key, this.kwargs)
-    if (!part) return documents.status(id, this.kwargs)
-    if (part !== 'result') throw new HttpError(404, 'Not found')
-    const { bytes, fileName, format } = await documents.download(id, this.kwargs)
+    return id ? documents.status(id, this.kwargs) : documents.upload(this.key, this.kwargs)
+  }
+
+  /** POST /v2/document/{id}/result: the translated file, once. */
+  async POST_$_result(id: string) {
+    const { bytes, fileName, format } = await this.context.documents.download(id, this.kwargs)
     return new Response(bytes as Uint8Array<ArrayBuffer>, {
       headers: { 'Content-Type': contentTypeOf(format), 'Content-Disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` },
     })

@@ -17,11 +17,14 @@ export class Default extends ApiController {
     return v2GlossaryJson(glossary)
   }
 
-  async GET(id = '', part = '') {
+  async GET(id = '') {
     if (!id) return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
+    return v2GlossaryJson(await findGlossary(this.context.glossaries, id, this.key.keyId))
+  }
+
+  /** GET /v2/glossaries/{id}/entries: the entries as TSV. */
+  async GET_$_entries(id: string) {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
-    if (!part) return v2GlossaryJson(glossary)
-    if (part !== 'entries') throw new HttpError(404, 'Not found')
     const accept = this.request.headers.get('accept') ?? '*/*'
     if (!/text\/tab-separated-values|\*\/\*|text\/\*/i.test(accept)) throw new HttpError(415, 'Glossary entries are only available as text/tab-separated-values.')
     const d = glossary.dictionaries[0]

@@ -18,12 +18,16 @@ export class Default extends ApiController {
     return glossaryJson(glossary)
   }
 
-  async GET(id = '', part = '') {
+  async GET(id = '') {
     const store = this.context.glossaries
     if (!id) return { glossaries: (await store.list(this.key.keyId)).map(glossaryJson) }
+    return glossaryJson(await findGlossary(store, id, this.key.keyId))
+  }
+
+  /** GET /v3/glossaries/{id}/entries?source_lang&target_lang: one dictionary's entries as TSV in JSON. */
+  async GET_$_entries(id: string) {
+    const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
-    if (!part) return glossaryJson(glossary)
-    if (part !== 'entries') throw new HttpError(404, 'Not found')
     const [source, target] = [glossaryLanguage(this.kwargs, 'source_lang'), glossaryLanguage(this.kwargs, 'target_lang')]
     const entries = await store.entries(glossary.glossaryId, source, target)
     if (!entries) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
@@ -44,20 +48,22 @@ export class Default extends ApiController {
   }
 
   /** PUT /v3/glossaries/{id}/dictionaries: replaces (or adds) one pair's dictionary. */
-  async PUT(id: string, part: string) {
-    if (part !== 'dictionaries') throw new HttpError(404, 'Not found')
+  async PUT_$_dictionaries(id: string) {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     const dictionary = readDictionary(this.kwargs)
     await this.context.glossaries.replaceDictionary(glossary.glossaryId, dictionary)
     return dictionaryJson({ sourceLang: dictionary.sourceLang, targetLang: dictionary.targetLang, entryCount: dictionary.entries.length })
   }
 
-  /** DELETE /v3/glossaries/{id}, or one dictionary: DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang. */
-  async DELETE(id: string, part = '') {
+  async DELETE(id: string) {
+    const store = this.context.glossaries
+    await store.delete((await findGlossary(store, id, this.key.keyId)).glossaryId)
+  }
+
+  /** DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang: one dictionary. */
+  async DELETE_$_dictionaries(id: string) {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
-    if (!part) return store.delete(glossary.glossaryId)
-    if (part !== 'dictionaries') throw new HttpError(404, 'Not found')
     const [source, target] = [glossaryLanguage(this.kwargs, 'source_lang'), glossaryLanguage(this.kwargs, 'target_lang')]
     if (!(await store.deleteDictionary(glossary.glossaryId, source, target))) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
   }

@@ -32,8 +32,7 @@ export class Default extends ApiController {
   }
 
   /** PUT /v3/style_rules/{id}/configured_rules: the body is the ConfiguredRules object itself (replaces all). */
-  async PUT(id: string, part: string) {
-    if (part !== 'configured_rules') throw new HttpError(404, 'Not found')
+  async PUT_$_configured_rules(id: string) {
     const style = await this.find(id)
     await this.context.styles.update(style.style_id, { configuredRules: this.body })
     return styleJson(await this.find(id))

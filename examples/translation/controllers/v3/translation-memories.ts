@@ -12,39 +12,47 @@ const NOT_FOUND = 'Translation memory not found'
 export class Default extends ApiController {
   static bodyLimit = 11 * 1024 * 1024
 
-  async GET(id = '', part = '') {
+  async GET(id = '') {
     const store = this.context.memories
     if (!id) {
       const { items, total } = await store.list(this.key.keyId, readPage(this.kwargs, 'page', 0, 0, 1_000_000), readPage(this.kwargs, 'page_size', 10, 1, 25))
       return { translation_memories: items, total_count: total }
     }
-    const memory = await store.get(id, this.key.keyId)
-    if (!memory) throw new HttpError(404, NOT_FOUND)
-    if (!part) return memory
-    if (part !== 'segments') throw new HttpError(404, 'Not found')
+    return this.find(id)
+  }
+
+  /** GET /v3/translation_memories/{id}/segments?page_size&page_cursor */
+  async GET_$_segments(id: string) {
+    const memory = await this.find(id)
+    const store = this.context.memories
     const cursor = Number(this.kwargs.page_cursor ?? 0)
     if (!Number.isSafeInteger(cursor) || cursor < 0) throw new HttpError(400, "Value for 'page_cursor' not supported.")
     return store.segments(memory.translation_memory_id, readPage(this.kwargs, 'page_size', 25, 1, 100), cursor)
   }
 
-  async POST(id = '', part = '') {
+  async POST() {
     const store = this.context.memories
-    if (!id) {
-      const m = readMemory(this.kwargs)
-      const created = await store.create(this.key.keyId, m.name, m.source, m.targets, readSegments(this.kwargs, m.targets, false))
-      this.response.status = 201
-      return store.get(created, this.key.keyId)
-    }
-    const memory = await store.get(id, this.key.keyId)
-    if (!memory) throw new HttpError(404, NOT_FOUND)
-    if (part !== 'segments') throw new HttpError(404, 'Not found')
+    const m = readMemory(this.kwargs)
+    const created = await store.create(this.key.keyId, m.name, m.source, m.targets, readSegments(this.kwargs, m.targets, false))
+    this.response.status = 201
+    return store.get(created, this.key.keyId)
+  }
+
+  /** POST /v3/translation_memories/{id}/segments: adds segments. */
+  async POST_$_segments(id: string) {
+    const memory = await this.find(id)
+    const store = this.context.memories
     await store.addSegments(memory.translation_memory_id, readSegments(this.kwargs, memory.target_languages, true))
     return store.get(memory.translation_memory_id, this.key.keyId)
   }
 
   async DELETE(id: string) {
+    await this.context.memories.delete((await this.find(id)).translation_memory_id)
+  }
+
+  private async find(id: string) {
     const memory = await this.context.memories.get(id, this.key.keyId)
     if (!memory) throw new HttpError(404, NOT_FOUND)
-    await this.context.memories.delete(memory.translation_memory_id)
+    return memory
   }
 }

@@ -6,10 +6,10 @@ import { reportFraudParams } from '../../src/http/params.ts'
 
 /** POST /v3/users/{user_id}/report_fraud */
 export class Default extends ApiController {
-  static params = { POST: reportFraudParams }
+  static params = { POST_$_report_fraud: reportFraudParams }
   static auth = smileIdToken('Invalid token')
 
-  POST(userId: string, action: string) {
-    return reportFraud(this, userId, action, multipartForm(this))
+  POST_$_report_fraud(userId: string) {
+    return reportFraud(this, userId, multipartForm(this))
   }
 }

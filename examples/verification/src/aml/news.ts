@@ -3,8 +3,7 @@ import type { ApiController } from '../http/api-controller.ts'
 import { apiError } from '../http/errors.ts'
 import { findEntry, NEWS_CATEGORIES } from './screening-list.ts'
 
-export async function amlNews(c: ApiController, jobId: string, segment: string, reference: string, query: Record<string, unknown>) {
-  if (segment !== 'news') throw apiError(404, `No controller answers GET ${c.url.pathname}`)
+export async function amlNews(c: ApiController, jobId: string, reference: string, query: Record<string, unknown>) {
   const category = query.news_category
   if (category === undefined || category === '') throw apiError(400, 'news_category is required')
   if (typeof category !== 'string' || !(NEWS_CATEGORIES as readonly string[]).includes(category)) {

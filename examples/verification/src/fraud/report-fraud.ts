@@ -6,8 +6,7 @@ import { apiError, required } from '../http/errors.ts'
 import { EMAIL } from '../validation/user-details.ts'
 import { FRAUD_REASONS } from './fraud-reports.ts'
 
-export async function reportFraud(c: ApiController, userId: string, action: string, form: Form) {
-  if (action !== 'report_fraud') throw apiError(404, `No controller answers POST ${c.url.pathname}`)
+export async function reportFraud(c: ApiController, userId: string, form: Form) {
   const isFraud = bool(form, 'is_fraud')
   if (isFraud === undefined) throw required('is_fraud')
   let reason = text(form, 'reason')?.trim()

@@ -1,19 +1,13 @@
 /**
  * The OpenAPI 3.1 document served at `GET /openapi.json`: routeless generates the paths, parameters and bodies from
  * the route table and the `static params` of src/http/params.ts; this adds what is this API's own — `SmileID-Token`
- * as the security scheme (and the token route's key headers), multipart bodies, the v3 error envelope, and the fixed
- * path segments that the handlers take as positional parts (`news`, `report_fraud`).
+ * as the security scheme (and the token route's key headers), multipart bodies and the v3 error envelope. Sub-resources
+ * (`/v3/users/{userId}/report-fraud`, `/v3/aml/monitoring/{jobId}/news/{reference}`) come from their handler names.
  */
 import type { Application } from 'routeless'
 
 /** Routes that need no token. */
 const PUBLIC = ['/openapi.json', '/v3/token', '/v3/services/bank_codes', '/v3/services/supported_id_types', '/v3/services/supported_documents']
-
-/** Paths whose positional part is in fact a fixed word. */
-const FIXED: Record<string, [string, string]> = {
-  '/v3/aml/monitoring/{jobId}/{news}/{reference}': ['/v3/aml/monitoring/{jobId}/news/{reference}', 'news'],
-  '/v3/users/{userId}/{action}': ['/v3/users/{userId}/report_fraud', 'action'],
-}
 
 export function verificationOpenApi(app: Application): Record<string, unknown> {
   const doc = app.openapi({
@@ -31,12 +25,6 @@ export function verificationOpenApi(app: Application): Record<string, unknown> {
     securitySchemes: { smileIdToken: { type: 'apiKey', in: 'header', name: 'SmileID-Token', description: 'A token from POST /v3/token' } },
     security: [{ smileIdToken: [] }],
   }) as Record<string, any>
-  for (const [from, [to, param]] of Object.entries(FIXED)) {
-    if (!doc.paths[from]) continue
-    for (const op of Object.values(doc.paths[from]) as Record<string, any>[]) op.parameters = op.parameters.filter((p: { name: string }) => p.name !== param)
-    doc.paths[to] = doc.paths[from]
-    delete doc.paths[from]
-  }
   for (const [path, operations] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
     for (const op of Object.values(operations)) {
       if (PUBLIC.includes(path) || path.startsWith('/links/')) op.security = []

@@ -155,7 +155,7 @@ export const idStatusParams = params({
 export const amlNewsParams = params({
   summary: 'News articles about one person an AML job matched',
   tags: ['products'],
-  args: [z.string().describe('An AML job id'), documented(z.literal('news')), z.string().describe('The person\'s ref in the job\'s people[]')],
+  args: [z.string().describe('An AML job id'), z.string().describe('The person\'s ref in the job\'s people[]')],
   kwargs: documented(z.object({
     news_category: z.enum(NEWS_CATEGORIES),
     page: z.string().regex(/^\d{1,3}$/).optional().describe('1 to 100, default 1'),
@@ -284,7 +284,7 @@ export const amlMonitoringParams = params({
 export const reportFraudParams = params({
   summary: 'Report (or clear) a user as fraudulent: every later job of a flagged user is blocked',
   tags: ['fraud'],
-  args: [z.string().describe('A user the partner has submitted a job for'), documented(z.literal('report_fraud'))],
+  args: [z.string().describe('A user the partner has submitted a job for')],
   kwargs: documented(z.object({
     is_fraud: z.enum(['true', 'false']),
     reason: z.enum(FRAUD_REASONS).optional().describe('Required when is_fraud is true'),

@@ -7,13 +7,13 @@ import { amlMonitoringParams, amlNewsParams } from '../../../src/http/params.ts'
 
 /** POST /v3/aml/monitoring and GET /v3/aml/monitoring/{job_id}/news/{reference} */
 export class Default extends ApiController {
-  static params = { GET: amlNewsParams, POST: amlMonitoringParams }
+  static params = { GET_$_news: amlNewsParams, POST: amlMonitoringParams }
 
   async POST() {
     return acceptJob(this, await readAml(this, multipartForm(this), 'monitoring'))
   }
 
-  GET(jobId: string, news: string, reference: string, kwargs: Record<string, unknown>) {
-    return amlNews(this, jobId, news, reference, kwargs)
+  GET_$_news(jobId: string, reference: string, kwargs: Record<string, unknown>) {
+    return amlNews(this, jobId, reference, kwargs)
   }
 }
