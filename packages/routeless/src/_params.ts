@@ -118,3 +118,15 @@ function hasDefault(param: string): boolean {
   }
   return false
 }
+
+/** The signature the TypeScript types declare (`id?: string` is optional; names survive minification). */
+export function signatureFromTypes(types: { positional: { name: string; optional: boolean; rest: boolean }[]; kwargs: unknown }): Signature {
+  const positional = types.positional
+  const rest = positional.some((p) => p.rest)
+  let min = 0
+  for (const p of positional) {
+    if (p.rest || p.optional) break
+    min++
+  }
+  return { min, max: rest ? Infinity : positional.length, slots: positional.length - (rest ? 1 : 0), kwargs: types.kwargs !== null, names: positional.map((p) => p.name) }
+}

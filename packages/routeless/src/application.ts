@@ -12,6 +12,8 @@ import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
 import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
+import type { TypesMode } from './signatures.ts'
+import type { Manifest } from './manifest.ts'
 
 
 export interface AppOptions {
@@ -29,6 +31,13 @@ export interface AppOptions {
   cors?: CorsOptions
   /** Log one `request` line per request at level info, and echo `X-Request-ID` (default false). */
   accessLog?: boolean
+  /**
+   * How handler signatures are read: `'auto'` (default: the manifest when current, else the TypeScript checker, else
+   * parameter names), `'manifest'` (never imports `typescript`), `'off'` (parameter names only, unchecked).
+   */
+  types?: TypesMode
+  /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
+  manifest?: Manifest | string
 }
 
 /** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
@@ -89,7 +98,7 @@ export class Application {
   /** Loads every controller module under `source` and builds the route table. */
   static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
     const cwd = options.cwd ?? process.cwd()
-    const table = await buildRouteTable(collectSources(source, cwd), { cwd })
+    const table = await buildRouteTable(collectSources(source, cwd), { cwd, types: options.types, manifest: options.manifest })
     const app = new Application(table, options)
     for (const warning of table.warnings) app.warn(warning)
     return app
@@ -188,7 +197,11 @@ export class Application {
     try {
       const controller = this.construct(call, body, state)
       if (handler.guards.length > 0 || handler.before || handler.binder) return this.runGuarded(call, controller, state)
-      value = handler.fn.apply(controller, callArguments(r.args, call.kwargs, handler.signature))
+      if (handler.typed) {
+        const bound = handler.typed(r.args, call.kwargs)
+        controller.kwargs = bound.kwargs
+        value = handler.fn.apply(controller, callArguments(bound.args, bound.kwargs, handler.signature))
+      } else value = handler.fn.apply(controller, callArguments(r.args, call.kwargs, handler.signature))
     } catch (error) {
       return this.fail(call, error)
     }
@@ -204,12 +217,7 @@ export class Application {
         for (const guard of handler.guards) await guard(controller)
         if (handler.before) await handler.before.call(controller)
       }
-      let args: unknown[] = call.r.args
-      let kwargs = call.kwargs
-      if (handler.binder) {
-        ;({ args, kwargs } = await handler.binder(call.r.args, kwargs))
-        controller.kwargs = kwargs
-      }
+      const { args, kwargs } = await bind(handler, call.r.args, call.kwargs, controller)
       const value = await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))
       return this.finish(call, value, state)
     } catch (error) {
@@ -259,12 +267,7 @@ export class Application {
       const controller = this.construct(call, undefined, new ResponseDraft())
       for (const guard of handler.guards) await guard(controller)
       if (handler.before) await handler.before.call(controller)
-      let args: unknown[] = r.args
-      let kwargs = call.kwargs
-      if (handler.binder) {
-        ;({ args, kwargs } = await handler.binder(r.args, kwargs))
-        controller.kwargs = kwargs
-      }
+      const { args, kwargs } = await bind(handler, r.args, call.kwargs, controller)
       const handlers = (await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))) as SocketHandlers
       if (typeof handlers !== 'object' || handlers === null) {
         throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
@@ -366,6 +369,13 @@ function installLazyMembers(cls: Function): void {
       },
     })
   }
+}
+
+/** The handler's arguments as its schemas (`params`) or its types convert them; `this.kwargs` is the converted object. */
+async function bind(handler: Handler, args: string[], kwargs: Kwargs, controller: InstanceType<Handler['cls']>): Promise<{ args: unknown[]; kwargs: Kwargs }> {
+  const bound = handler.binder ? await handler.binder(args, kwargs) : handler.typed ? handler.typed(args, kwargs) : { args, kwargs }
+  controller.kwargs = bound.kwargs
+  return bound
 }
 
 /** Positional parts in order; the kwargs object after the positional slots when the handler asks for it. */

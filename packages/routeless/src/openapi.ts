@@ -50,7 +50,7 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
     if (!handler || row.method === 'HEAD' || row.method === 'WEBSOCKET' || row.method === 'ANY') continue
     for (const variant of pathVariants(handler)) {
       const operationId = uniqueId(`${row.method.toLowerCase()}${camel(variant.path)}`, seen)
-      ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(handler, variant.params, operationId)
+      ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(handler, variant.params, operationId, table.defs)
     }
   }
   return {
@@ -60,7 +60,7 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
     paths,
     ...(options.security ? { security: options.security } : {}),
     components: {
-      schemas: { Error: options.errorSchema ?? ENVELOPE_SCHEMA },
+      schemas: { ...toComponents(table.defs), Error: options.errorSchema ?? ENVELOPE_SCHEMA },
       ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
     },
   }
@@ -82,19 +82,20 @@ function pathVariants(h: Handler): { path: string; params: PathParam[] }[] {
   const base = h.path === '/' ? '' : h.path
   const out: { path: string; params: PathParam[] }[] = []
   for (let n = from; n <= upper; n++) {
-    const params = names.slice(0, n).map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? { type: 'string' } }))
+    const params = names.slice(0, n).map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? typedArg(h, i) ?? { type: 'string' } }))
     out.push({ path: base + params.slice(h.captures).map((p) => `/{${p.name}}`).join('') || '/', params })
   }
   return out
 }
 
-function operation(h: Handler, pathParams: PathParam[], operationId: string): Record<string, unknown> {
+function operation(h: Handler, pathParams: PathParam[], operationId: string, defs: Record<string, Record<string, any>>): Record<string, unknown> {
   const spec: ParamSpec = h.params ?? {}
-  const op: Record<string, unknown> = { operationId, summary: spec.summary ?? `${h.className}.${h.method}` }
-  if (spec.description) op.description = spec.description
+  const doc = h.types?.doc
+  const op: Record<string, unknown> = { operationId, summary: spec.summary ?? doc?.split('\n')[0] ?? `${h.className}.${h.name}` }
+  if (spec.description ?? (doc?.includes('\n') ? doc : undefined)) op.description = spec.description ?? doc
   if (spec.tags) op.tags = spec.tags
   const parameters: Record<string, unknown>[] = pathParams.map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema }))
-  const kwargs = jsonSchemaOf(spec.kwargs)
+  const kwargs = jsonSchemaOf(spec.kwargs) ?? typedKwargs(h, defs)
   if (kwargs && !BODY_METHODS.has(h.method)) {
     const required = new Set<string>((kwargs.required as string[] | undefined) ?? [])
     for (const [name, schema] of Object.entries((kwargs.properties ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -111,11 +112,41 @@ function operation(h: Handler, pathParams: PathParam[], operationId: string): Re
       content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
     }
   }
-  op.responses = responses(spec.responses, h.method)
+  const returns = h.types?.returns
+  op.responses = responses(spec.responses, h.method, returns ? linked(returns) : undefined)
   return op
 }
 
-function responses(declared: ParamSpec['responses'], method: string): Record<string, unknown> {
+/** A positional parameter's schema from the handler's types (a rest parameter's items for the parts after it). */
+function typedArg(h: Handler, i: number): Record<string, unknown> | undefined {
+  const positional = h.types?.positional
+  if (!positional?.length) return undefined
+  const p = positional[Math.min(i, positional.length - 1)]!
+  const schema = p.rest ? p.schema.items : i < positional.length ? p.schema : undefined
+  return schema && Object.keys(schema).length ? linked(schema) : undefined
+}
+
+/** The keyword parameter's object schema from the handler's types (a named type inlined, so its properties list). */
+function typedKwargs(h: Handler, defs: Record<string, Record<string, any>>): Record<string, any> | undefined {
+  let schema = h.types?.kwargs?.schema as Record<string, any> | undefined
+  if (schema?.$ref?.startsWith('#/$defs/')) schema = defs[schema.$ref.slice(8)]
+  return schema?.type === 'object' ? linked(schema) : undefined
+}
+
+/** `#/$defs/Name` → `#/components/schemas/Name`. */
+function linked<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(linked) as T
+  if (typeof schema !== 'object' || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(schema)) out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : linked(v)
+  return out as T
+}
+
+function toComponents(defs: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(defs).map(([name, schema]) => [name, linked(schema)]))
+}
+
+function responses(declared: ParamSpec['responses'], method: string, returns?: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   if (declared) {
     for (const [status, value] of Object.entries(declared)) {
@@ -125,7 +156,7 @@ function responses(declared: ParamSpec['responses'], method: string): Record<str
       out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
     }
   } else {
-    out['200'] = { description: method === 'DELETE' ? 'Deleted' : 'Success' }
+    out['200'] = { description: method === 'DELETE' ? 'Deleted' : 'Success', ...(returns ? { content: { 'application/json': { schema: returns } } } : {}) }
   }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
   out['4XX'] ??= { description: 'Client error', ...error }

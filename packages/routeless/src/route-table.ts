@@ -8,7 +8,10 @@ import type { ErrorRenderer } from './controller.ts'
 import { RoutelessError } from './errors.ts'
 import { isControllerName, isReachableSegment, toRequestKey, toSegment } from './_naming.ts'
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from './_handler-names.ts'
-import { readSignature, type Signature } from './_params.ts'
+import { readSignature, signatureFromTypes, type Signature } from './_params.ts'
+import { loadSignatures, type Signatures, type TypesMode } from './signatures.ts'
+import { compileTypedBinder, TypeValidators, type TypedBinder } from './typed-binder.ts'
+import type { HandlerTypes, Manifest } from './manifest.ts'
 import { compileBinder, describeParams, type Binder, type ParamSpec } from './params.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from './auth.ts'
 import { findAmbiguity } from './_ambiguity.ts'
@@ -40,6 +43,10 @@ export interface Handler {
   /** The method's parameter schemas (`static params = { GET: … }`) and their compiled binder. */
   params: ParamSpec | undefined
   binder: Binder | undefined
+  /** What the handler's TypeScript signature declares (from the manifest), when known. */
+  types: HandlerTypes | undefined
+  /** Enforces `types` before the call (undefined when they declare nothing to check, or `params` is given). */
+  typed: TypedBinder | undefined
   /** Auth guards, module tree first, then the class's, then the method's; run before `before()`. */
   guards: Guard[]
   /** Keys of the module that defines the class (for module-tree guards). */
@@ -85,6 +92,10 @@ export class RouteTable {
   readonly rows: RouteRow[] = []
   /** What start-up noticed and did not refuse: unreachable names, methods that look like handlers, no handlers. */
   readonly warnings: string[] = []
+  /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
+  defs: Record<string, Record<string, unknown>> = {}
+  /** Where the handler types came from: the manifest, a fresh analysis, or nowhere (names only). */
+  types: Signatures['origin'] = 'none'
 
   /** Every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {
@@ -107,8 +118,12 @@ function newNode(): RouteNode {
 }
 
 export interface BuildOptions {
-  /** Base directory used to print file names (default: the working directory). */
+  /** Base directory used to print file names, and where `.routeless/manifest.json` lives (default: the working directory). */
   cwd?: string
+  /** How handler types are read: `'auto'` (manifest, else analysis, else names), `'manifest'` or `'off'`. */
+  types?: TypesMode
+  /** A signature manifest, or its path (default `.routeless/manifest.json`). */
+  manifest?: Manifest | string
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
@@ -131,7 +146,13 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
       throw new RoutelessError('ROUTELESS_ERR_MODULE_LOAD', `Controller module ${rel(cwd, s.file)} failed to load: ${describeLoadError(cause)}`, { cause })
     }
   }))
-  for (const { s, exports } of loaded) addModule(table, s, exports, cwd)
+  const signatures = await loadSignatures(sources, { cwd, mode: options.types, manifest: options.manifest })
+  table.warnings.push(...signatures.warnings)
+  table.defs = signatures.defs as RouteTable['defs']
+  table.types = signatures.origin
+  let validators: TypeValidators | undefined
+  const compile = (types: HandlerTypes) => compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
+  for (const { s, exports } of loaded) addModule(table, s, exports, cwd, signatures, compile)
   applyTreeGuards(table)
   const ambiguity = findAmbiguity(table.root)
   if (ambiguity) throw new RoutelessError('ROUTELESS_ERR_ROUTE_AMBIGUOUS', ambiguity)
@@ -183,7 +204,7 @@ function nodeAt(from: RouteNode, keys: string[]): RouteNode {
 
 type Statics = { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
 
-function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, cwd: string): void {
+function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, cwd: string, signatures: Signatures, compile: (types: HandlerTypes) => TypedBinder | undefined): void {
   const file = rel(cwd, s.file)
   const keys = s.parts.map(toSegment)
   const unreachable = s.parts.find((_, i) => !isReachableSegment(keys[i]!))
@@ -218,7 +239,8 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
     const statics = value as unknown as Statics
     for (const { name, parsed } of handlers) {
       const fn = (value.prototype as Record<string, unknown>)[name] as Handler['fn']
-      const signature = readSignature(fn)
+      const types = signatures.lookup(s, className, name)
+      const signature = types ? signatureFromTypes(types) : readSignature(fn)
       const captures = placeholders(parsed.steps)
       if (signature.max < captures) {
         throw new RoutelessError('ROUTELESS_ERR_HANDLER_NAME', `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`)
@@ -248,6 +270,8 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
         signature,
         params: spec,
         binder: spec ? compileBinder(spec, signature.names) : undefined,
+        types,
+        typed: types && !spec ? compileTyped(compile, types, `${file} (${className}.${name})`) : undefined,
         guards: classGuards(statics.auth, name, parsed.verb, `${file} (${className})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
@@ -266,6 +290,14 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
       endpoint.maxArgs = Math.max(endpoint.maxArgs, h.signature.max)
     }
     endpoint.renderError ??= [...endpoint.methods.values()].find((h) => h.renderError)?.renderError
+  }
+}
+
+function compileTyped(compile: (types: HandlerTypes) => TypedBinder | undefined, types: HandlerTypes, where: string): TypedBinder | undefined {
+  try {
+    return compile(types)
+  } catch (cause) {
+    throw new RoutelessError('ROUTELESS_ERR_TYPES', `${where}: its parameter types cannot be checked: ${(cause as Error).message}`, { cause })
   }
 }
 

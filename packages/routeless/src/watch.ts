@@ -36,7 +36,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
   const rebuild = async () => {
     const started = performance.now()
     try {
-      const table = await buildRouteTable(collectSources(list, cwd, ++generation), { cwd })
+      const table = await buildRouteTable(collectSources(list, cwd, ++generation), { cwd, types: app.options.types, manifest: app.options.manifest })
       app.replaceTable(table)
       for (const warning of table.warnings) app.warn(warning)
       options.onReload?.({ handlers: table.rows.length, ms: Math.round(performance.now() - started) })

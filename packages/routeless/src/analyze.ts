@@ -1,0 +1,175 @@
+/**
+ * Reads handler signatures from the controllers' TypeScript source with the compiler API (the checker: aliases,
+ * interfaces, imported types, unions, literal unions, arrays, optional `?`, defaults, rest and JSDoc resolve) and
+ * writes them as a `Manifest`. The only module that imports `typescript`, and only when it is called: production
+ * reads the manifest `routeless build` wrote and needs neither `typescript` nor the sources.
+ * @module
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type ts from 'typescript'
+import { parseHandlerName } from './_handler-names.ts'
+import { SchemaWriter, Unsupported } from './_type-schema.ts'
+import { handlerKey, MANIFEST_FORMAT, sha256, type HandlerTypes, type JsonSchema, type Manifest, type PositionalParam } from './manifest.ts'
+
+type TS = typeof ts
+
+export interface AnalyzeInput {
+  /** Absolute path of a controller module. */
+  file: string
+  /** Its path below the prefix (`v3/glossaries`, `''` for the root). */
+  module: string
+}
+
+/** `typescript` as the application would import it (its own install first), or undefined when it is not installed. */
+export async function loadTypeScript(cwd: string): Promise<TS | undefined> {
+  for (const from of [path.join(cwd, 'package.json'), import.meta.url]) {
+    try {
+      const resolved = createRequire(from).resolve('typescript')
+      const mod = (await import(pathToFileURL(resolved).href)) as { default?: TS } & TS
+      return mod.default ?? mod
+    } catch {
+      // not installed there
+    }
+  }
+  return undefined
+}
+
+/** Analyses `inputs` with the TypeScript checker. Throws on a JSDoc constraint that is wrong (a developer mistake). */
+export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
+  const program = ts.createProgram(inputs.map((i) => i.file), compilerOptions(ts, cwd))
+  const checker = program.getTypeChecker()
+  const writer = new SchemaWriter(ts, checker)
+  const manifest: Manifest = { format: MANIFEST_FORMAT, typescript: ts.version, files: {}, handlers: {}, $defs: writer.defs }
+  const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
+  for (const input of inputs) {
+    const source = program.getSourceFile(input.file)
+    if (!source) continue
+    const file = rel(input.file)
+    manifest.files[file] = {
+      module: input.module,
+      sha256: sha256(input.file),
+      deps: Object.fromEntries([...localImports(ts, program, checker, source)].map((dep) => [rel(dep), sha256(dep)])),
+    }
+    const moduleSymbol = checker.getSymbolAtLocation(source)
+    if (!moduleSymbol) continue
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
+      if (!(symbol.flags & ts.SymbolFlags.Class)) continue
+      const instance = checker.getDeclaredTypeOfSymbol(symbol)
+      for (const member of checker.getPropertiesOfType(instance)) {
+        if (typeof parseHandlerName(member.getName()) !== 'object') continue
+        const declaration = member.valueDeclaration
+        if (!declaration || !ts.isMethodDeclaration(declaration)) continue
+        const types = describeMethod(ts, checker, writer, declaration, `${file} (${exported.getName()}.${member.getName()})`)
+        const doc = ts.displayPartsToString(member.getDocumentationComment(checker)).trim()
+        if (doc) types.doc = doc
+        manifest.handlers[handlerKey(file, exported.getName(), member.getName())] = types
+      }
+    }
+  }
+  return manifest
+}
+
+/** The application's tsconfig (its `paths`, module resolution), made to analyse: no emit, JS with JSDoc types. */
+function compilerOptions(ts: TS, cwd: string): ts.CompilerOptions {
+  const defaults: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true, allowImportingTsExtensions: true, esModuleInterop: true,
+  }
+  const configFile = ts.findConfigFile(cwd, ts.sys.fileExists)
+  let options = defaults
+  if (configFile && existsSync(configFile)) {
+    const read = ts.readConfigFile(configFile, ts.sys.readFile)
+    if (!read.error) options = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
+  }
+  return { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, declaration: false, composite: false, incremental: false }
+}
+
+/** Local files `source` imports, directly or not (not `node_modules`, not the standard library). */
+function localImports(ts: TS, program: ts.Program, checker: ts.TypeChecker, source: ts.SourceFile): Set<string> {
+  const out = new Set<string>()
+  const queue = [source]
+  for (let sf = queue.pop(); sf; sf = queue.pop()) {
+    for (const statement of sf.statements) {
+      const specifier = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) ? statement.moduleSpecifier : undefined
+      if (!specifier) continue
+      const target = checker.getSymbolAtLocation(specifier)?.valueDeclaration
+      const file = target && ts.isSourceFile(target) ? target : undefined
+      if (!file || file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file) || file.fileName.includes('/node_modules/')) continue
+      const name = path.resolve(file.fileName)
+      if (name === path.resolve(source.fileName) || out.has(name)) continue
+      out.add(name)
+      queue.push(file)
+    }
+  }
+  return out
+}
+
+function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, method: ts.MethodDeclaration, where: string): HandlerTypes {
+  const warnings: string[] = []
+  const params = [...method.parameters]
+  const last = params[params.length - 1]
+  const kwargsParam = last && !last.dotDotDotToken && (ts.isObjectBindingPattern(last.name) || (ts.isIdentifier(last.name) && last.name.text === 'kwargs')) ? params.pop() : undefined
+  const positional: PositionalParam[] = params.map((p, i) => {
+    const name = ts.isIdentifier(p.name) ? p.name.text : `arg${i}`
+    const rest = Boolean(p.dotDotDotToken)
+    const optional = Boolean(p.questionToken || p.initializer) || checker.isOptionalParameter(p)
+    let schema: JsonSchema = rest ? { type: 'array', items: {} } : {}
+    try {
+      schema = writer.declared(p, checker.getTypeAtLocation(p), p)
+      if (!isPathValue(rest ? schema.items ?? {} : schema, writer.defs)) throw new Unsupported('an object (a path part is one string)')
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw new TypeError(`${where}, parameter ${name}: ${(error as Error).message}`)
+      warnings.push(`parameter ${name}: ${error.message} cannot be checked; it is bound as a string`)
+      schema = rest ? { type: 'array', items: {} } : {}
+    }
+    return { name, schema, optional, rest }
+  })
+  let kwargs: HandlerTypes['kwargs'] = null
+  if (kwargsParam) {
+    let schema: JsonSchema = {}
+    try {
+      schema = writer.declared(kwargsParam, checker.getTypeAtLocation(kwargsParam), kwargsParam)
+      const object = schema.$ref ? writer.defs[schema.$ref.slice('#/$defs/'.length)] : schema
+      if (object && Object.keys(schema).length > 0 && object.type !== 'object') throw new Unsupported('a keyword parameter that is not an object')
+      // `{ page = 1 }`: a default in the pattern makes the keyword optional.
+      if (ts.isObjectBindingPattern(kwargsParam.name) && !schema.$ref && Array.isArray(schema.required)) {
+        const defaulted = new Set(kwargsParam.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name).getText()))
+        schema.required = schema.required.filter((r: string) => !defaulted.has(r))
+        if (schema.required.length === 0) delete schema.required
+      }
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw new TypeError(`${where}, keyword parameter: ${(error as Error).message}`)
+      warnings.push(`keyword parameter: ${error.message} cannot be checked`)
+      schema = {}
+    }
+    kwargs = { schema }
+  }
+  const out: HandlerTypes = { positional, kwargs, returns: returnSchema(ts, checker, writer, method) }
+  if (warnings.length) out.warnings = warnings
+  return out
+}
+
+/** A value one path part can carry: a string, number, boolean, one of several literals, a date. */
+function isPathValue(schema: JsonSchema, defs: Record<string, JsonSchema>): boolean {
+  if (schema.$ref) return false
+  if (schema.anyOf) return schema.anyOf.every((s: JsonSchema) => isPathValue(s, defs))
+  const types = [schema.type].flat().filter(Boolean)
+  return types.every((t) => t !== 'object' && t !== 'array')
+}
+
+function returnSchema(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, method: ts.MethodDeclaration): JsonSchema | null {
+  const signature = checker.getSignatureFromDeclaration(method)
+  if (!signature) return null
+  const returned = checker.getReturnTypeOfSignature(signature)
+  const awaited = checker.getAwaitedType(returned) ?? returned
+  if (awaited.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)) return null
+  try {
+    return writer.schema(awaited, method)
+  } catch {
+    return null // a Response, bytes, a stream, a generator: documented as they are, not as a schema
+  }
+}

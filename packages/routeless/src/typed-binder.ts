@@ -1,0 +1,207 @@
+/**
+ * Enforces a handler's TypeScript signature before the call: path parts and query/form strings are coerced by the
+ * declared type (numbers, booleans, literal unions, arrays from repeated keys or comma lists, `Date` from ISO 8601),
+ * then validated by validators Ajv compiled once at start-up. One 400 names every failing parameter; a required
+ * keyword that is missing, or a keyword the type does not declare (unless it has an index signature), is a 400.
+ * @module
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import type { ValidateFunction, ErrorObject } from 'ajv'
+import type { Kwargs } from './controller.ts'
+import { HttpError } from './errors.ts'
+import type { HandlerTypes, JsonSchema } from './manifest.ts'
+import type { ParamIssue } from './params.ts'
+
+/** Binds one request's arguments synchronously; throws the 400. */
+export type TypedBinder = (args: string[], kwargs: Kwargs) => { args: unknown[]; kwargs: Kwargs }
+
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void
+
+/** Marks a schema made from TypeScript's `Date`: the validated string is given to the handler as a `Date`. */
+export const DATE_MARK = 'x-js'
+
+/** One Ajv instance per set of named types (`$defs`), compiled validators shared by every handler. */
+export class TypeValidators {
+  private readonly ajv: Ajv2020
+  private readonly cache = new Map<string, ValidateFunction>()
+
+  constructor(readonly defs: Record<string, JsonSchema>) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateFormats: true })
+    addFormats(this.ajv)
+    this.ajv.addSchema({ $id: 'routeless:defs', $defs: defs })
+  }
+
+  /** The compiled validator of `schema` (its `#/$defs/…` references resolve against the named types). */
+  compile(schema: JsonSchema): ValidateFunction {
+    const key = JSON.stringify(schema)
+    let fn = this.cache.get(key)
+    if (!fn) this.cache.set(key, (fn = this.ajv.compile(relink(schema))))
+    return fn
+  }
+
+  /** `schema`, or the named type it refers to. */
+  deref(schema: JsonSchema): JsonSchema {
+    for (let i = 0; i < 32 && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/'); i++) schema = this.defs[schema.$ref.slice(8)] ?? {}
+    return schema
+  }
+}
+
+function relink(schema: unknown): any {
+  if (Array.isArray(schema)) return schema.map(relink)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(schema)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `routeless:defs${v}` : relink(v)
+  return out
+}
+
+/** A compiled check of one value: coerce, then validate; the converted value or the issue. */
+interface Check {
+  coerce: (value: unknown) => unknown
+  validate: ValidateFunction | undefined
+  date: boolean
+  schema: JsonSchema
+}
+
+const isAny = (schema: JsonSchema) => Object.keys(schema).length === 0
+
+/**
+ * The binder for a handler's types, or undefined when its signature declares nothing to check (untyped or `string`
+ * parameters and no typed keywords): such a handler pays nothing per request.
+ */
+export function compileTypedBinder(types: HandlerTypes, validators: TypeValidators): TypedBinder | undefined {
+  const check = (schema: JsonSchema): Check => ({
+    coerce: coercer(schema, validators),
+    validate: isAny(schema) ? undefined : validators.compile(schema),
+    date: isDate(validators.deref(schema)),
+    schema,
+  })
+  const positional = types.positional.map((p) => ({ name: p.name, rest: p.rest, check: check(p.rest ? (p.schema.items ?? {}) : p.schema) }))
+  const plainString = (c: Check) => c.schema.type === 'string' && Object.keys(c.schema).length === 1
+  const positionalNeeded = positional.some((p) => p.check.validate && !plainString(p.check))
+  const kwSchema = types.kwargs ? validators.deref(types.kwargs.schema) : undefined
+  const typedKwargs = kwSchema && kwSchema.type === 'object'
+  if (!positionalNeeded && !typedKwargs) return undefined
+  const properties = new Map<string, Check>(Object.entries((kwSchema?.properties ?? {}) as Record<string, JsonSchema>).map(([k, s]) => [k, check(s)]))
+  const required = (kwSchema?.required ?? []) as string[]
+  const extra = kwSchema?.additionalProperties
+  const extraCheck = extra && extra !== true && typeof extra === 'object' && !isAny(extra) ? check(extra) : undefined
+  const extrasAllowed = extra !== false && extra !== undefined ? true : false
+
+  return (args, kwargs) => {
+    let issues: ParamIssue[] | undefined
+    const fail = (name: string, reason: string) => void (issues ??= []).push({ name, reason })
+    const outArgs: unknown[] = args.slice()
+    if (positionalNeeded) {
+      for (let i = 0, p = 0; i < args.length && p < positional.length; i++) {
+        const param = positional[p]!
+        const value = run(param.check, args[i], param.rest ? `${param.name}.${i - p}` : param.name, fail)
+        outArgs[i] = value
+        if (!param.rest) p++
+      }
+    }
+    if (!typedKwargs) return issues ? reject(issues) : { args: outArgs, kwargs }
+    const outKwargs: Kwargs = {}
+    for (const key in kwargs) {
+      const value = kwargs[key]
+      const declared = properties.get(key)
+      if (declared) outKwargs[key] = run(declared, value, key, fail) as Kwargs[string]
+      else if (!extrasAllowed) fail(key, 'is not a parameter of this handler')
+      else outKwargs[key] = extraCheck ? (run(extraCheck, value, key, fail) as Kwargs[string]) : value
+    }
+    for (const key of required) if (kwargs[key] === undefined) fail(key, 'is required')
+    return issues ? reject(issues) : { args: outArgs, kwargs: outKwargs }
+  }
+}
+
+function run(check: Check, raw: unknown, name: string, fail: (name: string, reason: string) => void): unknown {
+  const value = check.coerce(raw)
+  if (check.validate && !check.validate(value)) {
+    const error = check.validate.errors?.[0]
+    fail(name + dotted(error), reasonOf(error, check.schema, raw))
+    return raw
+  }
+  return check.date && typeof value === 'string' ? new Date(value) : value
+}
+
+function reject(issues: ParamIssue[]): never {
+  const summary = issues.map((i) => `${i.name}: ${i.reason}`).join('; ')
+  throw new HttpError(400, `Invalid parameters: ${summary}`, { details: { errors: issues } })
+}
+
+function dotted(error: ErrorObject | undefined): string {
+  if (!error) return ''
+  const path = error.instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty))
+  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty))
+  return path.length ? '.' + path.join('.') : ''
+}
+
+/** A reason a person can act on: "must be an integer, got \"1.5\"", "must be one of \"a\", \"b\"". */
+function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unknown): string {
+  const got = typeof raw === 'string' ? `, got "${raw.length > 40 ? raw.slice(0, 40) + '…' : raw}"` : ''
+  if (!error) return 'is invalid'
+  if (error.keyword === 'required') return 'is required'
+  if (error.keyword === 'additionalProperties') return 'is not a known field'
+  if (error.keyword === 'enum') return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}`
+  if (error.keyword === 'const') return `must be ${JSON.stringify(error.params.allowedValue)}${got}`
+  if (error.keyword === 'type') return `must be ${article([error.params.type].flat().join(' or '))}${error.instancePath ? '' : got}`
+  if (error.keyword === 'format' && schema[DATE_MARK] === 'Date') return `must be an ISO 8601 date${got}`
+  return `${error.message ?? 'is invalid'}${error.instancePath ? '' : got}`
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
+}
+
+function isDate(schema: JsonSchema): boolean {
+  return schema[DATE_MARK] === 'Date'
+}
+
+const TRUE = new Set(['true', '1', 'yes', 'on'])
+const FALSE = new Set(['false', '0', 'no', 'off'])
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?$/
+
+/**
+ * Converts a string the way its declared type reads it; anything else is left for the validator to refuse. Strict:
+ * `" 12 "`, `"0x10"`, `"Infinity"` stay strings; `""` is null only where the type allows null and not a string.
+ */
+function coercer(schema: JsonSchema, validators: TypeValidators): (value: unknown) => unknown {
+  const s = validators.deref(schema)
+  if (isAny(s)) return (v) => v
+  if (Array.isArray(s.anyOf)) {
+    const branches = (s.anyOf as JsonSchema[]).map((b) => ({ coerce: coercer(b, validators), check: validators.compile(b) }))
+    return (v) => {
+      for (const b of branches) {
+        const c = b.coerce(v)
+        if (b.check(c)) return c
+      }
+      return v
+    }
+  }
+  const types = new Set<string>([s.type].flat().filter(Boolean))
+  if (types.has('array')) {
+    const item = coercer(s.items ?? {}, validators)
+    return (v) => {
+      const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter((x) => x !== '') : [v]
+      return list.map(item)
+    }
+  }
+  const literals = (s.enum ?? ('const' in s ? [s.const] : undefined)) as unknown[] | undefined
+  return (v) => {
+    if (Array.isArray(v) && v.length === 1 && !types.has('array')) v = v[0] // a repeated key sent once more is still one value
+    if (typeof v !== 'string') return v
+    if (literals) return literals.find((l) => typeof l === 'string' ? l === v : String(l) === v) ?? v
+    if (v === '' && types.has('null') && !types.has('string')) return null
+    if ((types.has('number') || types.has('integer')) && DECIMAL.test(v)) {
+      const n = Number(v)
+      if (Number.isFinite(n)) return n
+    }
+    if (types.has('boolean')) {
+      const lower = v.toLowerCase()
+      if (v === '' || TRUE.has(lower)) return true
+      if (FALSE.has(lower)) return false
+    }
+    return v
+  }
+}
