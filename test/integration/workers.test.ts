@@ -25,6 +25,7 @@ export class Pid { GET() { return process.pid } }
 export class Slow {
   GET(name) {
     // Streams "start;" at once, then "end" once the test creates the file: in flight for as long as the test wants.
+    this.response.headers.set('content-type', 'text/plain') // a generator's chunks as they are, not a JSON array
     return (async function* () {
       yield 'start;'
       while (!existsSync(here + name)) await new Promise((r) => setTimeout(r, 10))

@@ -172,6 +172,7 @@ function coercer(schema: JsonSchema, validators: TypeValidators): (value: unknow
   if (Array.isArray(s.anyOf)) {
     const branches = (s.anyOf as JsonSchema[]).map((b) => ({ coerce: coercer(b, validators), check: validators.compile(b) }))
     return (v) => {
+      for (const b of branches) if (b.check(v)) return v // a value one branch takes as it is stays as it is
       for (const b of branches) {
         const c = b.coerce(v)
         if (b.check(c)) return c
@@ -182,8 +183,13 @@ function coercer(schema: JsonSchema, validators: TypeValidators): (value: unknow
   const types = new Set<string>([s.type].flat().filter(Boolean))
   if (types.has('array')) {
     const item = coercer(s.items ?? {}, validators)
+    // A comma list is split; inside an array (repeated keys, or JSON), only for items that are not strings, so a JSON
+    // string that holds a comma is never cut.
+    const itemTypes = [validators.deref(s.items ?? {}).type].flat()
+    const splitInArrays = !itemTypes.includes('string') && itemTypes.some(Boolean)
+    const split = (x: unknown) => (typeof x === 'string' ? x.split(',').map((y) => y.trim()).filter((y) => y !== '') : [x])
     return (v) => {
-      const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter((x) => x !== '') : [v]
+      const list = Array.isArray(v) ? (splitInArrays ? v.flatMap(split) : v) : split(v)
       return list.map(item)
     }
   }

@@ -1,0 +1,106 @@
+/** The handler's TypeScript signature is the contract: coercion, validation and binding from the types, on every target. */
+import { expect, it } from 'vitest'
+import { describeTargets } from '../_targets.ts'
+import { fixtureApp } from '../_apps.ts'
+
+const form = (body: string): RequestInit => ({ method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+const json = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+
+describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
+  const call = async (path: string, init?: RequestInit) => {
+    const res = await t().request(path, init)
+    return { status: res.status, body: await res.json() }
+  }
+  const errors = async (path: string, init?: RequestInit) => {
+    const res = await call(path, init)
+    expect(res.status, path).toBe(400)
+    return res.body.errors as { name: string; reason: string }[]
+  }
+
+  it("rejects the README example's misspelled and repeated name with a 400", async () => {
+    expect(await call('/', form('name=Awesome+you'))).toEqual({ status: 200, body: 'hello Awesome you' })
+    expect(await errors('/', form('nmae=x'))).toEqual([{ name: 'nmae', reason: 'is not a parameter of this handler' }, { name: 'name', reason: 'is required' }])
+    expect(await errors('/', form('name=a&name=b'))).toEqual([{ name: 'name', reason: 'must be a string' }])
+  })
+
+  it('coerces path parts to numbers and refuses what is not one', async () => {
+    expect(await call('/add/1/2')).toEqual({ status: 200, body: 3 })
+    expect(await call('/add/-1.5/2e2')).toEqual({ status: 200, body: 198.5 })
+    for (const bad of ['x', '0x10', 'Infinity', '1e999', '%2012%20', '']) {
+      const res = await t().request(`/add/1/${bad}`)
+      expect(res.status, bad).toBe(bad === '' ? 404 : 400)
+    }
+  })
+
+  it('answers a missing required keyword and an unknown keyword with 400s naming them', async () => {
+    expect(await errors('/kwonly')).toEqual([{ name: 'che', reason: 'is required' }])
+    expect(await errors('/kwonly?che=1&x=2')).toEqual([{ name: 'x', reason: 'is not a parameter of this handler' }])
+    expect(await call('/kwonly?che=1')).toEqual({ status: 200, body: { che: '1' } })
+  })
+
+  it('takes `id?: string` as an optional path part', async () => {
+    expect(await call('/opt')).toEqual({ status: 200, body: { id: null } })
+    expect(await call('/opt/5')).toEqual({ status: 200, body: { id: '5' } })
+  })
+
+  it('coerces literal unions, arrays (repeated or comma lists), booleans, dates and constrained numbers', async () => {
+    const ok = await call('/items?sort=port&ids=1,2&ids=3&active=yes&since=2024-01-02T03:04:05Z&page=2&email=a@b.co&code=abc')
+    expect(ok).toEqual({ status: 200, body: { sort: 'port', ids: [1, 2, 3], active: true, since: 'Date 2024-01-02T03:04:05.000Z', page: 2, email: 'a@b.co', code: 'abc' } })
+    expect((await call('/items?active=OFF')).body).toEqual({ active: false })
+    expect((await call('/items?active')).body).toEqual({ active: true })
+  })
+
+  it('lists every failing parameter with what was expected', async () => {
+    expect(await errors('/items?sort=bad&ids=1,x&page=0&email=nope&code=ABC&since=yesterday&active=maybe')).toEqual([
+      { name: 'sort', reason: 'must be one of "name", "port", got "bad"' },
+      { name: 'ids.1', reason: 'must be a number' },
+      { name: 'page', reason: 'must be >= 1, got "0"' },
+      { name: 'email', reason: 'must match format "email", got "nope"' },
+      { name: 'code', reason: 'must match pattern "^[a-z]+$", got "ABC"' },
+      { name: 'since', reason: 'must be an ISO 8601 date, got "yesterday"' },
+      { name: 'active', reason: 'must be a boolean, got "maybe"' },
+    ])
+  })
+
+  it('applies JSDoc constraints of a type alias to a path part, and keyword defaults', async () => {
+    expect(await call('/pages/3?size=5')).toEqual({ status: 200, body: { page: 3, size: 5 } })
+    expect(await call('/pages/3')).toEqual({ status: 200, body: { page: 3, size: 10 } })
+    expect(await errors('/pages/1.5')).toEqual([{ name: 'page', reason: 'must be an integer, got "1.5"' }])
+    expect(await errors('/pages/0')).toEqual([{ name: 'page', reason: 'must be >= 1, got "0"' }])
+  })
+
+  it('accepts any keyword where the type has an index signature', async () => {
+    expect(await call('/open?a=1&b=2')).toEqual({ status: 200, body: { a: '1', b: '2' } })
+  })
+
+  it('checks booleans and literal unions in path parts', async () => {
+    expect(await call('/flags/on/red')).toEqual({ status: 200, body: { flag: true, color: 'red' } })
+    expect(await errors('/flags/maybe/pink')).toEqual([
+      { name: 'flag', reason: 'must be a boolean, got "maybe"' },
+      { name: 'color', reason: 'must be one of "red", "green", "blue", got "pink"' },
+    ])
+  })
+
+  it('checks each part a rest parameter takes', async () => {
+    expect(await call('/rest/1/2/3')).toEqual({ status: 200, body: [1, 2, 3] })
+    expect(await errors('/rest/1/x')).toEqual([{ name: 'ids.1', reason: 'must be a number, got "x"' }])
+  })
+
+  it('validates JSON bodies against nested types, unknown nested fields included', async () => {
+    const user = { name: 'a', age: 3, address: { city: 'x' }, referrer: { name: 'b', age: 40 } }
+    expect(await call('/users', json({ user, tags: ['t'] }))).toEqual({ status: 200, body: { created: user, tags: ['t'] } })
+    expect(await errors('/users', json({ user: { ...user, age: -1 }, tags: [] }))).toEqual([{ name: 'user.age', reason: 'must be >= 0' }])
+    expect(await errors('/users', json({ user: { ...user, address: { town: 'x' } }, tags: [] }))).toEqual([{ name: 'user.address.city', reason: 'is required' }])
+    expect(await errors('/users', json({ user: { ...user, referrer: { name: 'b', age: 1, extra: 1 } }, tags: [] }))).toEqual([{ name: 'user.referrer.extra', reason: 'is not a known field' }])
+    expect(await errors('/users', json({ tags: [1] }))).toEqual([{ name: 'tags.0', reason: 'must be a string' }, { name: 'user', reason: 'is required' }])
+  })
+
+  it('leaves untyped parameters as they were (strings, any keyword)', async () => {
+    expect(await call('/legacy/z?q=1')).toEqual({ status: 200, body: { anything: 'z', kwargs: { q: '1' } } })
+  })
+
+  it('reads JSDoc types in .js controllers', async () => {
+    expect(await call('/scripted/4?times=3')).toEqual({ status: 200, body: 12 })
+    expect(await errors('/scripted/x')).toEqual([{ name: 'n', reason: 'must be a number, got "x"' }])
+  })
+})
