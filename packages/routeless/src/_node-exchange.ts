@@ -136,28 +136,27 @@ export function sendAnswer(res: ServerResponse, answer: Answer, close: boolean):
   void pipe(res, body)
 }
 
-/** No body: `Content-Length: 0`, except where none is ever sent (HEAD is node's own: it sends no body for it). */
+/** No body: `Content-Length: 0`, except where a body is never sent (HEAD, 1xx, 204, 304: RFC 9110 §8.6). */
 function writeEmpty(res: ServerResponse, status: number, statusText: string | undefined, head: string[]): void {
-  if (status !== 204 && status !== 304 && status >= 200) head.push('content-length', '0')
+  if (status !== 204 && status !== 304 && status >= 200 && res.req.method !== 'HEAD') head.push('content-length', '0')
   res.writeHead(status, statusText || undefined, head)
   res.end()
 }
 
 /** Header pairs as the flat list `writeHead` takes; framing headers are node's to write (and ours to compute). */
 function headLines(headers: HeaderList | undefined, type: string | undefined, close: boolean): string[] {
+  if (headers === undefined) return type === undefined ? (close ? ['connection', 'close'] : []) : close ? ['content-type', type, 'connection', 'close'] : ['content-type', type]
   const out: string[] = []
   let hasType = false
-  if (headers !== undefined) {
-    // Names are lower case: a `Headers` makes them so, and shared pair lists are written that way.
-    for (const [name, value] of headers) {
-      if (name === 'content-length' || name === 'transfer-encoding' || name === 'keep-alive') continue
-      if (name === 'connection') {
-        if (/\bclose\b/i.test(value)) close = true
-        continue
-      }
-      if (name === 'content-type') hasType = true
-      out.push(name, value)
+  // Names are lower case: a `Headers` makes them so, and shared pair lists are written that way.
+  for (const [name, value] of headers) {
+    if (name === 'content-length' || name === 'transfer-encoding' || name === 'keep-alive') continue
+    if (name === 'connection') {
+      if (/\bclose\b/i.test(value)) close = true
+      continue
     }
+    if (name === 'content-type') hasType = true
+    out.push(name, value)
   }
   if (type !== undefined && !hasType) out.push('content-type', type)
   if (close) out.push('connection', 'close')

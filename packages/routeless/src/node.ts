@@ -60,15 +60,15 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     if (req.rawHeaders.length > MAX_HEADERS * 2) return refuse(res, 431, `More than ${MAX_HEADERS} header fields`)
     if (target === '*') return asterisk(req, res, app, closing)
     const incoming = new NodeIncoming(req, res, target, raw.charCodeAt(0) === 47 ? undefined : authorityOf(raw))
-    const send = (answer: Answer) => sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
     let answer: Answer | Promise<Answer>
     try {
       answer = handle(incoming, new NodeEnv(req))
     } catch (error) {
       answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
     }
-    if (answer instanceof Promise) answer.then(send, (error) => send(internalError(error)))
-    else send(answer)
+    if (!(answer instanceof Promise)) return sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    const send = (answer: Answer) => sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    answer.then(send, (error) => send(internalError(error)))
   }
 
   const server = createServer({ keepAliveTimeout: 5000 }, onRequest)
