@@ -43,6 +43,7 @@ export function probeApp(options: AppOptions = {}): Promise<Application> {
           POST() { return this.body ?? 'empty' }
         },
         Blob: class { GET() { return new Blob(['hello blob'], { type: 'text/plain' }) } },
+        Chat: class { WEBSOCKET() { return { message: (socket: { send(m: string): void }, m: string) => socket.send(m) } } },
         Held: class {
           async GET() {
             held.entered.resolve()

@@ -36,6 +36,18 @@ describeServers('request targets', (server, name) => {
     })
   }
 
+  const upgrade = (target: string) =>
+    `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`
+
+  probe(name, 'a WebSocket upgrade follows the same policy: /chat upgrades, /files/../chat and /x/%2e%2e/chat → 404', async () => {
+    const ok = await send(server().port, upgrade('/chat'), { answers: 1 })
+    expect(ok.answers.map((a) => a.status), ok.raw).toEqual([101])
+    for (const target of ['/files/../chat', '/x/%2e%2e/chat']) {
+      const { answers, raw } = await send(server().port, upgrade(target), { answers: 1 })
+      expect(answers.map((a) => a.status), raw).toEqual([404])
+    }
+  })
+
   for (const method of ['TRACE', 'TRACK']) {
     probe(name, `${method} with an application error renderer → answered, not 500`, async () => {
       const { answers, raw } = await send(server().port, get('/files/x', method))

@@ -9,6 +9,7 @@
  * - anything else (authority-form outside CONNECT, other schemes, an empty target) is refused with 400.
  * @module
  */
+import { splitPath } from './resolver.ts'
 
 /** Characters an origin-form target may hold as they are (`%` is left to the resolver's decoding). */
 const PLAIN = new Uint8Array(128)
@@ -95,4 +96,16 @@ export function serverAllow(rows: readonly { method: string }[] | undefined): st
   }
   methods.add('OPTIONS')
   return [...methods].join(', ')
+}
+
+/**
+ * The policy for adapters that hand the core a Fetch `Request` (WebSocket upgrades), whose URL parser would resolve
+ * dot segments: the target to build the URL from, or the status refusing it (400 for a form no server accepts, 404
+ * for a path the resolver refuses: dot segments, encoded separators).
+ */
+export function upgradeTarget(raw: string): string | 400 | 404 {
+  const target = normalizeTarget(raw)
+  if (target === undefined || target === '*') return 400
+  const q = target.indexOf('?')
+  return splitPath(q < 0 ? target : target.slice(0, q)) === undefined ? 404 : target
 }

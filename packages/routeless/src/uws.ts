@@ -12,7 +12,7 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import type { Application } from './application.ts'
-import { HttpError } from './errors.ts'
+import { HttpError, STATUS_TEXT } from './errors.ts'
 import type { RunningServer, ServeOptions } from './node.ts'
 import { normalizeTarget, serverAllow } from './request-target.ts'
 import { errorReply, type Answer } from './response.ts'
@@ -125,7 +125,7 @@ function framingError(req: HttpRequest): string | undefined {
 /** A client mistake the core never sees: the standard error envelope, and the connection closed. */
 function refuse(res: HttpResponse, status: number, message: string): void {
   const reply = errorReply(new HttpError(status, message)) as { type: string; body: string }
-  res.writeStatus(`${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`).writeHeader('content-type', reply.type)
+  res.writeStatus(`${status} ${STATUS_TEXT[status]}`).writeHeader('content-type', reply.type)
   res.end(reply.body, true)
 }
 
