@@ -37,9 +37,9 @@ export interface RunningServer {
 }
 
 /** Most header lines a request may have (node would take 2 000 and drop the rest silently): beyond, 431. */
-export const MAX_HEADERS = 100
+const MAX_HEADERS = 100
 /** How long idle keep-alive connections are left open once `close()` is called (bounded by the drain timeout). */
-export const IDLE_GRACE = 250
+const IDLE_GRACE = 250
 /** An unread request body up to this length is read and dropped by node:http, keeping the connection alive. */
 const DUMP_LIMIT = 64 * 1024
 
