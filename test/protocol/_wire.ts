@@ -57,7 +57,7 @@ export function collect(socket: Socket, options: SendOptions = {}): Promise<Wire
       if (done) return
       done = true
       clearTimeout(timer)
-      socket.off('data', onData)
+      socket.off('data', onData).off('close', onClose).off('error', ignore)
       if (!options.keep) socket.destroy()
       resolve({ answers, closed, silent, raw: buffer.toString('latin1') })
     }
@@ -83,13 +83,15 @@ export function collect(socket: Socket, options: SendOptions = {}): Promise<Wire
       parse()
       if (!done) arm()
     }
-    socket.on('data', onData)
-    socket.on('error', () => {})
-    socket.on('close', () => {
+    const ignore = () => {}
+    const onClose = () => {
       closed = true
       parse()
       finish(false)
-    })
+    }
+    if (socket.destroyed) closed = true
+    socket.on('data', onData).on('error', ignore).on('close', onClose)
+    if (closed) return finish(false)
     arm()
   })
 }

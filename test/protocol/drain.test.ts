@@ -111,3 +111,38 @@ for (const name of SERVERS) {
     })
   })
 }
+
+for (const name of SERVERS) {
+  describe(`drain under load [${name}]`, () => {
+    it('stops with no request lost: every request sent on an open connection is answered, the last with Connection: close', async () => {
+      const server = await start(name, await probeApp(), { drainTimeout: 3000 })
+      let answered = 0
+      let lost = 0
+      let endedCleanly = 0
+      const client = async () => {
+        const socket = await open(server.port)
+        for (;;) {
+          socket.write(GET('/fast/1'))
+          const { answers, closed } = await collect(socket, { answers: 1, keep: true, quiet: 4000 })
+          if (answers.length === 0) {
+            lost++
+            break
+          }
+          answered++
+          if (/close/i.test(answers[0]!.headers.get('connection') ?? '')) {
+            if (!closed) await new Promise((r) => (socket.destroyed ? r(undefined) : socket.once('close', r)))
+            endedCleanly++
+            break
+          }
+        }
+        socket.destroy()
+      }
+      const clients = Array.from({ length: 20 }, client)
+      await new Promise((r) => setTimeout(r, 300))
+      expect(answered).toBeGreaterThan(20)
+      await server.close()
+      await Promise.all(clients)
+      expect({ lost, endedCleanly }).toEqual({ lost: 0, endedCleanly: 20 })
+    })
+  })
+}

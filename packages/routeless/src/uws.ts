@@ -143,12 +143,16 @@ function refuseFraming(res: HttpResponse, message: string): void {
   })
 }
 
+/** How long connections are left open once `close()` is called (bounded by the drain timeout), as on node:http. */
+const IDLE_GRACE = 250
+
 class UwsServer {
   readonly uapp: UwsApp
   listenSocket: us_listen_socket | undefined
   /** Requests answered after the handler returned: what `close()` waits for. */
   readonly pending = new Set<Exchange>()
   closing = false
+  private closed: Promise<void> | undefined
   private idle: (() => void) | undefined
   private readonly app: Servable
 
@@ -194,25 +198,34 @@ class UwsServer {
     if (this.pending.delete(exchange) && this.closing && this.pending.size === 0) this.idle?.()
   }
 
-  /** Stops accepting, lets pending answers finish (cut after `timeout` ms), then closes every connection. */
+  /**
+   * Stops accepting at once; answers carry `Connection: close` from now on. Once `IDLE_GRACE` has passed (a client
+   * between two requests gets its answer instead of a reset) and nothing is pending, closes every connection (uWS
+   * closes all or none: idle ones wait for the last pending answer). What is still pending at `timeout` is cut.
+   */
   close(timeout: number): Promise<void> {
-    if (this.closing) return Promise.resolve()
+    if (this.closing) return this.closed ?? Promise.resolve()
     this.closing = true
     if (this.listenSocket) loaded!.us_listen_socket_close(this.listenSocket as never)
-    return new Promise((resolve) => {
+    return (this.closed = new Promise((resolve) => {
+      let graceOver = false
       const finish = () => {
-        clearTimeout(timer)
+        clearTimeout(cut)
+        clearTimeout(grace)
         this.idle = undefined
         this.uapp.close() // idle keep-alive connections; nothing is in flight any more
         resolve()
       }
-      const timer = setTimeout(() => {
+      const cut = setTimeout(() => {
         for (const exchange of this.pending) exchange.cut()
         finish()
       }, timeout)
-      timer.unref()
-      this.idle = finish
-      if (this.pending.size === 0) finish()
-    })
+      const grace = setTimeout(() => {
+        graceOver = true
+        if (this.pending.size === 0) finish()
+      }, Math.min(IDLE_GRACE, timeout))
+      cut.unref()
+      this.idle = () => void (graceOver && finish())
+    }))
   }
 }
