@@ -6,8 +6,9 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { HttpError } from './errors.ts'
 import type { IncomingRequest } from './request.ts'
-import type { Answer, HeaderList } from './response.ts'
+import { errorReply, type Answer, type HeaderList } from './response.ts'
 
 export class NodeIncoming implements IncomingRequest {
   readonly method: string
@@ -103,6 +104,18 @@ export function sendAnswer(res: ServerResponse, answer: Answer, close: boolean):
     cancel(answer)
     return
   }
+  try {
+    write(res, answer, close)
+  } catch (error) {
+    // A status text or header node refuses (a bug in the app): 500 if nothing went out yet, else cut.
+    console.error('routeless/node: the response could not be written', error)
+    cancel(answer)
+    if (res.headersSent) res.destroy()
+    else write(res, errorReply(new HttpError(500, 'The server could not answer this request')), true)
+  }
+}
+
+function write(res: ServerResponse, answer: Answer, close: boolean): void {
   if (answer instanceof Response) {
     const length = answer.headers.get('content-length')
     const known = answer.body !== null && length !== null && /^\d+$/.test(length) ? Number(length) : undefined

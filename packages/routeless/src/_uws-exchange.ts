@@ -44,7 +44,8 @@ export class Exchange implements IncomingRequest {
   private writableHooked = false
   private headSent = false
 
-  constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string) {
+  /** `hasBody`: the request declares a body (a Content-Length other than 0, or a Transfer-Encoding). */
+  constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string, hasBody: boolean) {
     this.res = res
     this.req = req
     this.server = server
@@ -55,8 +56,7 @@ export class Exchange implements IncomingRequest {
     this.env = new UwsEnv(this)
     // The core reads no body for these: leave it to uWS, which drops it.
     if (this.method === 'GET' || this.method === 'HEAD' || this.method === 'OPTIONS') return
-    const length = req.getHeader('content-length')
-    if ((length !== '' && length !== '0') || req.getHeader('transfer-encoding') !== '') {
+    if (hasBody) {
       // Data may follow in this same tick: the handler must be in place before the callback returns.
       const queue = (this.queue = new BodyQueue(res))
       res.onData((chunk, last) => queue.push(chunk, last))

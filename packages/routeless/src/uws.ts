@@ -100,12 +100,10 @@ type Servable = Pick<Application, 'handle'> & Partial<Pick<Application, 'table'>
 /**
  * Request framing uWS would read differently from another parser on the way (request smuggling): more than one
  * Content-Length, one that is not a number, a Transfer-Encoding with a Content-Length, or any coding but `chunked`.
- * The message, or undefined when the framing is sound.
+ * `length` and `coding` are the first of each header (what uWS's `getHeader` gives). The message, or undefined when
+ * the framing is sound.
  */
-function framingError(req: HttpRequest): string | undefined {
-  const length = req.getHeader('content-length')
-  const coding = req.getHeader('transfer-encoding')
-  if (length === '' && coding === '') return undefined
+function framingError(req: HttpRequest, length: string, coding: string): string | undefined {
   if (coding !== '') {
     if (length !== '') return 'Both Transfer-Encoding and Content-Length'
     if (coding.trim().toLowerCase() !== 'chunked') return `Unsupported Transfer-Encoding: ${coding}`
@@ -169,15 +167,19 @@ class UwsServer {
     const query = req.getQuery()
     const target = normalizeTarget(query === undefined ? url : `${url}?${query}`)
     if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
-    const framing = framingError(req)
-    if (framing !== undefined) return refuseFraming(res, framing)
+    const length = req.getHeader('content-length')
+    const coding = req.getHeader('transfer-encoding')
+    if (length !== '' || coding !== '') {
+      const framing = framingError(req, length, coding)
+      if (framing !== undefined) return refuseFraming(res, framing)
+    }
     if (target === '*') {
       if (req.getCaseSensitiveMethod() !== 'OPTIONS') return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
       res.writeStatus('204 No Content').writeHeader('allow', serverAllow(this.app.table?.rows))
       if (this.closing) res.writeHeader('connection', 'close')
       return void res.endWithoutBody()
     }
-    const exchange = new Exchange(res, req, this, target)
+    const exchange = new Exchange(res, req, this, target, (length !== '' && length !== '0') || coding !== '')
     let answer: Answer | Promise<Answer>
     try {
       answer = this.app.handle(exchange, exchange.env)
