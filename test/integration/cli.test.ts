@@ -60,8 +60,22 @@ describe('routeless CLI', () => {
     s.child.kill('SIGTERM')
     const result = await s.done
     expect(result.code).toBe(0)
+    // node:http is the default server: the one that passes every probe of test/protocol.
+    expect(result.stdout).toMatch(/listening on \S+ \(node\)/)
     const log = result.stderr.trim().split('\n').map((l) => JSON.parse(l))
     expect(log.filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET / 200', 'GET /foo 200', 'POST / 200'])
+  })
+
+  it('serves on uWebSockets.js when asked with --server=uws (or ROUTELESS_SERVER=uws)', async () => {
+    for (const [args, env] of [[['--server=uws'], {}], [[], { ROUTELESS_SERVER: 'uws' }]] as const) {
+      const s = start(['--prefix=basic', '--host=127.0.0.1:0', '--log-level=warn', ...args], { env })
+      const url = await s.listening
+      expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
+      s.child.kill('SIGTERM')
+      const result = await s.done
+      expect(result.stdout).toMatch(/\(uws\)/)
+      expect(result.code).toBe(0)
+    }
   })
 
   it('logs nothing per request below --log-level=info', async () => {

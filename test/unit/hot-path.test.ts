@@ -4,7 +4,9 @@
  * rule.
  */
 import { describe, expect, it } from 'vitest'
-import { normalizeTarget, parseQuery } from '../../packages/routeless/src/request.ts'
+import { parseQuery } from '../../packages/routeless/src/request.ts'
+import { normalizeTarget } from '../../packages/routeless/src/request-target.ts'
+import { splitPath } from '../../packages/routeless/src/resolver.ts'
 import { toRequestKey } from '../../packages/routeless/src/_naming.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
@@ -28,13 +30,29 @@ describe('hot path shortcuts', () => {
     for (const q of queries) expect({ ...parseQuery(q) }, q).toEqual({ ...viaSearchParams(q) })
   })
 
-  it('leaves plain targets as they are and normalises the rest like the URL parser', () => {
-    const targets = ['/users/123/posts/456?x=1', '/', '/a//b/', '/a/./b', '/a/../b', '/a/%2e%2E/b', '/a/%2E/b', '/.well-known/x',
-      '/a b?c d', '/a"b', '/a\\b', '/é?q=é', "/a'b?c'd", '/a?b?c', '/a%2Fb', '/a#b', '/x/..', '/{a}|^`']
+  it('leaves plain targets as they are and encodes the rest like the URL parser', () => {
+    const targets = ['/users/123/posts/456?x=1', '/', '/a//b/', '/.well-known/x', '/a b?c d', '/a"b', '/a\\b', '/é?q=é', "/a'b?c'd",
+      '/a?b?c', '/a%2Fb', '/a#b', '/{a}|^`', '/a<b>?<c>', '/a\x7fb']
     for (const t of targets) {
       const url = new URL(t, 'http://localhost')
       expect(normalizeTarget(t), t).toBe(url.pathname + url.search)
     }
+  })
+
+  it('never resolves a dot segment: the resolver refuses the target instead (404)', () => {
+    for (const t of ['/a/./b', '/a/../b', '/a/%2e%2E/b', '/a/%2E/b', '/x/..', '/files/.%2E/secret', '/a\\..\\b', '/files/..?x=1']) {
+      const target = normalizeTarget(t)!
+      expect(target, t).not.toBe(new URL(t, 'http://localhost').pathname)
+      expect(splitPath(target.split('?')[0]!), t).toBeUndefined()
+    }
+  })
+
+  it('routes absolute-form targets by their path and refuses targets of no known form', () => {
+    expect(normalizeTarget('http://example.com/files/x?y=1')).toBe('/files/x?y=1')
+    expect(normalizeTarget('HTTPS://example.com:8443')).toBe('/')
+    expect(normalizeTarget('http://example.com?q')).toBe('/?q')
+    expect(normalizeTarget('*')).toBe('*')
+    for (const t of ['', 'example.com:443', 'ftp://x/y', 'http:///x', 'http://user@x/y', 'files/x']) expect(normalizeTarget(t), t).toBeUndefined()
   })
 
   it('gives the same table key as the general rule (a regular expression)', () => {

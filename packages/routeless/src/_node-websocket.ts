@@ -3,7 +3,9 @@ import { ServerResponse, type IncomingMessage, type Server } from 'node:http'
 import type { Socket as NetSocket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
-import { STATUS_TEXT } from './errors.ts'
+import { HttpError, STATUS_TEXT } from './errors.ts'
+import { upgradeTarget } from './request-target.ts'
+import { errorResponse } from './response.ts'
 import { runSocketHandler, type Socket, type UpgradeDecision } from './websocket.ts'
 
 const HEARTBEAT_MS = 60_000
@@ -33,14 +35,16 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
   heartbeat.unref()
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return answerNormally(server, req, socket, head)
+    const target = upgradeTarget(req.url ?? '/')
+    if (typeof target === 'number') return refuse(socket, errorResponse(new HttpError(target, `No WebSocket endpoint at ${req.url}`)))
     const host = req.headers.host ?? 'localhost'
     let request: Request
     try {
-      request = new Request(`http://${host}${req.url ?? '/'}`, { method: 'GET', headers: toHeaders(req) })
+      request = new Request(`http://${host}${target}`, { method: 'GET', headers: toHeaders(req) })
     } catch {
       return refuse(socket, new Response(null, { status: 400 }))
     }
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return answerNormally(server, req, socket, head)
     app.upgrade(request, { req, remoteAddress: req.socket.remoteAddress }).then(async (decision) => {
       if (socket.destroyed) return
       if (!decision.accepted) return refuse(socket, decision.response)

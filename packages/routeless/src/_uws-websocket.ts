@@ -1,6 +1,8 @@
 /** Internal: WebSocket upgrades on uWebSockets.js, decided by `Application.upgrade`. */
 import type { WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js'
-import { STATUS_TEXT } from './errors.ts'
+import { HttpError, STATUS_TEXT } from './errors.ts'
+import { upgradeTarget } from './request-target.ts'
+import { errorReply } from './response.ts'
 import type { UpgradingApp } from './_node-websocket.ts'
 import { runSocketHandler, type Socket, type SocketHandlers } from './websocket.ts'
 
@@ -28,7 +30,13 @@ export function websocketBehavior(app: UpgradingApp, maxPayload = 1024 * 1024): 
         }
       })
       const query = req.getQuery()
-      const path = req.getUrl() + (query ? `?${query}` : '')
+      const target = upgradeTarget(req.getUrl() + (query ? `?${query}` : ''))
+      if (typeof target === 'number') {
+        const refusal = errorReply(new HttpError(target, `No WebSocket endpoint at ${req.getUrl()}`)) as { type: string; body: string }
+        res.writeStatus(`${target} ${STATUS_TEXT[target]}`).writeHeader('content-type', refusal.type).end(refusal.body, true)
+        return
+      }
+      const path = target
       const key = req.getHeader('sec-websocket-key')
       const extensions = req.getHeader('sec-websocket-extensions')
       const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString()

@@ -310,7 +310,19 @@ export class Application {
   }
 
   private async renderCustom(error: HttpError, incoming: IncomingRequest, moduleRenderer: ErrorRenderer | undefined, classRenderer: ErrorRenderer | undefined): Promise<Answer> {
-    const request = incoming.request() // renderers take a Request: built here, before the first await
+    // Renderers take a Request: built here, before the first await. Fetch refuses some methods (TRACE, TRACK,
+    // CONNECT): their renderers get a stand-in GET of the same URL, so the API's own error shape is kept.
+    let request: Request
+    try {
+      request = incoming.request()
+    } catch {
+      try {
+        request = new Request(incoming.url())
+      } catch {
+        const answer = errorReply(error)
+        return incoming.method === 'HEAD' ? withoutBody(answer) : answer
+      }
+    }
     for (const render of [classRenderer, moduleRenderer, this.options.renderError]) {
       if (!render) continue
       try {

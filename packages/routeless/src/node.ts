@@ -1,14 +1,19 @@
 /**
- * Serving on node:http through @whatwg-node/server. No HTTP semantics live here: only listening and draining.
+ * Serving on node:http, without Fetch objects on the way: each IncomingMessage is handed to the core's `handle` as
+ * an `IncomingRequest` (see _node-exchange.ts), and its answer written to the ServerResponse. Framing is node's parser's
+ * (strict: conflicting Content-Length, Transfer-Encoding with Content-Length and malformed codings are refused with
+ * 400 and the connection closed); the request-target policy is routeless's own (request-target.ts).
  * @module
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createServerAdapter, Response as AdapterResponse } from '@whatwg-node/server'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
 import type { Application } from './application.ts'
+import { HttpError } from './errors.ts'
 import { attachWebSockets, type UpgradingApp } from './_node-websocket.ts'
-import { fromRequest } from './request.ts'
-import { toFetchResponse, type Answer } from './response.ts'
+import { NodeEnv, NodeIncoming, sendAnswer } from './_node-exchange.ts'
+import type { IncomingRequest } from './request.ts'
+import { authorityOf, normalizeTarget, serverAllow } from './request-target.ts'
+import { errorReply, type Answer, type Reply } from './response.ts'
 
 export interface ServeOptions {
   /** Interface to listen on (default `127.0.0.1`). */
@@ -23,96 +28,101 @@ export interface RunningServer {
   /** `http://host:port` */
   url: string
   port: number
-  /** Stops accepting, lets in-flight requests finish, then resolves. */
+  /**
+   * Stops accepting at once, answers what is in flight with `Connection: close`, closes idle keep-alive connections
+   * (after a short grace, so a client between two requests gets its next answer instead of a reset), and cuts what
+   * is left when the drain timeout passes.
+   */
   close(): Promise<void>
 }
 
+/** Most header lines a request may have (node would take 2 000 and drop the rest silently): beyond, 431. */
+const MAX_HEADERS = 100
+/** How long idle keep-alive connections are left open once `close()` is called (bounded by the drain timeout). */
+const IDLE_GRACE = 250
+/** An unread request body up to this length is read and dropped by node:http, keeping the connection alive. */
+const DUMP_LIMIT = 64 * 1024
+
+type Servable = Pick<Application, 'fetch'> & Partial<Pick<Application, 'handle' | 'table'>>
+
 /** Serves `app` on node:http. Rejects with a clear error when the port is taken. */
-export async function serve(app: Pick<Application, 'fetch'> & Partial<Pick<Application, 'handle'>>, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(app: Servable, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  const adapter = createServerAdapter((request: Request, ctx: Record<string, unknown>) => {
-    ctx.remoteAddress = (ctx.req as { socket?: { remoteAddress?: string } } | undefined)?.socket?.remoteAddress
-    if (app.handle === undefined) return app.fetch(request, ctx)
-    // The body straight from node:http's stream: @whatwg-node's ReadableStream over it costs more than the parse.
-    const body = request.method === 'GET' || request.method === 'HEAD' || !ctx.req ? undefined : chunksOf(ctx.req as IncomingMessage)
-    const answer = app.handle(fromRequest(request, body), ctx)
-    return answer instanceof Promise ? answer.then(toAdapterResponse) : toAdapterResponse(answer)
-  })
-  const server = createServer(adapter)
+  const handle: (incoming: IncomingRequest, env: Record<string, unknown>) => Answer | Promise<Answer> = app.handle
+    ? app.handle.bind(app)
+    : (incoming, env) => app.fetch(incoming.request(), env)
+  let closing = false
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const raw = req.url!
+    const target = normalizeTarget(raw)
+    if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
+    if (req.rawHeaders.length > MAX_HEADERS * 2) return refuse(res, 431, `More than ${MAX_HEADERS} header fields`)
+    if (target === '*') return asterisk(req, res, app, closing)
+    const incoming = new NodeIncoming(req, res, target, raw.charCodeAt(0) === 47 ? undefined : authorityOf(raw))
+    let answer: Answer | Promise<Answer>
+    try {
+      answer = handle(incoming, new NodeEnv(req))
+    } catch (error) {
+      answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
+    }
+    if (!(answer instanceof Promise)) return sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    const send = (answer: Answer) => sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    answer.then(send, (error) => send(internalError(error)))
+  }
+
+  const server = createServer({ keepAliveTimeout: 5000 }, onRequest)
+  server.on('connect', (req: IncomingMessage, socket: Socket) => refuseConnect(socket))
   // WebSockets: upgrades are decided by the app's WEBSOCKET handlers (only for apps that can upgrade).
   const sockets = typeof (app as Partial<UpgradingApp>).upgrade === 'function' ? attachWebSockets(server, app as unknown as UpgradingApp) : undefined
-  server.keepAliveTimeout = 5000
   await listen(server, host, options.port ?? 8000)
   const port = (server.address() as AddressInfo).port
+  let closed: Promise<void> | undefined
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     close: () => {
+      if (closed) return closed
+      closing = true
       sockets?.close()
-      return drain(server, options.drainTimeout ?? 10_000)
+      return (closed = drain(server, options.drainTimeout ?? 10_000))
     },
   }
 }
 
 /**
- * An IncomingMessage's chunks as an async iterable, lighter than its own iterator: listens only once read from, and
- * a reader that stops early (413) leaves the rest to be dropped.
+ * Whether the answer leaves part of the request body on the connection: then it says `Connection: close`, since what
+ * follows cannot be read as the next request without reading all of it. A small body never read is left to node,
+ * which drops it and keeps the connection.
  */
-function chunksOf(message: IncomingMessage): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]() {
-      const chunks: Uint8Array[] = []
-      let done = false
-      let failure: Error | undefined
-      let waiting: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: Error) => void } | undefined
-      const settle = () => {
-        const w = waiting
-        if (w === undefined) return
-        waiting = undefined
-        if (failure) w.reject(failure)
-        else if (chunks.length > 0) w.resolve({ done: false, value: chunks.shift()! })
-        else if (done) w.resolve({ done: true, value: undefined })
-        else waiting = w
-      }
-      const onData = (chunk: Uint8Array) => void (chunks.push(chunk), settle())
-      const onEnd = () => void ((done = true), settle())
-      const onError = (error: Error) => void ((failure = error), settle())
-      const onClose = () => void (!message.complete && onError(new Error('The client closed the connection')))
-      message.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
-      return {
-        next: () => new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
-          waiting = { resolve, reject }
-          settle()
-        }),
-        return: () => {
-          message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
-          message.resume() // node:http drops what is left
-          return Promise.resolve({ done: true, value: undefined })
-        },
-      }
-    },
-  }
+function leavesBodyUnread(incoming: NodeIncoming, req: IncomingMessage): boolean {
+  if (req.complete || !incoming.hasBody()) return false
+  if (incoming.bodyTaken) return true
+  const length = req.headers['content-length']
+  return length === undefined || Number(length) > DUMP_LIMIT
 }
 
-/**
- * The core's answer as a Response of @whatwg-node's own class when the body is already in memory: the adapter writes
- * those in one call, where it streams a native Response chunk by chunk (about three times the CPU per request).
- */
-function toAdapterResponse(answer: Answer): Response {
-  if (answer instanceof Response || !(answer.body === null || typeof answer.body === 'string' || answer.body instanceof Uint8Array)) {
-    return toFetchResponse(answer)
-  }
-  let headers: HeadersInit
-  if (answer.headers instanceof Headers) {
-    headers = answer.headers
-    if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
-  } else {
-    const init: Record<string, string> = {}
-    if (answer.type !== undefined) init['content-type'] = answer.type
-    for (const [name, value] of answer.headers ?? []) init[name] = value
-    headers = init
-  }
-  return new AdapterResponse(answer.body as BodyInit | null, { status: answer.status, statusText: answer.statusText, headers }) as Response
+/** `OPTIONS *` → 204 with every method the application answers; `*` with any other method → 400. */
+function asterisk(req: IncomingMessage, res: ServerResponse, app: Servable, closing: boolean): void {
+  if (req.method !== 'OPTIONS') return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
+  sendAnswer(res, { status: 204, headers: [['allow', serverAllow(app.table?.rows)]], type: undefined, body: null }, closing)
+}
+
+/** A client mistake the core never sees: the standard error envelope, and the connection closed. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  sendAnswer(res, errorReply(new HttpError(status, message)), true)
+}
+
+/** CONNECT asks for a tunnel; this server is not a proxy (node would otherwise drop the connection unanswered). */
+function refuseConnect(socket: Socket): void {
+  const reply = errorReply(new HttpError(501, 'CONNECT is not supported: this server is not a proxy')) as Reply
+  const body = reply.body as string
+  socket.end(`HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+}
+
+function internalError(error: unknown): Answer {
+  console.error('routeless/node: unexpected failure', error)
+  return errorReply(new HttpError(500, 'The server could not answer this request'))
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {
@@ -131,14 +141,20 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   })
 }
 
+/**
+ * Stops listening now (net.Server's close: http.Server's would also close idle connections at once, racing clients
+ * that are about to send), closes idle connections after `IDLE_GRACE`, and cuts everything at `timeout`.
+ */
 function drain(server: Server, timeout: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), timeout)
-    timer.unref()
-    server.close(() => {
-      clearTimeout(timer)
+    const grace = setTimeout(() => server.closeIdleConnections(), Math.min(IDLE_GRACE, timeout))
+    const cut = setTimeout(() => server.closeAllConnections(), timeout)
+    grace.unref()
+    cut.unref()
+    NetServer.prototype.close.call(server, () => {
+      clearTimeout(grace)
+      clearTimeout(cut)
       resolve()
     })
-    server.closeIdleConnections()
   })
 }

@@ -50,7 +50,7 @@ function addEntries(out: Kwargs, entries: Iterable<[string, string | File]>): vo
 export interface IncomingRequest {
   /** The method token as sent (upper case). */
   readonly method: string
-  /** Path and query as the WHATWG URL parser leaves them (`/users/7?fields=name`): see `normalizeTarget`. */
+  /** Path and query (`/users/7?fields=name`), as `normalizeTarget` (request-target.ts) leaves a raw target. */
   readonly target: string
   /** A header's value by lower-case name, or null. */
   header(name: string): string | null
@@ -111,33 +111,6 @@ function targetOf(href: string): string {
   }
   const hash = href.indexOf('#', slash)
   return hash < 0 ? href.slice(slash) : href.slice(slash, hash)
-}
-
-/** Characters a request target may hold that the URL parser leaves as they are (`%` is checked apart). */
-const PLAIN = new Uint8Array(128)
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?%") PLAIN[c.charCodeAt(0)] = 1
-
-/**
- * A raw origin-form request target (`/a/./b%2e?x`) as the WHATWG URL parser would leave it, so that an adapter
- * reading raw targets routes exactly the path a Fetch `Request` on node:http would: dot segments resolved, `\` as
- * `/`, spaces and quotes percent-encoded. Plain targets (nearly all) are returned as they are, without parsing.
- */
-export function normalizeTarget(raw: string): string {
-  let plain = raw.charCodeAt(0) === 47
-  for (let i = 0; plain && i < raw.length; i++) {
-    const c = raw.charCodeAt(i)
-    if (c >= 128 || PLAIN[c] === 0) plain = false
-    // `/.` may start a dot segment, `%2e` is a dot: leave both to the parser.
-    else if (c === 46 && raw.charCodeAt(i - 1) === 47) plain = false
-    else if (c === 37 && raw.charCodeAt(i + 1) === 50 && (raw.charCodeAt(i + 2) | 32) === 101) plain = false
-  }
-  if (plain) return raw
-  try {
-    const url = new URL(raw, 'http://localhost')
-    return url.pathname + url.search
-  } catch {
-    return raw
-  }
 }
 
 export interface BodyOptions {

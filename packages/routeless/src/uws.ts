@@ -8,15 +8,15 @@
  */
 import { websocketBehavior } from './_uws-websocket.ts'
 import type { UpgradingApp } from './_node-websocket.ts'
-import { STATUS_CODES } from 'node:http'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import type { Application } from './application.ts'
-import { HttpError } from './errors.ts'
+import { HttpError, STATUS_TEXT } from './errors.ts'
 import type { RunningServer, ServeOptions } from './node.ts'
-import { normalizeTarget, type IncomingRequest } from './request.ts'
-import { errorReply, type Answer, type HeaderList, type Reply } from './response.ts'
+import { normalizeTarget, serverAllow } from './request-target.ts'
+import { errorReply, type Answer } from './response.ts'
+import { Exchange, internalError } from './_uws-exchange.ts'
 
 export type { RunningServer } from './node.ts'
 
@@ -65,7 +65,7 @@ export function loadUws(): Uws {
 }
 
 /** Serves `app` on uWebSockets.js. Rejects with a clear error when the port is taken. */
-export async function serve(app: Pick<Application, 'handle'>, options: UwsServeOptions = {}): Promise<RunningServer> {
+export async function serve(app: Servable, options: UwsServeOptions = {}): Promise<RunningServer> {
   const uws = loadUws()
   const host = options.host ?? '127.0.0.1'
   const server = new UwsServer(app, uws.App() as UwsApp)
@@ -95,16 +95,66 @@ async function listenError(host: string, port: number): Promise<Error> {
   return new Error(`uWebSockets.js could not listen on ${host}:${port}`)
 }
 
+type Servable = Pick<Application, 'handle'> & Partial<Pick<Application, 'table'>>
+
+/**
+ * Request framing uWS would read differently from another parser on the way (request smuggling): more than one
+ * Content-Length, one that is not a number, a Transfer-Encoding with a Content-Length, or any coding but `chunked`.
+ * `length` and `coding` are the first of each header (what uWS's `getHeader` gives). The message, or undefined when
+ * the framing is sound.
+ */
+function framingError(req: HttpRequest, length: string, coding: string): string | undefined {
+  if (coding !== '') {
+    if (length !== '') return 'Both Transfer-Encoding and Content-Length'
+    if (coding.trim().toLowerCase() !== 'chunked') return `Unsupported Transfer-Encoding: ${coding}`
+  }
+  if (length !== '' && !/^\d+$/.test(length)) return 'Invalid Content-Length header'
+  let lengths = 0
+  let codings = 0
+  req.forEach((name) => {
+    if (name === 'content-length') lengths++
+    else if (name === 'transfer-encoding') codings++
+  })
+  if (lengths > 1) return 'More than one Content-Length header'
+  if (codings > 1) return 'More than one Transfer-Encoding header'
+  return undefined
+}
+
+/** A client mistake the core never sees: the standard error envelope, and the connection closed. */
+function refuse(res: HttpResponse, status: number, message: string): void {
+  const reply = errorReply(new HttpError(status, message)) as { type: string; body: string }
+  res.writeStatus(`${status} ${STATUS_TEXT[status]}`).writeHeader('content-type', reply.type)
+  res.end(reply.body, true)
+}
+
+/**
+ * Refuses a request whose framing is in doubt. Answering at once is not enough on uWS: it goes on parsing what
+ * follows in the same read as the next request (the smuggled one) and answers it, `Connection: close` or not. So the
+ * 400 waits one turn of the event loop: if more requests were pipelined behind, uWS aborts this response and closes
+ * the connection without answering any of them; if not, the 400 goes out and the connection is closed.
+ */
+function refuseFraming(res: HttpResponse, message: string): void {
+  let aborted = false
+  res.onAborted(() => void (aborted = true))
+  setImmediate(() => {
+    if (!aborted) res.cork(() => refuse(res, 400, message))
+  })
+}
+
+/** How long connections are left open once `close()` is called (bounded by the drain timeout), as on node:http. */
+const IDLE_GRACE = 250
+
 class UwsServer {
   readonly uapp: UwsApp
   listenSocket: us_listen_socket | undefined
   /** Requests answered after the handler returned: what `close()` waits for. */
   readonly pending = new Set<Exchange>()
   closing = false
+  private closed: Promise<void> | undefined
   private idle: (() => void) | undefined
-  private readonly app: Pick<Application, 'handle'>
+  private readonly app: Servable
 
-  constructor(app: Pick<Application, 'handle'>, uapp: UwsApp) {
+  constructor(app: Servable, uapp: UwsApp) {
     this.app = app
     this.uapp = uapp
     // WebSocket upgrades first (uWS hands requests without an upgrade on to `any`).
@@ -113,7 +163,23 @@ class UwsServer {
   }
 
   private onRequest(res: HttpResponse, req: HttpRequest): void {
-    const exchange = new Exchange(res, req, this)
+    const url = req.getUrl()
+    const query = req.getQuery()
+    const target = normalizeTarget(query === undefined ? url : `${url}?${query}`)
+    if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
+    const length = req.getHeader('content-length')
+    const coding = req.getHeader('transfer-encoding')
+    if (length !== '' || coding !== '') {
+      const framing = framingError(req, length, coding)
+      if (framing !== undefined) return refuseFraming(res, framing)
+    }
+    if (target === '*') {
+      if (req.getCaseSensitiveMethod() !== 'OPTIONS') return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
+      res.writeStatus('204 No Content').writeHeader('allow', serverAllow(this.app.table?.rows))
+      if (this.closing) res.writeHeader('connection', 'close')
+      return void res.endWithoutBody()
+    }
+    const exchange = new Exchange(res, req, this, target, (length !== '' && length !== '0') || coding !== '')
     let answer: Answer | Promise<Answer>
     try {
       answer = this.app.handle(exchange, exchange.env)
@@ -134,515 +200,34 @@ class UwsServer {
     if (this.pending.delete(exchange) && this.closing && this.pending.size === 0) this.idle?.()
   }
 
-  /** Stops accepting, lets pending answers finish (cut after `timeout` ms), then closes every connection. */
+  /**
+   * Stops accepting at once; answers carry `Connection: close` from now on. Once `IDLE_GRACE` has passed (a client
+   * between two requests gets its answer instead of a reset) and nothing is pending, closes every connection (uWS
+   * closes all or none: idle ones wait for the last pending answer). What is still pending at `timeout` is cut.
+   */
   close(timeout: number): Promise<void> {
-    if (this.closing) return Promise.resolve()
+    if (this.closing) return this.closed ?? Promise.resolve()
     this.closing = true
     if (this.listenSocket) loaded!.us_listen_socket_close(this.listenSocket as never)
-    return new Promise((resolve) => {
+    return (this.closed = new Promise((resolve) => {
+      let graceOver = false
       const finish = () => {
-        clearTimeout(timer)
+        clearTimeout(cut)
+        clearTimeout(grace)
         this.idle = undefined
         this.uapp.close() // idle keep-alive connections; nothing is in flight any more
         resolve()
       }
-      const timer = setTimeout(() => {
+      const cut = setTimeout(() => {
         for (const exchange of this.pending) exchange.cut()
         finish()
       }, timeout)
-      timer.unref()
-      this.idle = finish
-      if (this.pending.size === 0) finish()
-    })
+      const grace = setTimeout(() => {
+        graceOver = true
+        if (this.pending.size === 0) finish()
+      }, Math.min(IDLE_GRACE, timeout))
+      cut.unref()
+      this.idle = () => void (graceOver && finish())
+    }))
   }
-}
-
-const EMPTY = new Uint8Array(0)
-/** Larger bodies go out with `tryEnd` and `onWritable`, so a slow client never makes uWS buffer all of them. */
-const DIRECT_LIMIT = 64 * 1024
-/** Unread request body buffered before the socket is paused. */
-const BODY_HIGH_WATER = 256 * 1024
-
-/**
- * One request and its response. Implements the core's `IncomingRequest` over uWS: uWS's request object is valid
- * only while its callback runs, so `goAsync` copies the headers when an answer has to wait.
- */
-class Exchange implements IncomingRequest {
-  readonly method: string
-  readonly target: string
-  readonly env: UwsEnv
-  /** The response is complete (or cut): nothing more is written. */
-  done = false
-  aborted = false
-  private readonly res: HttpResponse
-  private readonly server: UwsServer
-  private req: HttpRequest | undefined
-  private headerList: [string, string][] | undefined
-  private queue: BodyQueue | undefined
-  private built: Request | undefined
-  private abortController: AbortController | undefined
-  private waiting: { retry: ((offset: number) => boolean) | undefined; resolve: () => void } | undefined
-  private writableHooked = false
-  private headSent = false
-
-  constructor(res: HttpResponse, req: HttpRequest, server: UwsServer) {
-    this.res = res
-    this.req = req
-    this.server = server
-    // getMethod() would lower-case the method in place: read it as sent. (uWS only routes the nine methods of
-    // RFC 9110 and PATCH; it closes the connection on any other token before calling us.)
-    this.method = req.getCaseSensitiveMethod()
-    const query = req.getQuery()
-    this.target = normalizeTarget(query === undefined ? req.getUrl() : `${req.getUrl()}?${query}`)
-    this.env = new UwsEnv(this)
-    // The core reads no body for these: leave it to uWS, which drops it.
-    if (this.method === 'GET' || this.method === 'HEAD' || this.method === 'OPTIONS') return
-    const length = req.getHeader('content-length')
-    if ((length !== '' && length !== '0') || req.getHeader('transfer-encoding') !== '') {
-      // Data may follow in this same tick: the handler must be in place before the callback returns.
-      const queue = (this.queue = new BodyQueue(res))
-      res.onData((chunk, last) => queue.push(chunk, last))
-    }
-  }
-
-  // --- IncomingRequest ----------------------------------------------------------------------------------------
-
-  header(name: string): string | null {
-    if (this.req !== undefined) return this.req.getHeader(name) || null
-    let value: string | null = null
-    for (const [k, v] of this.headerList!) if (k === name) value = value === null ? v : `${value}, ${v}`
-    return value
-  }
-
-  body(): AsyncIterable<Uint8Array> | null {
-    // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
-    if (this.built) return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
-    const queue = this.queue
-    if (queue === undefined || queue.taken) return null
-    queue.taken = true
-    return queue
-  }
-
-  request(): Request {
-    if (this.built) return this.built
-    const headers = new Headers()
-    if (this.req !== undefined) this.req.forEach((k, v) => headers.append(k, v))
-    else for (const [k, v] of this.headerList!) headers.append(k, v)
-    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal() }
-    const body = this.method === 'GET' || this.method === 'HEAD' ? null : this.body()
-    if (body !== null) {
-      init.body = streamOf(body as BodyQueue)
-      init.duplex = 'half'
-    }
-    try {
-      this.built = new Request(this.origin() + this.target, init)
-    } catch {
-      this.built = new Request('http://localhost' + this.target, init) // a Host header no URL accepts
-    }
-    return this.built
-  }
-
-  url(): URL {
-    try {
-      return new URL(this.target, this.origin())
-    } catch {
-      return new URL(this.target, 'http://localhost')
-    }
-  }
-
-  private origin(): string {
-    return `http://${this.header('host') ?? 'localhost'}`
-  }
-
-  private signal(): AbortSignal {
-    this.abortController ??= new AbortController()
-    if (this.aborted) this.abortController.abort()
-    return this.abortController.signal
-  }
-
-  // --- life cycle ---------------------------------------------------------------------------------------------
-
-  /** The answer will come later: watch for the client leaving, and keep what uWS's request would lose. */
-  goAsync(): void {
-    this.res.onAborted(() => this.onAborted())
-    if (this.req !== undefined) {
-      const list: [string, string][] = []
-      this.req.forEach((k, v) => void list.push([k, v]))
-      this.headerList = list
-      this.req = undefined
-    }
-    this.server.pending.add(this)
-  }
-
-  private onAborted(): void {
-    this.aborted = true
-    this.done = true
-    this.queue?.fail(new Error('The client closed the connection'))
-    this.abortController?.abort()
-    this.wake()
-    this.server.settled(this)
-  }
-
-  private finished(): void {
-    this.done = true
-    this.queue?.stop()
-    this.server.settled(this)
-  }
-
-  /** Cuts the connection (drain timeout). */
-  cut(): void {
-    if (this.done) return
-    this.done = true
-    this.res.close()
-  }
-
-  readRemoteAddress(): string | undefined {
-    if (this.done) return undefined
-    return Buffer.from(this.res.getRemoteAddressAsText()).toString()
-  }
-
-  // --- writing ------------------------------------------------------------------------------------------------
-
-  /** Writes `answer`; plain bodies in one corked write, streams and large bodies with backpressure. */
-  send(answer: Answer): void {
-    if (this.done) {
-      if (answer instanceof Response) answer.body?.cancel().catch(() => {})
-      else if (answer.body instanceof ReadableStream) answer.body.cancel().catch(() => {})
-      return
-    }
-    try {
-      if (answer instanceof Response) return void this.sendResponse(answer).catch((error) => this.failed(error))
-      const body = answer.body
-      if (body === null || (typeof body === 'string' && body.length <= DIRECT_LIMIT) || (body instanceof Uint8Array && body.byteLength <= DIRECT_LIMIT)) {
-        // Inside uWS's callback (the request still readable) the socket is already corked.
-        if (this.req !== undefined) this.sendPlain(answer)
-        else this.res.cork(() => this.sendPlain(answer))
-        this.finished()
-        return
-      }
-      if (typeof body === 'string' || body instanceof Uint8Array) {
-        const bytes = typeof body === 'string' ? Buffer.from(body) : body
-        return void this.sendKnown([bytes], bytes.byteLength, answer).catch((error) => this.failed(error))
-      }
-      if (body instanceof Blob) return void this.sendKnown(chunksOf(body.stream()), body.size, answer).catch((error) => this.failed(error))
-      void this.sendChunked(chunksOf(body), answer).catch((error) => this.failed(error))
-    } catch (error) {
-      this.failed(error)
-    }
-  }
-
-  private sendPlain(answer: Reply): void {
-    const close = this.head(answer.status, answer.statusText, answer.headers, answer.type)
-    if (answer.body === null) this.endEmpty(answer.status, close)
-    else this.res.end(answer.body as string | Uint8Array, close)
-  }
-
-  private async sendResponse(response: Response): Promise<void> {
-    const length = response.headers.get('content-length')
-    const answer = { status: response.status, statusText: response.statusText, headers: response.headers, type: undefined }
-    if (response.body === null) {
-      this.res.cork(() => {
-        const close = this.head(answer.status, answer.statusText, answer.headers, undefined)
-        this.endEmpty(answer.status, close)
-      })
-      this.finished()
-      return
-    }
-    if (length !== null && /^\d+$/.test(length)) return this.sendKnown(chunksOf(response.body), Number(length), answer)
-    return this.sendChunked(chunksOf(response.body), answer)
-  }
-
-  /** A body of known length: `Content-Length` is sent, then chunks with `tryEnd`, waiting while the client is slow. */
-  private async sendKnown(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, total: number, answer: Head): Promise<void> {
-    let headPending = true
-    let sent = 0
-    for await (const chunk of chunks) {
-      if (this.done) return
-      if (chunk.byteLength === 0) continue
-      if (sent + chunk.byteLength > total) throw new Error(`The body is longer than its Content-Length (${total})`)
-      sent += chunk.byteLength
-      let ok = false
-      let ended = false
-      const start = headPending ? 0 : this.res.getWriteOffset()
-      this.res.cork(() => {
-        if (headPending) this.head(answer.status, answer.statusText, answer.headers, answer.type)
-        ;[ok, ended] = this.res.tryEnd(chunk, total)
-      })
-      headPending = false
-      if (ended) return this.finished()
-      if (!ok) {
-        await this.writable((offset) => {
-          const [retryOk, retryEnded] = this.res.tryEnd(chunk.subarray(offset - start), total)
-          if (retryEnded) this.finished()
-          return retryOk || retryEnded
-        })
-      }
-    }
-    if (this.done) return
-    if (sent !== total) throw new Error(`The body is shorter than its Content-Length (${sent} of ${total})`)
-    // total === 0: nothing was written yet
-    this.res.cork(() => {
-      const close = this.head(answer.status, answer.statusText, answer.headers, answer.type)
-      this.res.end(EMPTY, close)
-    })
-    this.finished()
-  }
-
-  /** A body of unknown length: chunked transfer coding, the next chunk read only once uWS has taken the last. */
-  private async sendChunked(chunks: AsyncIterable<Uint8Array>, answer: Head): Promise<void> {
-    let headPending = true
-    let close = false
-    for await (const chunk of chunks) {
-      if (this.done) return
-      if (chunk.byteLength === 0) continue
-      let ok = true
-      this.res.cork(() => {
-        if (headPending) close = this.head(answer.status, answer.statusText, answer.headers, answer.type)
-        ok = this.res.write(chunk)
-      })
-      headPending = false
-      if (!ok) await this.writable(undefined)
-    }
-    if (this.done) return
-    this.res.cork(() => {
-      if (headPending) close = this.head(answer.status, answer.statusText, answer.headers, answer.type)
-      this.res.end(undefined, close)
-    })
-    this.finished()
-  }
-
-  /** Resolves when uWS can take more (or the client left); `retry` re-sends what did not fit. */
-  private writable(retry: ((offset: number) => boolean) | undefined): Promise<void> {
-    if (this.done) return Promise.resolve()
-    if (!this.writableHooked) {
-      // One handler for the whole response: uWS does not let a handler be replaced from inside itself.
-      this.writableHooked = true
-      this.res.onWritable((offset) => {
-        const waiting = this.waiting
-        if (waiting === undefined) return true
-        const ok = waiting.retry === undefined || waiting.retry(offset)
-        if (ok) this.wake()
-        return ok
-      })
-    }
-    return new Promise((resolve) => {
-      this.waiting = { retry, resolve }
-    })
-  }
-
-  private wake(): void {
-    const waiting = this.waiting
-    this.waiting = undefined
-    waiting?.resolve()
-  }
-
-  /** A stream failed mid-answer (or a bug): answer 500 if nothing was sent yet, else cut the connection. */
-  private failed(error: unknown): void {
-    if (this.done) return
-    console.error('routeless/uws: the response could not be written', error)
-    if (!this.headSent) {
-      try {
-        const reply = internalError(error)
-        this.res.cork(() => {
-          this.head(reply.status, reply.statusText, reply.headers, reply.type)
-          this.res.end(reply.body as string, true)
-        })
-        this.finished()
-        return
-      } catch {
-        // headers were already on their way: cut below
-      }
-    }
-    this.cut()
-    this.server.settled(this)
-  }
-
-  /** Writes the status line and headers. Returns whether the connection is to be closed after this answer. */
-  private head(status: number, statusText: string | undefined, headers: HeaderList | undefined, type: string | undefined): boolean {
-    const res = this.res
-    this.headSent = true
-    if (status !== 200 || statusText) res.writeStatus(statusLine(status, statusText))
-    let close = this.server.closing
-    let hasType = false
-    if (headers !== undefined) {
-      for (const [name, value] of headers) {
-        // uWS writes Date, Content-Length and Transfer-Encoding itself; connection handling is its own too.
-        if (name === 'content-type') hasType = true
-        else if (name === 'content-length' || name === 'transfer-encoding' || name === 'date' || name === 'keep-alive') continue
-        else if (name === 'connection') {
-          if (/\bclose\b/i.test(value)) close = true
-          continue
-        }
-        res.writeHeader(name, value)
-      }
-    }
-    if (type !== undefined && !hasType) res.writeHeader('content-type', type)
-    return close
-  }
-
-  /** No body: `Content-Length: 0`, except where a body is never sent (HEAD, 1xx, 204, 304: RFC 9110 §8.6). */
-  private endEmpty(status: number, close: boolean): void {
-    if (this.method === 'HEAD' || status === 204 || status === 304 || status < 200) {
-      // This uWS build's endWithoutBody() takes no arguments (any crashes it): say `close` as a header instead.
-      if (close) this.res.writeHeader('connection', 'close')
-      this.res.endWithoutBody()
-    } else {
-      this.res.end(undefined, close)
-    }
-  }
-}
-
-interface Head {
-  status: number
-  statusText?: string
-  headers: HeaderList | undefined
-  type: string | undefined
-}
-
-/** `this.env` on uWS: the peer's address, read when asked. */
-class UwsEnv {
-  [key: string]: unknown
-  #exchange: Exchange
-  #address: string | undefined
-  constructor(exchange: Exchange) {
-    this.#exchange = exchange
-  }
-  get remoteAddress(): string | undefined {
-    return (this.#address ??= this.#exchange.readRemoteAddress())
-  }
-}
-
-/**
- * The request body as uWS hands it over (chunks copied: uWS reuses its buffer), read by the core as an async
- * iterable. Unread data beyond `BODY_HIGH_WATER` pauses the socket until it is read.
- */
-class BodyQueue implements AsyncIterableIterator<Uint8Array> {
-  taken = false
-  private readonly res: HttpResponse
-  private chunks: Uint8Array[] = []
-  private buffered = 0
-  private ended = false
-  private stopped = false
-  private paused = false
-  private error: Error | undefined
-  private reader: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: Error) => void } | undefined
-
-  constructor(res: HttpResponse) {
-    this.res = res
-  }
-
-  push(chunk: ArrayBuffer, last: boolean): void {
-    if (this.stopped) return
-    if (chunk.byteLength > 0) {
-      const copy = new Uint8Array(chunk.slice(0))
-      const reader = this.reader
-      if (reader !== undefined && this.chunks.length === 0) {
-        this.reader = undefined
-        reader.resolve({ done: false, value: copy })
-      } else {
-        this.chunks.push(copy)
-        this.buffered += copy.byteLength
-      }
-    }
-    if (last) {
-      this.ended = true
-      if (this.chunks.length === 0) this.settleReader()
-    } else if (this.buffered > BODY_HIGH_WATER && !this.paused) {
-      this.paused = true
-      this.res.pause()
-    }
-  }
-
-  next(): Promise<IteratorResult<Uint8Array>> {
-    if (this.error) return Promise.reject(this.error)
-    const chunk = this.chunks.shift()
-    if (chunk !== undefined) {
-      this.buffered -= chunk.byteLength
-      if (this.paused && this.buffered <= BODY_HIGH_WATER / 2) {
-        this.paused = false
-        this.res.resume()
-      }
-      return Promise.resolve({ done: false, value: chunk })
-    }
-    if (this.ended || this.stopped) return Promise.resolve({ done: true, value: undefined })
-    return new Promise((resolve, reject) => {
-      this.reader = { resolve, reject }
-    })
-  }
-
-  /** The reader gave up (413, a cancelled stream): drop the rest as it arrives. */
-  return(): Promise<IteratorResult<Uint8Array>> {
-    this.stop()
-    return Promise.resolve({ done: true, value: undefined })
-  }
-
-  [Symbol.asyncIterator](): AsyncIterableIterator<Uint8Array> {
-    return this
-  }
-
-  /** No more reading: the answer is out. Drop what is buffered and what comes, and let the socket flow again. */
-  stop(): void {
-    if (this.stopped) return
-    this.stopped = true
-    this.chunks = []
-    this.buffered = 0
-    if (this.paused && this.error === undefined) {
-      this.paused = false
-      this.res.resume()
-    }
-    this.settleReader()
-  }
-
-  fail(error: Error): void {
-    this.error = error
-    this.stopped = true
-    const reader = this.reader
-    this.reader = undefined
-    reader?.reject(error)
-  }
-
-  private settleReader(): void {
-    const reader = this.reader
-    this.reader = undefined
-    reader?.resolve({ done: true, value: undefined })
-  }
-}
-
-function streamOf(queue: BodyQueue): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await queue.next()
-      if (done) controller.close()
-      else controller.enqueue(value)
-    },
-    cancel() {
-      void queue.return()
-    },
-  })
-}
-
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
-  const reader = stream.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      yield typeof value === 'string' ? Buffer.from(value) : value
-    }
-  } finally {
-    reader.cancel().catch(() => {})
-  }
-}
-
-const STATUS_LINES: string[] = []
-
-/** `404 Not Found`: the reason phrase given, else the standard one (a space is always sent, RFC 9112 §4). */
-function statusLine(status: number, statusText: string | undefined): string {
-  if (statusText) return `${status} ${statusText}`
-  return (STATUS_LINES[status] ??= `${status} ${STATUS_CODES[status] ?? ''}`)
-}
-
-function internalError(error: unknown): Reply {
-  console.error('routeless/uws: unexpected failure', error)
-  return errorReply(new HttpError(500, 'The server could not answer this request')) as Reply
 }
