@@ -1,5 +1,5 @@
 /** Schema migrations, applied in name order at start-up by example-kit's openDatabase. */
-import type { Kysely, Migration } from 'kysely'
+import { sql, type Kysely, type Migration } from 'kysely'
 
 export const migrations: Record<string, Migration> = {
   '001_api_keys_and_usage': {
@@ -97,6 +97,20 @@ export const migrations: Record<string, Migration> = {
         .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_time', 'varchar(32)', (c) => c.notNull())
         .execute()
+    },
+  },
+  '004_quota_counters': {
+    async up(db: Kysely<any>) {
+      // One counter per key and billing period, taken by a single conditional statement (see UsageStore.reserve).
+      await db.schema
+        .createTable('quota_usage')
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('period', 'varchar(10)', (c) => c.notNull())
+        .addColumn('used', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('quota_usage_pk', ['key_id', 'period'])
+        .execute()
+      await sql`INSERT INTO quota_usage (key_id, period, used)
+        SELECT key_id, substr(usage_date, 1, 7) || '-01', SUM(text_translation_characters) FROM usage GROUP BY key_id, substr(usage_date, 1, 7)`.execute(db)
     },
   },
 }

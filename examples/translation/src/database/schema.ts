@@ -29,6 +29,14 @@ export interface UsageTable {
   text_translation_characters: Generated<number | string>
 }
 
+/** Characters reserved per key and billing period: the quota counter (the usage rows stay the report). */
+export interface QuotaUsageTable {
+  key_id: string
+  /** First day of the billing period, `YYYY-MM-DD`. */
+  period: string
+  used: Generated<number | string>
+}
+
 export interface GlossariesTable {
   glossary_id: string
   /** The key that created it: glossaries are private to their key. */
@@ -105,6 +113,7 @@ export interface StyleRulesTable {
 export interface TranslationDatabase {
   api_keys: ApiKeysTable
   usage: UsageTable
+  quota_usage: QuotaUsageTable
   glossaries: GlossariesTable
   glossary_entries: GlossaryEntriesTable
   documents: DocumentsTable

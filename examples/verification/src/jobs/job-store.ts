@@ -29,12 +29,17 @@ export interface NewJob {
   callbackUrl: string | null
   apiKeyId: string | null
   hostedLinkId?: string | null
+  /** The hosted link may have only this one job: creating a second throws `LinkAlreadyUsed`. */
+  singleUseLink?: boolean
   idempotencyKey?: string | null
   /** Decide after this many ms (the worker picks it up then). */
   delayMs: number
   /** Hold a lease from the start: the caller processes the job itself (sync endpoints). */
   leaseMs?: number
 }
+
+/** A single-use hosted link already has its job (another submission won, on this instance or another). */
+export class LinkAlreadyUsed extends Error {}
 
 export class JobStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -45,14 +50,20 @@ export class JobStore {
     const row: JobTable = {
       id, partner_id: input.partnerId, user_id: input.userId, product: input.product, status: 'processing',
       request: JSON.stringify(input.request), callback_url: input.callbackUrl, api_key_id: input.apiKeyId,
-      hosted_link_id: input.hostedLinkId ?? null, idempotency_key: input.idempotencyKey ?? null, result: null,
+      hosted_link_id: input.hostedLinkId ?? null,
+      single_use_link: input.singleUseLink && input.hostedLinkId ? input.hostedLinkId : null, idempotency_key: input.idempotencyKey ?? null, result: null,
       created_at: now.toISOString(), due_at: new Date(now.getTime() + input.delayMs).toISOString(),
       lease_until: input.leaseMs ? new Date(now.getTime() + input.leaseMs).toISOString() : null, completed_at: null,
     }
     try {
       await this.db.insertInto('jobs').values(row).execute()
     } catch (error) {
-      if (!input.idempotencyKey || !isUniqueViolation(error)) throw error
+      if (!isUniqueViolation(error)) throw error
+      if (row.single_use_link && !(await this.db.selectFrom('jobs').select('id').where('id', '=', id).executeTakeFirst())) {
+        const other = await this.db.selectFrom('jobs').select('id').where('single_use_link', '=', row.single_use_link).executeTakeFirst()
+        if (other) throw new LinkAlreadyUsed()
+      }
+      if (!input.idempotencyKey) throw error
       const existing = await this.db.selectFrom('jobs').selectAll()
         .where('partner_id', '=', input.partnerId).where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow()
       return { job: toJob(existing), created: false }

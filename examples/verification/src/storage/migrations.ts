@@ -110,4 +110,12 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('hosted_links_partner').on('hosted_links').columns(['partner_id', 'created_at']).execute()
     },
   },
+  '002_single_use_link_claim': {
+    async up(db: Kysely<any>) {
+      // A job of a single-use hosted link carries the link's id here; the unique index lets one such job exist per
+      // link, so concurrent submissions on any number of instances cannot all pass (NULLs never collide).
+      await db.schema.alterTable('jobs').addColumn('single_use_link', 'text').execute()
+      await db.schema.createIndex('jobs_single_use_link').on('jobs').column('single_use_link').unique().execute()
+    },
+  },
 }

@@ -36,6 +36,8 @@ export interface JobTable {
   callback_url: string | null
   api_key_id: string | null
   hosted_link_id: string | null
+  /** `hosted_link_id` when the link is single-use (unique: the link's one job), else null. */
+  single_use_link?: string | null
   idempotency_key: string | null
   /** The final payload sent to callbacks and returned by sync endpoints, JSON. */
   result: string | null
