@@ -1,3 +1,5 @@
 export { isUniqueViolation, openDatabase } from './database.ts'
 export type { Database, DatabaseOptions, Dialect } from './database.ts'
 export { hashSecret, lookupKey, randomToken, verifySecret } from './secrets.ts'
+export { JOB_CHANNEL, JobQueue, jobQueueMigration } from './job-queue.ts'
+export type { BackgroundJobsTable, ClaimedJob, Effects, JobQueueOptions, KindOptions, NewJob } from './job-queue.ts'

@@ -1,0 +1,337 @@
+/**
+ * Background work for the examples, safe with any number of instances on one database.
+ *
+ * A job is a row of `background_jobs` naming a handler (`kind`) and the domain row it works on (`ref`). A worker
+ * claims due jobs — `FOR UPDATE SKIP LOCKED` on PostgreSQL; one `UPDATE … RETURNING` on SQLite, whose single writer
+ * makes it atomic — and holds each under a lease that a heartbeat renews while the handler runs. A claim has a
+ * unique owner token: only the owner can complete the job, and completion runs the handler's side effects in the same
+ * transaction as the fenced `UPDATE`, so a worker that stalled past its lease (and lost the job to another) has its
+ * result and side effects dropped — `complete` answers false. A failed attempt is retried with doubling back-off;
+ * when the attempts run out the kind's `giveUp` runs (fenced too). Instances are woken by LISTEN/NOTIFY on
+ * PostgreSQL and by polling (plus in-process wake-ups) on SQLite. Nothing is "resumed" at start-up: a job whose
+ * owner died is simply claimable once its lease has expired.
+ */
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import { sql, type Kysely, type Migration, type Transaction } from 'kysely'
+import pg from 'pg'
+import type { Database } from './database.ts'
+
+export const JOB_CHANNEL = 'background_jobs'
+
+/** The table, for each example's migrations (`'00N_background_jobs': jobQueueMigration`). */
+export const jobQueueMigration: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('background_jobs')
+      .addColumn('id', 'varchar(40)', (c) => c.primaryKey())
+      .addColumn('kind', 'varchar(40)', (c) => c.notNull())
+      .addColumn('ref', 'varchar(200)', (c) => c.notNull())
+      // ready → running → done | failed (running again after a retry's back-off or an expired lease)
+      .addColumn('state', 'varchar(16)', (c) => c.notNull())
+      .addColumn('run_at', 'bigint', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('max_attempts', 'integer', (c) => c.notNull())
+      .addColumn('owner', 'varchar(80)')
+      .addColumn('lease_until', 'bigint')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('finished_at', 'bigint')
+      .execute()
+    await db.schema.createIndex('background_jobs_due').on('background_jobs').columns(['state', 'run_at']).execute()
+    await db.schema.createIndex('background_jobs_ref').on('background_jobs').columns(['kind', 'ref']).execute()
+  },
+}
+
+export interface BackgroundJobsTable {
+  id: string
+  kind: string
+  ref: string
+  state: string
+  run_at: number | string
+  attempts: number
+  max_attempts: number
+  owner: string | null
+  lease_until: number | string | null
+  last_error: string | null
+  created_at: number | string
+  finished_at: number | string | null
+}
+
+type QueueDb = Kysely<{ background_jobs: BackgroundJobsTable }>
+/** Side effects of a completion, run inside its fenced transaction. */
+export type Effects = (trx: Transaction<any>) => Promise<void>
+
+export interface NewJob {
+  kind: string
+  ref: string
+  /** Run no earlier than this many ms from now (default 0). */
+  delayMs?: number
+  /** Attempts before `giveUp` (default: the kind's, else 5). */
+  maxAttempts?: number
+}
+
+/** A job this worker holds. */
+export interface ClaimedJob {
+  id: string
+  kind: string
+  ref: string
+  /** 1 on the first claim. */
+  attempt: number
+  /** Aborted when the heartbeat finds the lease lost (another worker may hold the job now). */
+  signal: AbortSignal
+  /** Marks the job done and runs `effects` in the same transaction — only if this worker still owns it. */
+  complete(effects?: Effects): Promise<boolean>
+}
+
+export interface KindOptions {
+  maxAttempts?: number
+  /** Runs (fenced, in the transaction that marks the job failed) when the attempts are used up. */
+  giveUp?: (job: Omit<ClaimedJob, 'complete'>, error: string, trx: Transaction<any>) => Promise<void>
+}
+
+export interface JobQueueOptions {
+  /** Name of this instance in `owner` (default host:pid). */
+  instance?: string
+  /** How long a claim holds a job without a heartbeat (default 30 s). */
+  leaseMs?: number
+  /** Heartbeat period (default a third of the lease). */
+  heartbeatMs?: number
+  /** Longest sleep between looks for due jobs (default 1 s; LISTEN/NOTIFY and timers usually wake sooner). */
+  pollMs?: number
+  /** Handlers running at the same time in this instance (default 4). */
+  concurrency?: number
+  /** First retry delay, doubled per attempt up to `maxBackoffMs` (defaults 1 s and 5 min). */
+  backoffMs?: number
+  maxBackoffMs?: number
+  log?: (message: string, error?: unknown) => void
+}
+
+interface Running {
+  job: ClaimedJob
+  owner: string
+  abort: AbortController
+}
+
+export class JobQueue {
+  private readonly handlers = new Map<string, { run: (job: ClaimedJob) => Promise<void>; options: KindOptions }>()
+  private readonly running = new Map<string, Running>()
+  private readonly tasks = new Set<Promise<void>>()
+  private readonly db: QueueDb
+  private readonly o: Required<Omit<JobQueueOptions, 'log'>> & Pick<JobQueueOptions, 'log'>
+  private timer: NodeJS.Timeout | undefined
+  private heartbeat: NodeJS.Timeout | undefined
+  private listener: pg.Client | undefined
+  private looking: Promise<void> | undefined
+  private again = false
+  private started = false
+  private stopped = false
+
+  constructor(private readonly database: Database<any>, options: JobQueueOptions = {}) {
+    this.db = database.db as unknown as QueueDb
+    const leaseMs = options.leaseMs ?? 30_000
+    this.o = {
+      instance: options.instance ?? `${hostname()}:${process.pid}`,
+      leaseMs,
+      heartbeatMs: options.heartbeatMs ?? Math.max(10, Math.floor(leaseMs / 3)),
+      pollMs: options.pollMs ?? 1000,
+      concurrency: options.concurrency ?? 4,
+      backoffMs: options.backoffMs ?? 1000,
+      maxBackoffMs: options.maxBackoffMs ?? 300_000,
+      log: options.log,
+    }
+  }
+
+  /** Registers the handler of a kind. A handler that throws is retried; one that returns must have completed. */
+  handle(kind: string, run: (job: ClaimedJob) => Promise<void>, options: KindOptions = {}): this {
+    this.handlers.set(kind, { run, options })
+    return this
+  }
+
+  /**
+   * Adds a job; pass the transaction that writes its domain row so both commit together (on PostgreSQL the NOTIFY
+   * is sent at commit). Returns the job id.
+   */
+  async enqueue(job: NewJob, trx: Kysely<any> = this.db): Promise<string> {
+    const id = randomBytes(12).toString('hex')
+    const now = Date.now()
+    await (trx as unknown as QueueDb).insertInto('background_jobs').values({
+      id, kind: job.kind, ref: job.ref, state: 'ready', run_at: now + (job.delayMs ?? 0), attempts: 0,
+      max_attempts: job.maxAttempts ?? this.handlers.get(job.kind)?.options.maxAttempts ?? 5, owner: null, lease_until: null,
+      last_error: null, created_at: now, finished_at: null,
+    }).execute()
+    if (this.database.dialect === 'postgres') await sql`SELECT pg_notify(${JOB_CHANNEL}, ${job.kind})`.execute(trx)
+    if (trx === (this.db as unknown)) this.wake()
+    else setImmediate(() => this.wake()) // after the caller's commit, for this instance (SQLite has no NOTIFY)
+    return id
+  }
+
+  /** Starts claiming: LISTEN on PostgreSQL, then a first look for due jobs. */
+  async start(): Promise<void> {
+    if (this.started) return
+    this.started = true
+    if (this.database.dialect === 'postgres' && this.database.url) await this.listen(this.database.url)
+    this.heartbeat = setInterval(() => void this.renewLeases(), this.o.heartbeatMs)
+    this.heartbeat.unref?.()
+    this.wake()
+  }
+
+  /** Looks for due jobs now (a wake-up; cheap when there are none). */
+  wake(): void {
+    if (!this.started || this.stopped) return
+    if (this.looking) {
+      this.again = true
+      return
+    }
+    clearTimeout(this.timer)
+    this.looking = this.look().catch((error) => this.log('job queue: claiming failed', error)).finally(() => {
+      this.looking = undefined
+      if (this.again) {
+        this.again = false
+        this.wake()
+      }
+    })
+  }
+
+  /** Stops claiming and waits for the handlers running (their leases are renewed until they end). */
+  async stop(): Promise<void> {
+    this.stopped = true
+    clearTimeout(this.timer)
+    await this.looking
+    await Promise.allSettled([...this.tasks])
+    clearInterval(this.heartbeat)
+    const listener = this.listener
+    this.listener = undefined
+    await listener?.end().catch(() => {})
+  }
+
+  /** Jobs this instance is running now (ids). */
+  get active(): string[] {
+    return [...this.running.keys()]
+  }
+
+  private async look(): Promise<void> {
+    const free = this.o.concurrency - this.running.size
+    if (free > 0 && this.handlers.size > 0) {
+      const claimed = await this.claim(free)
+      for (const job of claimed) this.run(job)
+      if (claimed.length === free) this.again = true
+    }
+    await this.scheduleNext()
+  }
+
+  /** Sleeps until the next ready job is due, at most `pollMs` (expired leases and other instances' jobs). */
+  private async scheduleNext(): Promise<void> {
+    if (this.stopped || this.handlers.size === 0) return
+    const next = await this.db.selectFrom('background_jobs').select((eb) => eb.fn.min<number | string>('run_at').as('at'))
+      .where('state', '=', 'ready').where('kind', 'in', [...this.handlers.keys()]).executeTakeFirst()
+    const dueIn = next?.at == null ? this.o.pollMs : Math.max(0, Number(next.at) - Date.now())
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.wake(), Math.min(this.o.pollMs, dueIn) + 1)
+    this.timer.unref?.()
+  }
+
+  private async claim(limit: number): Promise<Array<{ id: string; kind: string; ref: string; attempts: number; owner: string }>> {
+    const now = Date.now()
+    const owner = `${this.o.instance}/${randomBytes(6).toString('hex')}`.slice(0, 80)
+    const kinds = [...this.handlers.keys()]
+    const lock = this.database.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
+    const { rows } = await sql<{ id: string; kind: string; ref: string; attempts: number }>`
+      UPDATE background_jobs SET state = 'running', owner = ${owner}, lease_until = ${now + this.o.leaseMs}, attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM background_jobs
+        WHERE kind IN (${sql.join(kinds)}) AND ((state = 'ready' AND run_at <= ${now}) OR (state = 'running' AND lease_until < ${now}))
+        ORDER BY run_at LIMIT ${limit} ${lock}
+      )
+      RETURNING id, kind, ref, attempts`.execute(this.db)
+    return rows.map((r) => ({ ...r, attempts: Number(r.attempts), owner }))
+  }
+
+  private run(row: { id: string; kind: string; ref: string; attempts: number; owner: string }): void {
+    const handler = this.handlers.get(row.kind)!
+    const abort = new AbortController()
+    let settled = false
+    const job: ClaimedJob = {
+      id: row.id, kind: row.kind, ref: row.ref, attempt: row.attempts, signal: abort.signal,
+      complete: (effects) => {
+        settled = true
+        return this.finish(row.id, row.owner, { state: 'done', finished_at: Date.now(), last_error: null }, effects)
+      },
+    }
+    this.running.set(row.id, { job, owner: row.owner, abort })
+    const task = (async () => {
+      try {
+        const record = await this.db.selectFrom('background_jobs').select('max_attempts').where('id', '=', row.id).executeTakeFirst()
+        if (record && row.attempts > Number(record.max_attempts)) {
+          // Only expired leases claim past the limit: its workers kept dying on it.
+          await this.giveUp(job, row.owner, 'every worker that claimed the job stopped before finishing it')
+          return
+        }
+        await handler.run(job)
+        if (!settled) throw new Error('the handler returned without completing the job')
+      } catch (error) {
+        this.log(`job queue: ${row.kind} ${row.ref} attempt ${row.attempts} failed`, error)
+        await this.retry(job, row.owner, error).catch((e) => this.log('job queue: recording a failure failed', e))
+      }
+    })().finally(() => {
+      this.running.delete(row.id)
+      this.tasks.delete(task)
+      this.wake()
+    })
+    this.tasks.add(task)
+  }
+
+  private async retry(job: ClaimedJob, owner: string, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error)
+    const record = await this.db.selectFrom('background_jobs').select('max_attempts').where('id', '=', job.id).executeTakeFirst()
+    if (!record) return
+    if (job.attempt >= Number(record.max_attempts)) return void (await this.giveUp(job, owner, message))
+    const delay = Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (job.attempt - 1))
+    await this.finish(job.id, owner, { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message })
+  }
+
+  private async giveUp(job: ClaimedJob, owner: string, message: string): Promise<void> {
+    const giveUp = this.handlers.get(job.kind)?.options.giveUp
+    await this.finish(job.id, owner, { state: 'failed', finished_at: Date.now(), last_error: message }, giveUp && ((trx) => giveUp(job, message, trx)))
+  }
+
+  /** The fence: the row changes (and `effects` run) only while `owner` still holds the job. */
+  private async finish(id: string, owner: string, set: Partial<BackgroundJobsTable>, effects?: Effects): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx.updateTable('background_jobs').set({ lease_until: null, ...set })
+        .where('id', '=', id).where('owner', '=', owner).where('state', '=', 'running').executeTakeFirst()
+      if (Number(r.numUpdatedRows) !== 1) return false
+      if (effects) await effects(trx)
+      return true
+    })
+  }
+
+  private async renewLeases(): Promise<void> {
+    const until = Date.now() + this.o.leaseMs
+    for (const [id, r] of this.running) {
+      try {
+        const u = await this.db.updateTable('background_jobs').set({ lease_until: until })
+          .where('id', '=', id).where('owner', '=', r.owner).where('state', '=', 'running').executeTakeFirst()
+        if (Number(u.numUpdatedRows) !== 1 && this.running.get(id) === r) r.abort.abort(new Error('lease lost'))
+      } catch (error) {
+        this.log('job queue: heartbeat failed', error)
+      }
+    }
+  }
+
+  private async listen(url: string): Promise<void> {
+    const client = new pg.Client({ connectionString: url })
+    client.on('error', (error) => {
+      this.log('job queue: LISTEN connection lost (polling continues)', error)
+      if (this.listener === client) this.listener = undefined
+    })
+    client.on('notification', () => this.wake())
+    await client.connect()
+    await client.query(`LISTEN ${JOB_CHANNEL}`)
+    this.listener = client
+  }
+
+  private log(message: string, error?: unknown): void {
+    ;(this.o.log ?? console.error)(message, error)
+  }
+}
