@@ -3,13 +3,18 @@
  * test reproduces one failure a multi-instance deployment had, and checks it no longer happens.
  */
 import { readFileSync } from 'node:fs'
-import { createTestDatabase, postgresAvailable } from '@routeless/example-kit/testing'
+import { fileURLToPath } from 'node:url'
+import { createTestDatabase, postgresAvailable, startChildInstance } from '@routeless/example-kit/testing'
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { V3Client } from './helpers/client.ts'
+import { ekyc } from './helpers/fixtures.ts'
 import { startReceiver } from './helpers/receiver.ts'
-import { API_KEY, PARTNER_ID, startServer, type TestServer } from './helpers/server.ts'
+import { API_KEY, PARTNER_ID, SERVER_SECRET, startServer, type TestServer } from './helpers/server.ts'
 
 const pg = await postgresAvailable()
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
 
 /** Two instances started together on a fresh database. */
@@ -72,6 +77,51 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
       expect(receiver.received).toHaveLength(1)
     } finally {
       await close()
+      await receiver.close()
+    }
+  })
+
+  it('a worker stalled past its lease: the other instance decides the job; the result and callback of the stalled one are dropped', async () => {
+    const receiver = await startReceiver()
+    const database = await createTestDatabase('verification_stall')
+    const b = await startServer({ databaseUrl: database.url, worker: false, config: { jobLeaseMs: 800 } })
+    const locker = new pg.Client({ connectionString: database.url })
+    let a: Awaited<ReturnType<typeof startChildInstance>> | undefined
+    try {
+      a = await startChildInstance(MAIN, {
+        DATABASE_URL: database.url, PARTNER_ID, API_KEY, SERVER_SECRET, JOB_LEASE_MS: '800', SANDBOX_DELAY_MS: '0', WORKER_POLL_MS: '100',
+      })
+      // Deciding reads fraud_reports first: holding that table makes a worker that claimed the job wait right there.
+      await locker.connect()
+      await locker.query('BEGIN; LOCK TABLE fraud_reports IN ACCESS EXCLUSIVE MODE')
+      const res = await new V3Client(a.url, PARTNER_ID, API_KEY).post('/v3/enhanced_kyc', ekyc({ callback_url: receiver.url }), { 'User-ID': 'stalled-user' })
+      expect(res.status).toBe(202)
+      const queued = () => b.services.db.selectFrom('background_jobs').selectAll().where('ref', '=', res.body.job_id).executeTakeFirstOrThrow()
+      const end = Date.now() + 10_000
+      while (!(await queued()).owner?.includes(`:${a.child.pid}/`)) {
+        if (Date.now() > end) throw new Error('instance A did not claim the job')
+        await sleep(20)
+      }
+      await sleep(100)
+      a.child.kill('SIGSTOP') // A holds the job mid-decision and freezes: no heartbeat, no progress
+      await b.service.worker.start()
+      while (!(await queued()).owner?.includes(`:${process.pid}/`)) {
+        if (Date.now() > end + 10_000) throw new Error('instance B did not take over the job')
+        await sleep(20)
+      }
+      await locker.query('COMMIT')
+      const [callback] = await receiver.waitFor(1)
+      expect(JSON.parse(callback!.body)).toMatchObject({ job_id: res.body.job_id, user_id: 'stalled-user' })
+      a.child.kill('SIGCONT') // A wakes up and finishes its (late) decision
+      await sleep(1500)
+      expect(receiver.received).toHaveLength(1)
+      expect(await b.services.deliveries.listForJob(res.body.job_id)).toHaveLength(1)
+      expect((await queued())).toMatchObject({ state: 'done', attempts: 2 })
+    } finally {
+      await locker.end().catch(() => {})
+      await a?.kill()
+      await b.close()
+      await database.drop()
       await receiver.close()
     }
   })

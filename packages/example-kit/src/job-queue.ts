@@ -82,12 +82,17 @@ export interface ClaimedJob {
   signal: AbortSignal
   /** Marks the job done and runs `effects` in the same transaction — only if this worker still owns it. */
   complete(effects?: Effects): Promise<boolean>
+  /**
+   * Records a failed attempt (fenced like `complete`): the job is ready again after `delayMs` (default: the doubling
+   * back-off), or failed — with the kind's `giveUp` — once its attempts are used up. `effects` run in that transaction.
+   */
+  retry(error: unknown, options?: { delayMs?: number; effects?: Effects }): Promise<boolean>
 }
 
 export interface KindOptions {
   maxAttempts?: number
   /** Runs (fenced, in the transaction that marks the job failed) when the attempts are used up. */
-  giveUp?: (job: Omit<ClaimedJob, 'complete'>, error: string, trx: Transaction<any>) => Promise<void>
+  giveUp?: (job: Pick<ClaimedJob, 'id' | 'kind' | 'ref' | 'attempt'>, error: string, trx: Transaction<any>) => Promise<void>
 }
 
 export interface JobQueueOptions {
@@ -257,6 +262,10 @@ export class JobQueue {
         settled = true
         return this.finish(row.id, row.owner, { state: 'done', finished_at: Date.now(), last_error: null }, effects)
       },
+      retry: (error, options) => {
+        settled = true
+        return this.retry(job, row.owner, error, options)
+      },
     }
     this.running.set(row.id, { job, owner: row.owner, abort })
     const task = (async () => {
@@ -281,18 +290,21 @@ export class JobQueue {
     this.tasks.add(task)
   }
 
-  private async retry(job: ClaimedJob, owner: string, error: unknown): Promise<void> {
+  private async retry(job: ClaimedJob, owner: string, error: unknown, options: { delayMs?: number; effects?: Effects } = {}): Promise<boolean> {
     const message = error instanceof Error ? error.message : String(error)
     const record = await this.db.selectFrom('background_jobs').select('max_attempts').where('id', '=', job.id).executeTakeFirst()
-    if (!record) return
-    if (job.attempt >= Number(record.max_attempts)) return void (await this.giveUp(job, owner, message))
-    const delay = Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (job.attempt - 1))
-    await this.finish(job.id, owner, { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message })
+    if (!record) return false
+    if (job.attempt >= Number(record.max_attempts)) return this.giveUp(job, owner, message, options.effects)
+    const delay = options.delayMs ?? Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (job.attempt - 1))
+    return this.finish(job.id, owner, { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message }, options.effects)
   }
 
-  private async giveUp(job: ClaimedJob, owner: string, message: string): Promise<void> {
+  private async giveUp(job: ClaimedJob, owner: string, message: string, effects?: Effects): Promise<boolean> {
     const giveUp = this.handlers.get(job.kind)?.options.giveUp
-    await this.finish(job.id, owner, { state: 'failed', finished_at: Date.now(), last_error: message }, giveUp && ((trx) => giveUp(job, message, trx)))
+    return this.finish(job.id, owner, { state: 'failed', finished_at: Date.now(), last_error: message }, async (trx) => {
+      if (effects) await effects(trx)
+      if (giveUp) await giveUp(job, message, trx)
+    })
   }
 
   /** The fence: the row changes (and `effects` run) only while `owner` still holds the job. */

@@ -1,5 +1,6 @@
 /** Schema migrations, applied in name order at start-up on SQLite and PostgreSQL alike. */
-import type { Kysely, Migration } from 'kysely'
+import { jobQueueMigration } from '@routeless/example-kit'
+import { sql, type Kysely, type Migration } from 'kysely'
 
 export const migrations: Record<string, Migration> = {
   '001_initial': {
@@ -116,6 +117,16 @@ export const migrations: Record<string, Migration> = {
       // link, so concurrent submissions on any number of instances cannot all pass (NULLs never collide).
       await db.schema.alterTable('jobs').addColumn('single_use_link', 'text').execute()
       await db.schema.createIndex('jobs_single_use_link').on('jobs').column('single_use_link').unique().execute()
+    },
+  },
+  '003_background_jobs': {
+    async up(db: Kysely<any>) {
+      // The shared job queue replaces the worker's own polling of `jobs` and `deliveries`: pending work moves over.
+      await jobQueueMigration.up(db)
+      await sql`INSERT INTO background_jobs (id, kind, ref, state, run_at, attempts, max_attempts, created_at)
+        SELECT 'm' || id, 'decision', id, 'ready', 0, 0, 5, 0 FROM jobs WHERE status = 'processing'`.execute(db)
+      await sql`INSERT INTO background_jobs (id, kind, ref, state, run_at, attempts, max_attempts, created_at)
+        SELECT 'm' || id, 'callback', id, 'ready', 0, 0, 25, 0 FROM deliveries WHERE state = 'pending'`.execute(db)
     },
   },
 }

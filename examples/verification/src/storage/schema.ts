@@ -1,3 +1,5 @@
+import type { BackgroundJobsTable } from '@routeless/example-kit'
+
 /** Table types of the verification database (times are ISO-8601 text, JSON documents are text). */
 export interface PartnerTable {
   id: string
@@ -115,6 +117,7 @@ export interface HostedLinkTable {
 }
 
 export interface Database {
+  background_jobs: BackgroundJobsTable
   partners: PartnerTable
   api_keys: ApiKeyTable
   settings: SettingTable
