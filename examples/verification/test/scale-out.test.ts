@@ -12,7 +12,7 @@ import { ekyc } from './helpers/fixtures.ts'
 import { startReceiver } from './helpers/receiver.ts'
 import { API_KEY, PARTNER_ID, SERVER_SECRET, startServer, type TestServer } from './helpers/server.ts'
 
-const pg = await postgresAvailable()
+const hasPostgres = await postgresAvailable()
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
@@ -34,7 +34,7 @@ async function twoInstances(config: Parameters<typeof startServer>[0] = {}): Pro
   return { a: servers[0]!, b: servers[1]!, close }
 }
 
-describe.runIf(pg)('two instances on one PostgreSQL', () => {
+describe.runIf(hasPostgres)('two instances on one PostgreSQL', () => {
   it('start together: the configured partner key is registered once, without a duplicate-key crash', async () => {
     for (let round = 0; round < 3; round++) {
       const { a, b, close } = await twoInstances()
