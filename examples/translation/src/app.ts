@@ -1,7 +1,7 @@
 /** Builds the services and the routeless application of the translation example. */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openDatabase, type Database } from '@routeless/example-kit'
+import { JobQueue, openDatabase, type Database } from '@routeless/example-kit'
 import { createApp } from 'routeless'
 import { keyRateLimit } from './auth/key-rate-limit.ts'
 import type { Config } from './config.ts'
@@ -60,9 +60,10 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       meter,
       engineTimeoutMs: config.engine.timeoutMs,
     })
+    const queue = new JobQueue(database, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.documentConcurrency })
     const documents = new DocumentService({
-      db: database.db, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
-      maxBytes: config.documentMaxBytes, concurrency: config.documentConcurrency,
+      db: database.db, queue, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
+      maxBytes: config.documentMaxBytes,
     })
     const services: Services = {
       keys, usage, meter, glossaries, translation, documents, memories, styles,
@@ -74,11 +75,11 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS), cors: corsOptions(config.corsOrigins) })
     const openapi = deeplOpenApi(app)
     services.openapi = () => openapi
-    await documents.resume()
+    await queue.start()
     return {
       fetch: withTraceId(app.fetch), services, database,
       close: async () => {
-        await documents.close()
+        await queue.stop()
         await database.close()
       },
     }

@@ -27,6 +27,9 @@ export interface Config {
   /** Largest document upload in bytes, and documents translated at the same time. */
   documentMaxBytes: number
   documentConcurrency: number
+  /** Background jobs: how long a worker holds one without renewing its lease, and the longest sleep between looks. */
+  jobLeaseMs: number
+  jobPollMs: number
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -50,6 +53,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     customTagPageSize: integer(env, 'CUSTOM_TAG_PAGE_SIZE', 100, 1),
     documentMaxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 10 * 1024 * 1024, 1),
     documentConcurrency: integer(env, 'DOCUMENT_CONCURRENCY', 2, 1),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', 30_000, 100),
+    jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 5),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   }
 }

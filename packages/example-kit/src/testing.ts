@@ -68,10 +68,10 @@ export async function startChildInstance(entry: string, env: Record<string, stri
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" from ${entry} in 30 s:\n${output}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`no URL printed by ${entry} in 30 s:\n${output}`)), 30_000)
     const onData = (chunk: Buffer) => {
       output += chunk
-      const m = /listening on (http:\/\/\S+)/.exec(output)
+      const m = / on (http:\/\/[^\s,()]+)/.exec(output)
       if (m) {
         clearTimeout(timer)
         resolve(m[1]!)

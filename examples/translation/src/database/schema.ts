@@ -1,4 +1,5 @@
 /** Table types of the translation example (SQLite and PostgreSQL share them through Kysely). */
+import type { BackgroundJobsTable } from '@routeless/example-kit'
 import type { Generated } from 'kysely'
 
 export interface ApiKeysTable {
@@ -72,6 +73,17 @@ export interface DocumentsTable {
   request: string
   billed_characters: Generated<number | string>
   creation_time: string
+  /** Characters taken from the key's quota at upload (given back if the translation fails), and where from. */
+  reserved_characters: Generated<number | string>
+  usage_period: string | null
+  usage_day: string | null
+}
+
+export interface DocumentFilesTable {
+  document_id: string
+  /** `source` (the upload, until translated) or `result` (until downloaded). */
+  kind: string
+  bytes: Uint8Array
 }
 
 export interface TranslationMemoriesTable {
@@ -117,6 +129,8 @@ export interface TranslationDatabase {
   glossaries: GlossariesTable
   glossary_entries: GlossaryEntriesTable
   documents: DocumentsTable
+  document_files: DocumentFilesTable
+  background_jobs: BackgroundJobsTable
   translation_memories: TranslationMemoriesTable
   translation_memory_segments: TranslationMemorySegmentsTable
   style_rules: StyleRulesTable

@@ -10,6 +10,10 @@ import type { UsageStore } from './usage-store.ts'
 export const QUOTA_MESSAGE = 'Quota for this billing period has been exceeded.'
 
 export interface Reservation {
+  characters: number
+  /** First day of the billing period, and the usage day, the characters were taken from. */
+  period: string
+  day: string
   /** Takes the reserved characters back (engine failure). */
   refund(): Promise<void>
 }
@@ -34,6 +38,7 @@ export class Meter {
     if (!(await this.usage.reserve(key.keyId, period, day, customTag, characters))) throw new HttpError(456, QUOTA_MESSAGE)
     let refunded = false
     return {
+      characters, period, day,
       refund: async () => {
         if (refunded) return
         refunded = true

@@ -45,13 +45,12 @@ export class UsageStore {
     })
   }
 
-  /** Gives back what `reserve` took (the engine failed): counter and usage row, exactly. */
-  async release(keyId: string, period: string, day: string, customTag: string, characters: number): Promise<void> {
+  /** Gives back what `reserve` took (the engine failed): counter and usage row, exactly; inside `trx` when given. */
+  async release(keyId: string, period: string, day: string, customTag: string, characters: number, trx?: Kysely<TranslationDatabase>): Promise<void> {
     if (characters === 0) return
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('quota_usage').set({ used: sql`used - ${characters}` }).where('key_id', '=', keyId).where('period', '=', period).execute()
-      await new UsageStore(trx).add(keyId, day, customTag, -characters)
-    })
+    if (!trx) return this.db.transaction().execute((t) => this.release(keyId, period, day, customTag, characters, t))
+    await trx.updateTable('quota_usage').set({ used: sql`used - ${characters}` }).where('key_id', '=', keyId).where('period', '=', period).execute()
+    await new UsageStore(trx).add(keyId, day, customTag, -characters)
   }
 
   /** Characters of one key from `firstDay` to `lastDay` (inclusive). */
