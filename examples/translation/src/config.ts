@@ -20,6 +20,8 @@ export interface Config {
   adminKey: string | undefined
   apiKey: string | undefined
   rateLimit: RateLimit | undefined
+  /** `redis://…`: rate limits shared by every instance (else each instance counts in memory). */
+  redisUrl: string | undefined
   engine: EngineConfig
   customTagPageSize: number
   /** Browser origins allowed to call the API (CORS); empty = none, `['*']` = any. */
@@ -43,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: env.RATE_LIMIT_REQUESTS
       ? { requests: integer(env, 'RATE_LIMIT_REQUESTS', 0, 1), windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) }
       : undefined,
+    redisUrl: env.REDIS_URL || undefined,
     engine: {
       kind: env.ENGINE || 'phrase-table',
       url: env.ENGINE_URL || undefined,

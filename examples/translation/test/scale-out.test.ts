@@ -10,6 +10,7 @@ import { postgresAvailable, startChildInstance } from '@routeless/example-kit/te
 import { describe, expect, it } from 'vitest'
 import { EngineError, type EngineRequest, type TranslationEngine } from '../src/engines/engine.ts'
 import { PhraseTableEngine } from '../src/engines/phrase-table-engine.ts'
+import { redisAvailable, startRedis } from '../../../test/_redis.ts'
 import { fakeServer } from './_fake-engine-server.ts'
 import { startCluster, type Instance } from './_cluster.ts'
 import { ADMIN_KEY, API_KEY, api } from './_server.ts'
@@ -174,6 +175,40 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
       await cluster.close()
       await hanging.close()
       rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe.runIf(pg && redisAvailable())('two instances on one PostgreSQL and one Redis', () => {
+  it('share the rate limit: 60 per key, 150 requests spread over both instances → exactly 60 pass', async () => {
+    const redis = await startRedis()
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_REQUESTS: '60', RATE_LIMIT_WINDOW_SECONDS: '3600' }
+    const cluster = await startCluster(2, { env })
+    try {
+      const [a, b] = cluster.instances as [Instance, Instance]
+      const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => api(i % 2 ? a : b)('/v2/usage')))
+      const statuses = responses.map((r) => r.status)
+      expect(statuses.filter((s) => s === 200)).toHaveLength(60)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(90)
+      const limited = responses.find((r) => r.status === 429)!
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(await limited.json()).toEqual({ message: 'Too many requests' })
+      // Another key has its own bucket.
+      expect((await api(a, ADMIN_KEY)('/v2/admin/developer-keys')).status).toBe(200)
+    } finally {
+      await cluster.close()
+      redis.stop()
+    }
+  })
+
+  it('without REDIS_URL each instance counts alone (the single-instance default)', async () => {
+    const cluster = await startCluster(2, { env: { RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '3600' } })
+    try {
+      const [a, b] = cluster.instances as [Instance, Instance]
+      const statuses = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await api(i % 2 ? a : b)('/v2/usage')).status))
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10)
+    } finally {
+      await cluster.close()
     }
   })
 })
