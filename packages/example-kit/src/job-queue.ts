@@ -334,13 +334,25 @@ export class JobQueue {
   private async listen(url: string): Promise<void> {
     const client = new pg.Client({ connectionString: url })
     client.on('error', (error) => {
-      this.log('job queue: LISTEN connection lost (polling continues)', error)
-      if (this.listener === client) this.listener = undefined
+      if (this.listener !== client) return
+      this.listener = undefined
+      this.log('job queue: LISTEN connection lost; polling until it is back', error)
+      client.end().catch(() => {})
+      this.relisten(url)
     })
     client.on('notification', () => this.wake())
     await client.connect()
     await client.query(`LISTEN ${JOB_CHANNEL}`)
+    if (this.stopped) return void (await client.end())
     this.listener = client
+  }
+
+  private relisten(url: string): void {
+    if (this.stopped) return
+    const timer = setTimeout(() => {
+      this.listen(url).then(() => this.wake(), () => this.relisten(url))
+    }, 1000)
+    timer.unref?.()
   }
 
   private log(message: string, error?: unknown): void {

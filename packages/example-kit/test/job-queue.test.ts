@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../src/database.ts'
 import { JobQueue, type ClaimedJob } from '../src/job-queue.ts'
@@ -142,6 +143,20 @@ describe.runIf(pg)('job queue on PostgreSQL, several instances', () => {
     const sent = Date.now()
     await producer.enqueue({ kind: 'notify', ref: 'n1' })
     await until(async () => (await effects(database)).some((e) => e.ref === 'n1'), 5000)
+    expect(Date.now() - sent).toBeLessThan(2000)
+  })
+
+  it('listens again after losing its LISTEN connection', async () => {
+    const listener = (await instance('relisten', { pollMs: 60_000 })).handle('notify2', record('listener'))
+    await listener.start()
+    const admin = await openDatabase<TestDb>({ databaseUrl: db.url, migrations })
+    cleanups.push(() => admin.close())
+    const { rows } = await sql<{ n: number }>`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(admin.db)
+    expect(rows[0]!.n).toBe(1)
+    await sleep(1500)
+    const sent = Date.now()
+    await (await instance('producer2')).enqueue({ kind: 'notify2', ref: 'n2' })
+    await until(async () => (await effects(database)).some((e) => e.ref === 'n2'), 5000)
     expect(Date.now() - sent).toBeLessThan(2000)
   })
 
