@@ -13,7 +13,7 @@ import { PhraseTableEngine } from '../src/engines/phrase-table-engine.ts'
 import { redisAvailable, startRedis } from '../../../test/_redis.ts'
 import { fakeServer } from './_fake-engine-server.ts'
 import { startCluster, type Instance } from './_cluster.ts'
-import { ADMIN_KEY, API_KEY, api } from './_server.ts'
+import { ADMIN_KEY, API_KEY, api, startServer } from './_server.ts'
 
 const pg = await postgresAvailable()
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url))
@@ -211,6 +211,20 @@ describe.runIf(pg && redisAvailable())('two instances on one PostgreSQL and one 
       expect(statuses.filter((s) => s === 200)).toHaveLength(10)
     } finally {
       await cluster.close()
+    }
+  })
+})
+
+describe('rate limits with REDIS_URL while Redis is unreachable', () => {
+  it('answer 503 (not 500, and not an unlimited pass); requests without a key are not affected', async () => {
+    const server = await startServer({ env: { REDIS_URL: 'redis://127.0.0.1:9', RATE_LIMIT_REQUESTS: '5' } })
+    try {
+      const res = await api(server)('/v2/usage')
+      expect(res.status).toBe(503)
+      expect(await res.json()).toEqual({ message: 'Service temporarily unavailable: the rate limiter cannot be reached.' })
+      expect((await api(server, '')('/v2/usage')).status).toBe(403)
+    } finally {
+      await server.close()
     }
   })
 })

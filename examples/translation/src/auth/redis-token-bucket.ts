@@ -3,7 +3,9 @@
  * script per hit (refill by elapsed time, take a token or not) runs atomically in Redis, on Redis's own clock, so
  * instances neither race nor disagree about time. Same answers as the in-memory `TokenBucketStore`.
  */
-import type { RateLimitStore, RedisLike } from 'routeless'
+import { HttpError, type RateLimitStore, type RedisLike } from 'routeless'
+
+export const LIMITER_UNAVAILABLE = 'Service temporarily unavailable: the rate limiter cannot be reached.'
 
 // KEYS[1] bucket; ARGV limit, windowMs. Stored: tokens and the time of the last refill (ms). Idle buckets expire.
 const TAKE = `local limit = tonumber(ARGV[1])
@@ -25,7 +27,14 @@ export class RedisTokenBucketStore implements RateLimitStore {
   constructor(private readonly client: RedisLike, private readonly limit: number, private readonly prefix = 'translation:rl:') {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
-    const [ok, left] = (await this.client.eval(TAKE, 1, this.prefix + key, this.limit, windowMs)) as [number, string]
+    let answer: [number, string]
+    try {
+      answer = (await this.client.eval(TAKE, 1, this.prefix + key, this.limit, windowMs)) as [number, string]
+    } catch (error) {
+      // Without Redis no instance can tell how much of the key's rate is left: refuse (503) rather than let it pass.
+      throw new HttpError(503, LIMITER_UNAVAILABLE, { cause: error })
+    }
+    const [ok, left] = answer
     const tokens = Number(left)
     const perMs = this.limit / windowMs
     if (Number(ok) === 1) return { count: this.limit - Math.floor(tokens), resetMs: (this.limit - tokens) / perMs }
