@@ -112,6 +112,16 @@ export interface JobQueueOptions {
   log?: (message: string, error?: unknown) => void
 }
 
+interface Claim {
+  id: string
+  kind: string
+  ref: string
+  attempts: number
+  max_attempts: number
+  /** This claim's token: the fence of every write about the job. */
+  owner: string
+}
+
 interface Running {
   job: ClaimedJob
   owner: string
@@ -236,23 +246,23 @@ export class JobQueue {
     this.timer.unref?.()
   }
 
-  private async claim(limit: number): Promise<Array<{ id: string; kind: string; ref: string; attempts: number; owner: string }>> {
+  private async claim(limit: number): Promise<Claim[]> {
     const now = Date.now()
     const owner = `${this.o.instance}/${randomBytes(6).toString('hex')}`.slice(0, 80)
     const kinds = [...this.handlers.keys()]
     const lock = this.database.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
-    const { rows } = await sql<{ id: string; kind: string; ref: string; attempts: number }>`
+    const { rows } = await sql<Omit<Claim, 'owner'>>`
       UPDATE background_jobs SET state = 'running', owner = ${owner}, lease_until = ${now + this.o.leaseMs}, attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM background_jobs
         WHERE kind IN (${sql.join(kinds)}) AND ((state = 'ready' AND run_at <= ${now}) OR (state = 'running' AND lease_until < ${now}))
         ORDER BY run_at LIMIT ${limit} ${lock}
       )
-      RETURNING id, kind, ref, attempts`.execute(this.db)
-    return rows.map((r) => ({ ...r, attempts: Number(r.attempts), owner }))
+      RETURNING id, kind, ref, attempts, max_attempts`.execute(this.db)
+    return rows.map((r) => ({ ...r, attempts: Number(r.attempts), max_attempts: Number(r.max_attempts), owner }))
   }
 
-  private run(row: { id: string; kind: string; ref: string; attempts: number; owner: string }): void {
+  private run(row: Claim): void {
     const handler = this.handlers.get(row.kind)!
     const abort = new AbortController()
     let settled = false
@@ -264,14 +274,13 @@ export class JobQueue {
       },
       retry: (error, options) => {
         settled = true
-        return this.retry(job, row.owner, error, options)
+        return this.retry(job, row, error, options)
       },
     }
     this.running.set(row.id, { job, owner: row.owner, abort })
     const task = (async () => {
       try {
-        const record = await this.db.selectFrom('background_jobs').select('max_attempts').where('id', '=', row.id).executeTakeFirst()
-        if (record && row.attempts > Number(record.max_attempts)) {
+        if (row.attempts > row.max_attempts) {
           // Only expired leases claim past the limit: its workers kept dying on it.
           await this.giveUp(job, row.owner, 'every worker that claimed the job stopped before finishing it')
           return
@@ -280,7 +289,7 @@ export class JobQueue {
         if (!settled) throw new Error('the handler returned without completing the job')
       } catch (error) {
         this.log(`job queue: ${row.kind} ${row.ref} attempt ${row.attempts} failed`, error)
-        await this.retry(job, row.owner, error).catch((e) => this.log('job queue: recording a failure failed', e))
+        await this.retry(job, row, error).catch((e) => this.log('job queue: recording a failure failed', e))
       }
     })().finally(() => {
       this.running.delete(row.id)
@@ -290,13 +299,11 @@ export class JobQueue {
     this.tasks.add(task)
   }
 
-  private async retry(job: ClaimedJob, owner: string, error: unknown, options: { delayMs?: number; effects?: Effects } = {}): Promise<boolean> {
+  private async retry(job: ClaimedJob, claim: Claim, error: unknown, options: { delayMs?: number; effects?: Effects } = {}): Promise<boolean> {
     const message = error instanceof Error ? error.message : String(error)
-    const record = await this.db.selectFrom('background_jobs').select('max_attempts').where('id', '=', job.id).executeTakeFirst()
-    if (!record) return false
-    if (job.attempt >= Number(record.max_attempts)) return this.giveUp(job, owner, message, options.effects)
+    if (job.attempt >= claim.max_attempts) return this.giveUp(job, claim.owner, message, options.effects)
     const delay = options.delayMs ?? Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (job.attempt - 1))
-    return this.finish(job.id, owner, { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message }, options.effects)
+    return this.finish(job.id, claim.owner, { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message }, options.effects)
   }
 
   private async giveUp(job: ClaimedJob, owner: string, message: string, effects?: Effects): Promise<boolean> {
