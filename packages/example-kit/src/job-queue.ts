@@ -165,7 +165,7 @@ export class JobQueue {
 
   /**
    * Adds a job; pass the transaction that writes its domain row so both commit together (on PostgreSQL the NOTIFY
-   * is sent at commit). Returns the job id.
+   * is sent at commit; call `wake()` after the commit to have this instance look at once). Returns the job id.
    */
   async enqueue(job: NewJob, trx: Kysely<any> = this.db): Promise<string> {
     const id = randomBytes(12).toString('hex')
@@ -177,7 +177,6 @@ export class JobQueue {
     }).execute()
     if (this.database.dialect === 'postgres') await sql`SELECT pg_notify(${JOB_CHANNEL}, ${job.kind})`.execute(trx)
     if (trx === (this.db as unknown)) this.wake()
-    else setImmediate(() => this.wake()) // after the caller's commit, for this instance (SQLite has no NOTIFY)
     return id
   }
 
@@ -248,7 +247,7 @@ export class JobQueue {
 
   private async claim(limit: number): Promise<Claim[]> {
     const now = Date.now()
-    const owner = `${this.o.instance}/${randomBytes(6).toString('hex')}`.slice(0, 80)
+    const owner = `${this.o.instance.slice(0, 60)}/${randomBytes(6).toString('hex')}`
     const kinds = [...this.handlers.keys()]
     const lock = this.database.dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``
     const { rows } = await sql<Omit<Claim, 'owner'>>`

@@ -102,6 +102,7 @@ export class DocumentService {
       await reservation.refund()
       throw error
     }
+    this.o.queue.wake()
     await Promise.race([done, new Promise((resolve) => setTimeout(resolve, UPLOAD_WAIT_MS).unref())])
     this.waiting.delete(documentId)
     return { document_id: documentId, document_key: documentKey }

@@ -12,9 +12,16 @@ export class DeliveryStore {
   /** `queue` queues the sending of what `schedule` records (without one, the store only reads and records). */
   constructor(private readonly db: Kysely<Database>, private readonly queue?: JobQueue) {}
 
-  /** Records a delivery and queues its first attempt; in `trx` when given (it commits with the job's result). */
+  /**
+   * Records a delivery and queues its first attempt; in `trx` when given (it commits with the job's result, and the
+   * worker completing that job looks for new work when it is done).
+   */
   async schedule(jobId: string, partnerId: string, kind: 'callback' | 'replay', url: string, trx?: Kysely<Database>): Promise<string> {
-    if (!trx) return this.db.transaction().execute((t) => this.schedule(jobId, partnerId, kind, url, t))
+    if (!trx) {
+      const id = await this.db.transaction().execute((t) => this.schedule(jobId, partnerId, kind, url, t))
+      this.queue?.wake()
+      return id
+    }
     const id = newTypeId('dlv')
     const now = new Date().toISOString()
     await trx.insertInto('deliveries').values({

@@ -68,6 +68,7 @@ export class JobStore {
         if (!this.queue) throw new Error('JobStore.create needs the job queue')
         await this.queue.enqueue({ kind: 'decision', ref: id, delayMs: input.leaseMs ?? input.delayMs }, trx)
       })
+      this.queue?.wake()
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
       if (row.single_use_link && !(await this.db.selectFrom('jobs').select('id').where('id', '=', id).executeTakeFirst())) {
