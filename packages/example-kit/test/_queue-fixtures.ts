@@ -1,6 +1,6 @@
 /** The database the job-queue tests use: the queue's table plus `effects`, where handlers record their work. */
 import type { Kysely, Migration } from 'kysely'
-import { jobQueueMigration, type BackgroundJobsTable } from '../src/job-queue.ts'
+import { jobQueueMigration, type BackgroundJobsTable } from '../src/job-table.ts'
 
 export interface TestDb {
   background_jobs: BackgroundJobsTable
