@@ -10,6 +10,10 @@
  * when the attempts run out the kind's `giveUp` runs (fenced too). Instances are woken by LISTEN/NOTIFY on
  * PostgreSQL and by polling (plus in-process wake-ups) on SQLite. Nothing is "resumed" at start-up: a job whose
  * owner died is simply claimable once its lease has expired.
+ *
+ * Why not pg-boss or graphile-worker: both are PostgreSQL-only (the examples keep SQLite as their default), and
+ * neither lets a handler write its results in the transaction that proves it still holds the job — the fence this
+ * queue is built around.
  */
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'

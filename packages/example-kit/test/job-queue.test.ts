@@ -189,13 +189,13 @@ describe.runIf(pg)('job queue on PostgreSQL, several instances', () => {
   }
 
   it('an instance killed mid-job: its lease expires, another instance finishes the job, exactly once', async () => {
-    const c = await child(600)
+    const c = await child(1500)
     const producer = await instance('producer')
     await producer.enqueue({ kind: 'work', ref: 'k1' })
     expect(await c.next('claimed')).toEqual({ claimed: 'k1' })
-    const b = (await instance('b', { leaseMs: 600 })).handle('work', record('b'))
+    const b = (await instance('b', { leaseMs: 1500 })).handle('work', record('b'))
     await b.start()
-    await sleep(1500) // the child is alive: its heartbeat keeps the lease, b cannot take the job
+    await sleep(2500) // longer than the lease, but the child is alive: its heartbeat keeps the lease, b cannot take the job
     expect(await effects(database).then((e) => e.filter((x) => x.ref === 'k1'))).toEqual([])
     expect((await jobRow(database, 'k1')).owner).toMatch(/^child\//)
     c.process.kill('SIGKILL')
