@@ -131,12 +131,14 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
   })
 
   it('an instance joining leaves the others\' work alone: 8 documents, each translated and billed exactly once', async () => {
-    const { engine, seen } = countingEngine(150)
+    const { engine, seen } = countingEngine(400)
     const cluster = await startCluster(2, { engine, env: { DOCUMENT_CONCURRENCY: '1' } })
     try {
       const [a, b] = cluster.instances as [Instance, Instance]
       const texts = ['Hello', 'Good night', 'Thank you', 'Welcome', 'Good morning', 'Hello', 'Thank you', 'Good night']
       const docs = await Promise.all(texts.map(async (t, i) => (await (await uploadTo(i % 2 ? a : b, `d${i}.txt`, t)).json()) as any))
+      const waiting = async () => (await a.app.database.db.selectFrom('documents').select('status').where('status', 'in', ['queued', 'translating']).execute()).length
+      expect(await waiting()).toBeGreaterThan(2) // 8 documents, 400 ms each, one at a time per instance
       const joined = await cluster.start({ engine, env: { DOCUMENT_CONCURRENCY: '1' } }) // joins while documents wait
       const statuses = await Promise.all(docs.map((d) => waitDone(joined, d)))
       expect(statuses.map((s) => s.status)).toEqual(Array(8).fill('done'))
