@@ -1,9 +1,11 @@
 /** Builds the services and the routeless application of the translation example. */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openDatabase, type Database } from '@routeless/example-kit'
+import { JobQueue, openDatabase, type Database } from '@routeless/example-kit'
 import { createApp } from 'routeless'
+import { Redis } from 'ioredis'
 import { keyRateLimit } from './auth/key-rate-limit.ts'
+import { RedisTokenBucketStore } from './auth/redis-token-bucket.ts'
 import type { Config } from './config.ts'
 import { migrations } from './database/migrations.ts'
 import type { TranslationDatabase } from './database/schema.ts'
@@ -40,7 +42,11 @@ export interface AppOverrides {
 }
 
 export async function createTranslationApp(config: Config, overrides: AppOverrides = {}): Promise<TranslationApp> {
+  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) throw new Error(`Unsupported REDIS_URL "${config.redisUrl}": use redis://…`)
   const database = await openDatabase<TranslationDatabase>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'translation.sqlite', migrations })
+  // Commands wait (queued by ioredis) while Redis is unreachable; a request then fails rather than pass unlimited.
+  const redis = config.redisUrl && config.rateLimit ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : undefined
+  redis?.on('error', () => {}) // reported to the request that needed Redis
   try {
     const now = overrides.now ?? (() => new Date())
     const keys = new KeyStore(database.db, now)
@@ -60,13 +66,14 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       meter,
       engineTimeoutMs: config.engine.timeoutMs,
     })
+    const queue = new JobQueue(database, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.documentConcurrency })
     const documents = new DocumentService({
-      db: database.db, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
-      maxBytes: config.documentMaxBytes, concurrency: config.documentConcurrency,
+      db: database.db, queue, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
+      maxBytes: config.documentMaxBytes,
     })
     const services: Services = {
       keys, usage, meter, glossaries, translation, documents, memories, styles,
-      rateLimit: keyRateLimit(config.rateLimit),
+      rateLimit: keyRateLimit(config.rateLimit, undefined, redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests)),
       openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,
       now,
@@ -74,15 +81,17 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS), cors: corsOptions(config.corsOrigins) })
     const openapi = deeplOpenApi(app)
     services.openapi = () => openapi
-    await documents.resume()
+    await queue.start()
     return {
       fetch: withTraceId(app.fetch), services, database,
       close: async () => {
-        await documents.close()
+        await queue.stop()
         await database.close()
+        redis?.disconnect()
       },
     }
   } catch (error) {
+    redis?.disconnect()
     await database.close()
     throw error
   }

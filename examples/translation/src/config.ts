@@ -20,6 +20,8 @@ export interface Config {
   adminKey: string | undefined
   apiKey: string | undefined
   rateLimit: RateLimit | undefined
+  /** `redis://…`: rate limits shared by every instance (else each instance counts in memory). */
+  redisUrl: string | undefined
   engine: EngineConfig
   customTagPageSize: number
   /** Browser origins allowed to call the API (CORS); empty = none, `['*']` = any. */
@@ -27,6 +29,9 @@ export interface Config {
   /** Largest document upload in bytes, and documents translated at the same time. */
   documentMaxBytes: number
   documentConcurrency: number
+  /** Background jobs: how long a worker holds one without renewing its lease, and the longest sleep between looks. */
+  jobLeaseMs: number
+  jobPollMs: number
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -40,6 +45,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: env.RATE_LIMIT_REQUESTS
       ? { requests: integer(env, 'RATE_LIMIT_REQUESTS', 0, 1), windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) }
       : undefined,
+    redisUrl: env.REDIS_URL || undefined,
     engine: {
       kind: env.ENGINE || 'phrase-table',
       url: env.ENGINE_URL || undefined,
@@ -50,6 +56,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     customTagPageSize: integer(env, 'CUSTOM_TAG_PAGE_SIZE', 100, 1),
     documentMaxBytes: integer(env, 'DOCUMENT_MAX_BYTES', 10 * 1024 * 1024, 1),
     documentConcurrency: integer(env, 'DOCUMENT_CONCURRENCY', 2, 1),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', 30_000, 100),
+    jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 5),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   }
 }

@@ -12,7 +12,7 @@ import { renderApiError } from './http/errors.ts'
 import { verificationOpenApi } from './http/openapi.ts'
 import { EnrollmentStore } from './jobs/enrollments.ts'
 import { JobStore } from './jobs/job-store.ts'
-import { Worker } from './jobs/worker.ts'
+import { createQueue, Worker } from './jobs/worker.ts'
 import { HostedLinkStore } from './links/hosted-link-store.ts'
 import type { Services } from './services.ts'
 import { migrations } from './storage/migrations.ts'
@@ -33,21 +33,21 @@ export async function createVerificationService(config: Config): Promise<Verific
   const database = await openDatabase<Database>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'verification.sqlite', migrations })
   const { db } = database
   const secret = await loadServerSecret(db, config.serverSecret)
-  let worker: Worker | undefined
+  const queue = createQueue(database, config)
   const services: Services = {
     config,
     db,
     partners: new PartnerStore(db, deriveKey(secret, 'seal')),
     tokens: new TokenService(deriveKey(secret, 'jwt'), config.tokenTtlSeconds),
-    jobs: new JobStore(db),
-    deliveries: new DeliveryStore(db),
+    jobs: new JobStore(db, queue),
+    deliveries: new DeliveryStore(db, queue),
     enrollments: new EnrollmentStore(db),
     fraud: new FraudReports(db),
     links: new HostedLinkStore(db),
-    wake: () => worker?.wake(),
+    wake: () => queue.wake(),
     openapi: () => ({}),
   }
-  worker = new Worker(services)
+  const worker = new Worker(queue, services)
   const app = await createApp(CONTROLLERS, { context: services, bodyLimit: BODY_LIMIT, renderError: renderApiError })
   const openapi = verificationOpenApi(app)
   services.openapi = () => openapi

@@ -17,8 +17,10 @@ export interface Config {
   partnerCallbackUrl: string | undefined
   /** How long an async job stays `processing` before the sandbox decides it. */
   sandboxDelayMs: number
-  /** How often the worker looks for due jobs and callbacks. */
+  /** Longest time between looks for due jobs and callbacks (LISTEN/NOTIFY and timers usually wake sooner). */
   workerPollMs: number
+  /** How long a worker holds a job without renewing its lease (a dead instance's jobs are taken over after this). */
+  jobLeaseMs: number
   /** Callback deliveries: attempts in all, first back-off (doubling), per-attempt timeout. */
   callbackAttempts: number
   callbackBackoffMs: number
@@ -47,7 +49,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     apiKey: env.API_KEY || undefined,
     partnerCallbackUrl: env.PARTNER_CALLBACK_URL || undefined,
     sandboxDelayMs: integer(env, 'SANDBOX_DELAY_MS', 300, 0, 3_600_000),
-    workerPollMs: integer(env, 'WORKER_POLL_MS', 100, 5, 60_000),
+    workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 5, 60_000),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', 30_000, 100, 3_600_000),
     callbackAttempts: integer(env, 'CALLBACK_ATTEMPTS', 4, 1, 20),
     callbackBackoffMs: integer(env, 'CALLBACK_BACKOFF_MS', 2000, 1, 3_600_000),
     callbackTimeoutMs: integer(env, 'CALLBACK_TIMEOUT_MS', 10_000, 10, 120_000),

@@ -9,7 +9,7 @@ import { readConfig } from './config.ts'
 const config = readConfig()
 const service = await createVerificationService(config)
 await registerConfiguredPartner(service.services)
-service.worker.start()
+await service.worker.start()
 const server = await serve(service.app, { host: config.host, port: config.port })
 console.log(`verification: listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`})`)
 

@@ -24,6 +24,8 @@ export interface DatabaseOptions {
 export interface Database<DB> {
   db: Kysely<DB>
   dialect: Dialect
+  /** The PostgreSQL URL (LISTEN/NOTIFY needs its own connection); undefined on SQLite. */
+  url?: string
   close(): Promise<void>
 }
 
@@ -55,7 +57,7 @@ export async function openDatabase<DB>(options: DatabaseOptions): Promise<Databa
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`)
   }
-  return { db, dialect, close: () => db.destroy() }
+  return { db, dialect, url: dialect === 'postgres' ? options.databaseUrl : undefined, close: () => db.destroy() }
 }
 
 /** True when `error` is a unique-constraint violation on either database. */

@@ -1,3 +1,7 @@
 export { isUniqueViolation, openDatabase } from './database.ts'
 export type { Database, DatabaseOptions, Dialect } from './database.ts'
 export { hashSecret, lookupKey, randomToken, verifySecret } from './secrets.ts'
+export { JOB_CHANNEL, JobQueue } from './job-queue.ts'
+export type { ClaimedJob, Effects, JobQueueOptions, KindOptions, NewJob } from './job-queue.ts'
+export { jobQueueMigration } from './job-table.ts'
+export type { BackgroundJobsTable } from './job-table.ts'

@@ -5,6 +5,7 @@
  * `.ci/run` installs and starts it. When none answers, the PostgreSQL tests are skipped with a loud message —
  * except under CI=1 / REQUIRE_PG=1, where that is a failure.
  */
+import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 
@@ -46,6 +47,53 @@ export async function createTestDatabase(prefix = 'test'): Promise<{ url: string
       await c.connect()
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await c.end()
+    },
+  }
+}
+
+export interface ChildInstance {
+  url: string
+  child: ChildProcess
+  /** Kills the process (SIGKILL unless told otherwise) and waits for it to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>
+}
+
+/**
+ * Runs an example's entry file (`src/main.ts`) in its own process, as a separate instance would run, and resolves
+ * once it prints `listening on <url>`. Tests kill (SIGKILL) or stall (SIGSTOP) it to play a dying or frozen instance.
+ */
+export async function startChildInstance(entry: string, env: Record<string, string>): Promise<ChildInstance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed by ${entry} in 30 s:\n${output}`)), 30_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const m = / on (http:\/\/[^\s,()]+)/.exec(output)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1]!)
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${entry} exited (${code}):\n${output}`))
+    })
+  })
+  child.stdout!.resume()
+  child.stderr!.resume()
+  return {
+    url, child,
+    kill: async (signal = 'SIGKILL') => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGCONT')
+      child.kill(signal)
+      await exited
     },
   }
 }

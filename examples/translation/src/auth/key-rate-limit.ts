@@ -1,7 +1,8 @@
 /**
  * The per-key request rate limit, on routeless's `rateLimit` guard: the key function reads the authenticated key
  * (`controller.principal`), and the store is a token bucket of `requests` tokens refilled evenly over
- * `windowSeconds` (in memory, per process), so `Retry-After` is the time until the next token, not the end of a
+ * `windowSeconds` — in memory (per process), or in Redis when REDIS_URL is set (shared by every instance, see
+ * `redis-token-bucket.ts`) — so `Retry-After` is the time until the next token, not the end of a
  * fixed window. Over the limit: 429 `{"message":"Too many requests"}`.
  */
 import { rateLimit, type Controller, type Guard, type RateLimitStore } from 'routeless'
@@ -15,13 +16,13 @@ export interface RateLimit {
 export const TOO_MANY_REQUESTS = 'Too many requests'
 
 /** A guard limiting each authenticated key; a no-op when no limit is configured or nobody is authenticated. */
-export function keyRateLimit(limit: RateLimit | undefined, now: () => number = () => Date.now()): Guard {
+export function keyRateLimit(limit: RateLimit | undefined, now: () => number = () => Date.now(), store?: RateLimitStore): Guard {
   if (!limit) return () => {}
   return rateLimit({
     limit: limit.requests,
     windowMs: limit.windowSeconds * 1000,
     key: (controller: Controller<any>) => (controller.principal as ApiKeyRecord | undefined)?.keyId,
-    store: new TokenBucketStore(limit.requests, now),
+    store: store ?? new TokenBucketStore(limit.requests, now),
     message: TOO_MANY_REQUESTS,
   })
 }

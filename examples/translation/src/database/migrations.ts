@@ -1,5 +1,6 @@
 /** Schema migrations, applied in name order at start-up by example-kit's openDatabase. */
-import type { Kysely, Migration } from 'kysely'
+import { jobQueueMigration } from '@routeless/example-kit'
+import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely'
 
 export const migrations: Record<string, Migration> = {
   '001_api_keys_and_usage': {
@@ -97,6 +98,41 @@ export const migrations: Record<string, Migration> = {
         .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_time', 'varchar(32)', (c) => c.notNull())
         .execute()
+    },
+  },
+  '004_quota_counters': {
+    async up(db: Kysely<any>) {
+      // One counter per key and billing period, taken by a single conditional statement (see UsageStore.reserve).
+      await db.schema
+        .createTable('quota_usage')
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('period', 'varchar(10)', (c) => c.notNull())
+        .addColumn('used', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('quota_usage_pk', ['key_id', 'period'])
+        .execute()
+      await sql`INSERT INTO quota_usage (key_id, period, used)
+        SELECT key_id, substr(usage_date, 1, 7) || '-01', SUM(text_translation_characters) FROM usage GROUP BY key_id, substr(usage_date, 1, 7)`.execute(db)
+    },
+  },
+  '005_documents_in_database': {
+    async up(db: Kysely<any>) {
+      // Files live in the database (any instance serves any document) and document jobs run on the shared queue.
+      const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob'
+      await db.schema
+        .createTable('document_files')
+        .addColumn('document_id', 'varchar(32)', (c) => c.notNull().references('documents.document_id').onDelete('cascade'))
+        .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+        .addColumn('bytes', bytes, (c) => c.notNull())
+        .addPrimaryKeyConstraint('document_files_pk', ['document_id', 'kind'])
+        .execute()
+      await db.schema.alterTable('documents').addColumn('reserved_characters', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.alterTable('documents').addColumn('usage_period', 'varchar(10)').execute()
+      await db.schema.alterTable('documents').addColumn('usage_day', 'varchar(10)').execute()
+      await jobQueueMigration.up(db)
+      // Jobs of the previous version kept their files on one instance's disk and billed when translated: nothing was
+      // billed for these yet, and they cannot be moved here reliably, so they end with an error asking for a re-upload.
+      await db.updateTable('documents').set({ status: 'error', error_message: 'The server was upgraded while this document waited; upload it again.' })
+        .where('status', 'in', ['queued', 'translating']).execute()
     },
   },
 }

@@ -1,4 +1,5 @@
 /** Table types of the translation example (SQLite and PostgreSQL share them through Kysely). */
+import type { BackgroundJobsTable } from '@routeless/example-kit'
 import type { Generated } from 'kysely'
 
 export interface ApiKeysTable {
@@ -27,6 +28,14 @@ export interface UsageTable {
   /** `X-DeepL-Reporting-Tag`, trimmed and lower-cased; '' when the request had none. */
   custom_tag: string
   text_translation_characters: Generated<number | string>
+}
+
+/** Characters reserved per key and billing period: the quota counter (the usage rows stay the report). */
+export interface QuotaUsageTable {
+  key_id: string
+  /** First day of the billing period, `YYYY-MM-DD`. */
+  period: string
+  used: Generated<number | string>
 }
 
 export interface GlossariesTable {
@@ -64,6 +73,17 @@ export interface DocumentsTable {
   request: string
   billed_characters: Generated<number | string>
   creation_time: string
+  /** Characters taken from the key's quota at upload (given back if the translation fails), and where from. */
+  reserved_characters: Generated<number | string>
+  usage_period: string | null
+  usage_day: string | null
+}
+
+export interface DocumentFilesTable {
+  document_id: string
+  /** `source` (the upload, until translated) or `result` (until downloaded). */
+  kind: string
+  bytes: Uint8Array
 }
 
 export interface TranslationMemoriesTable {
@@ -105,9 +125,12 @@ export interface StyleRulesTable {
 export interface TranslationDatabase {
   api_keys: ApiKeysTable
   usage: UsageTable
+  quota_usage: QuotaUsageTable
   glossaries: GlossariesTable
   glossary_entries: GlossaryEntriesTable
   documents: DocumentsTable
+  document_files: DocumentFilesTable
+  background_jobs: BackgroundJobsTable
   translation_memories: TranslationMemoriesTable
   translation_memory_segments: TranslationMemorySegmentsTable
   style_rules: StyleRulesTable

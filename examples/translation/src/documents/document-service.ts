@@ -1,14 +1,16 @@
 /**
- * Document translation: an upload is checked (format, size, parameters, quota) and stored — the file under
- * `<DATA_DIR>/documents`, the job in the database — then translated in the background by at most `concurrency`
- * jobs at a time. Jobs left queued or translating by a stopped server are picked up again at start-up. The result can
- * be downloaded once; then the files and the key are gone (404).
+ * Document translation: an upload is checked (format, size, parameters), its characters are reserved against the
+ * key's quota, and it is stored — file and job in the database, so any instance serves any document — then
+ * translated in the background on the shared job queue (at most `concurrency` at a time per instance; a job whose
+ * instance died is taken over once its lease expires). The result can be downloaded once; then the files and the key
+ * are gone (404).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
-import type { Kysely } from 'kysely'
+import type { ClaimedJob, JobQueue } from '@routeless/example-kit'
+import type { Kysely, Transaction } from 'kysely'
 import { HttpError, isHttpError, type Kwargs } from 'routeless'
 import type { TranslationDatabase } from '../database/schema.ts'
 import { notSpecified, notSupported, optionalString } from '../http/params.ts'
@@ -18,18 +20,20 @@ import { billableCharacters } from '../markup/skeleton.ts'
 import { readTranslateParams } from '../translate/translate-params.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
 import type { Meter } from '../usage/meter.ts'
+import { UsageStore } from '../usage/usage-store.ts'
 import { extract, invalidFile, isDocumentFormat, UNSUPPORTED_FORMATS, type DocumentFormat } from './formats.ts'
 
 export interface DocumentServiceOptions {
   db: Kysely<TranslationDatabase>
+  /** The shared job queue (the service registers its `document` handler). */
+  queue: JobQueue
+  /** Where the previous version kept results on disk (read once, for documents done before the upgrade). */
   dir: string
   translation: TranslationService
   keys: KeyStore
   meter: Meter
   /** Largest upload, in bytes. */
   maxBytes: number
-  /** Jobs translated at the same time. */
-  concurrency: number
   now: () => Date
 }
 
@@ -43,20 +47,18 @@ export const DOCUMENT_NOT_FOUND = 'Document not found'
  */
 export const UPLOAD_WAIT_MS = 250
 
+export const DOCUMENT_JOB = 'document'
+const FAILED = 'The document could not be translated.'
+
 export class DocumentService {
-  private readonly queue: string[] = []
-  private readonly running = new Set<Promise<void>>()
-  private readonly jobs = new Map<string, Promise<void>>()
-  private closed = false
+  /** Uploads waiting (UPLOAD_WAIT_MS at most) for their job to end on this instance. */
+  private readonly waiting = new Map<string, () => void>()
 
   constructor(private readonly o: DocumentServiceOptions) {
-    mkdirSync(o.dir, { recursive: true })
-  }
-
-  /** Queues the jobs a previous run left unfinished. */
-  async resume(): Promise<void> {
-    const rows = await this.o.db.selectFrom('documents').select('document_id').where('status', 'in', ['queued', 'translating']).orderBy('creation_time').execute()
-    for (const r of rows) this.enqueue(r.document_id)
+    o.queue.handle(DOCUMENT_JOB, (job) => this.run(job), {
+      maxAttempts: 3,
+      giveUp: (job, _error, trx) => this.fail(trx as unknown as Transaction<TranslationDatabase>, job.ref, FAILED),
+    })
   }
 
   async upload(key: ApiKeyRecord, kwargs: Kwargs): Promise<{ document_id: string; document_key: string }> {
@@ -80,18 +82,29 @@ export class DocumentService {
     const bytes = new Uint8Array(await file.arrayBuffer())
     const parts = extract(format, bytes) // a damaged file is a 400 now, not a failed job later
     const characters = parts.texts.reduce((n, t) => n + billableCharacters(t, parts.tagHandling), 0)
-    await this.checkQuota(key, characters)
+    const reservation = await this.o.meter.reserve(key, characters, '') // 456 now when over quota
 
     const documentId = randomBytes(16).toString('hex').toUpperCase()
     const documentKey = randomBytes(32).toString('hex').toUpperCase()
-    await writeFile(this.file(documentId, 'in'), bytes)
-    await this.o.db.insertInto('documents').values({
-      document_id: documentId, key_hash: hash(documentKey), owner_key_id: key.keyId, status: 'queued', error_message: null,
-      file_name: fileName, format, request: JSON.stringify(options), creation_time: this.o.now().toISOString(),
-    }).execute()
-    this.enqueue(documentId)
-    const job = this.jobs.get(documentId)
-    if (job) await Promise.race([job, new Promise((resolve) => setTimeout(resolve, UPLOAD_WAIT_MS).unref())])
+    const done = new Promise<void>((resolve) => this.waiting.set(documentId, resolve))
+    try {
+      await this.o.db.transaction().execute(async (trx) => {
+        await trx.insertInto('documents').values({
+          document_id: documentId, key_hash: hash(documentKey), owner_key_id: key.keyId, status: 'queued', error_message: null,
+          file_name: fileName, format, request: JSON.stringify(options), creation_time: this.o.now().toISOString(),
+          reserved_characters: characters, usage_period: reservation.period, usage_day: reservation.day,
+        }).execute()
+        await trx.insertInto('document_files').values({ document_id: documentId, kind: 'source', bytes }).execute()
+        await this.o.queue.enqueue({ kind: DOCUMENT_JOB, ref: documentId }, trx)
+      })
+    } catch (error) {
+      this.waiting.delete(documentId)
+      await reservation.refund()
+      throw error
+    }
+    this.o.queue.wake()
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, UPLOAD_WAIT_MS).unref())])
+    this.waiting.delete(documentId)
     return { document_id: documentId, document_key: documentKey }
   }
 
@@ -104,22 +117,26 @@ export class DocumentService {
     return out
   }
 
-  /** The translated file, once: afterwards the document is gone. */
+  /**
+   * The translated file, once: afterwards the document is gone. The result is read first, then — in one transaction —
+   * the document is marked downloaded and its file deleted; a failed read leaves it downloadable.
+   */
   async download(documentId: string, kwargs: Kwargs): Promise<{ bytes: Uint8Array; fileName: string; format: DocumentFormat }> {
     const row = await this.find(documentId, kwargs)
     if (row.status === 'queued' || row.status === 'translating') throw new HttpError(503, 'Document not ready')
     if (row.status === 'error') throw new HttpError(400, `Document translation failed: ${row.error_message}`)
-    const claimed = await this.o.db.updateTable('documents').set({ status: 'downloaded' }).where('document_id', '=', row.document_id).where('status', '=', 'done').executeTakeFirst()
-    if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(404, DOCUMENT_NOT_FOUND)
-    const bytes = await readFile(this.file(row.document_id, 'out'))
-    await rm(this.file(row.document_id, 'out'), { force: true })
+    const legacy = path.join(this.o.dir, `${row.document_id}.out`)
+    const bytes = await this.o.db.transaction().execute(async (trx) => {
+      const file = await trx.selectFrom('document_files').select('bytes').where('document_id', '=', row.document_id).where('kind', '=', 'result').executeTakeFirst()
+      const bytes = file ? new Uint8Array(file.bytes) : existsSync(legacy) ? new Uint8Array(await readFile(legacy)) : undefined
+      if (!bytes) throw new HttpError(404, DOCUMENT_NOT_FOUND)
+      const claimed = await trx.updateTable('documents').set({ status: 'downloaded' }).where('document_id', '=', row.document_id).where('status', '=', 'done').executeTakeFirst()
+      if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(404, DOCUMENT_NOT_FOUND)
+      await trx.deleteFrom('document_files').where('document_id', '=', row.document_id).execute()
+      return bytes
+    })
+    await rm(legacy, { force: true })
     return { bytes, fileName: row.file_name, format: row.format as DocumentFormat }
-  }
-
-  /** Stops taking jobs and waits for the running ones. */
-  async close(): Promise<void> {
-    this.closed = true
-    await Promise.all(this.running)
   }
 
   private async find(documentId: string, kwargs: Kwargs) {
@@ -132,67 +149,62 @@ export class DocumentService {
     return row
   }
 
-  private async checkQuota(key: ApiKeyRecord, characters: number): Promise<void> {
-    const fresh = (await this.o.keys.get(key.keyId)) ?? key
-    if (fresh.characterLimit === null) return
-    const used = await this.o.meter.used(fresh)
-    if (used + characters > fresh.characterLimit) throw new HttpError(456, 'Quota for this billing period has been exceeded.')
-  }
-
-  private enqueue(documentId: string): void {
-    this.queue.push(documentId)
-    this.pump()
-  }
-
-  private pump(): void {
-    while (!this.closed && this.running.size < this.o.concurrency && this.queue.length > 0) {
-      const id = this.queue.shift()!
-      const job: Promise<void> = this.run(id).finally(() => {
-        this.running.delete(job)
-        this.jobs.delete(id)
-        this.pump()
-      })
-      this.running.add(job)
-      this.jobs.set(id, job)
-    }
-  }
-
-  private async run(documentId: string): Promise<void> {
+  /** The `document` job: translate the stored upload; store the result (or the error and the refund) if this worker still holds the job. */
+  private async run(job: ClaimedJob): Promise<void> {
     const db = this.o.db
-    const row = await db.selectFrom('documents').selectAll().where('document_id', '=', documentId).executeTakeFirst()
-    if (!row || (row.status !== 'queued' && row.status !== 'translating')) return
-    await db.updateTable('documents').set({ status: 'translating' }).where('document_id', '=', documentId).execute()
+    const row = await db.selectFrom('documents').selectAll().where('document_id', '=', job.ref).executeTakeFirst()
+    if (!row || (row.status !== 'queued' && row.status !== 'translating')) return void (await job.complete())
+    await db.updateTable('documents').set({ status: 'translating' }).where('document_id', '=', job.ref).where('status', '=', 'queued').execute()
+    let bytes: Uint8Array
+    let billed = 0
     try {
       const key = await this.o.keys.get(row.owner_key_id)
       if (!key) throw new HttpError(403, 'The key that uploaded this document no longer exists.')
+      const source = await db.selectFrom('document_files').select('bytes').where('document_id', '=', job.ref).where('kind', '=', 'source').executeTakeFirst()
+      if (!source) throw new HttpError(500, FAILED)
       const format = row.format as DocumentFormat
-      const parts = extract(format, await readFile(this.file(documentId, 'in')))
+      const parts = extract(format, new Uint8Array(source.bytes))
       let translations: string[] = []
-      let billed = 0
       if (parts.texts.length > 0) {
         const params = readTranslateParams({
           ...(JSON.parse(row.request) as Kwargs), text: parts.texts, tag_handling: parts.tagHandling, outline_detection: '0', ignore_tags: parts.ignoreTags,
         }, false)
         params.showBilledCharacters = true
-        const items = await this.o.translation.translate(params, key, '')
+        const items = await this.o.translation.translate(params, key, '', { meter: false }) // reserved at upload
         translations = items.map((i) => i.text)
         billed = items.reduce((n, i) => n + (i.billed_characters ?? 0), 0)
       }
-      let bytes = parts.rebuild(translations)
+      bytes = parts.rebuild(translations)
       if (format === 'xlf' || format === 'xliff') bytes = setTargetLanguage(bytes, JSON.parse(row.request).target_lang)
-      await writeFile(this.file(documentId, 'out'), bytes)
-      await db.updateTable('documents').set({ status: 'done', billed_characters: billed }).where('document_id', '=', documentId).execute()
     } catch (error) {
-      const message = isHttpError(error) ? error.message : 'The document could not be translated.'
-      if (!isHttpError(error)) console.error(`translation: document ${documentId} failed`, error)
-      await db.updateTable('documents').set({ status: 'error', error_message: message }).where('document_id', '=', documentId).execute()
-    } finally {
-      await rm(this.file(documentId, 'in'), { force: true })
+      if (!isHttpError(error)) throw error // retried by the queue; its giveUp records the failure
+      await job.complete((trx) => this.fail(trx as unknown as Transaction<TranslationDatabase>, job.ref, error.message))
+      return this.settled(job.ref)
     }
+    await job.complete(async (queueTrx) => {
+      const trx = queueTrx as unknown as Transaction<TranslationDatabase>
+      await trx.insertInto('document_files').values({ document_id: job.ref, kind: 'result', bytes }).execute()
+      await trx.deleteFrom('document_files').where('document_id', '=', job.ref).where('kind', '=', 'source').execute()
+      await trx.updateTable('documents').set({ status: 'done', billed_characters: billed }).where('document_id', '=', job.ref).execute()
+      // The upload reserved what the text was worth; settle any difference so usage equals what was billed.
+      const reserved = Number(row.reserved_characters)
+      if (billed !== reserved && row.usage_period && row.usage_day) await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved - billed, trx)
+    })
+    this.settled(job.ref)
   }
 
-  private file(documentId: string, kind: 'in' | 'out'): string {
-    return path.join(this.o.dir, `${documentId}.${kind}`)
+  /** Marks the document failed and gives its reserved characters back (inside the job's fenced transaction). */
+  private async fail(trx: Transaction<TranslationDatabase>, documentId: string, message: string): Promise<void> {
+    const row = await trx.selectFrom('documents').selectAll().where('document_id', '=', documentId).executeTakeFirst()
+    if (!row || (row.status !== 'queued' && row.status !== 'translating')) return
+    await trx.updateTable('documents').set({ status: 'error', error_message: message }).where('document_id', '=', documentId).execute()
+    await trx.deleteFrom('document_files').where('document_id', '=', documentId).execute()
+    const reserved = Number(row.reserved_characters)
+    if (reserved && row.usage_period && row.usage_day) await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved, trx)
+  }
+
+  private settled(documentId: string): void {
+    this.waiting.get(documentId)?.()
   }
 }
 

@@ -31,7 +31,31 @@ export class KeyStore {
   /** Creates a key; `secret` registers a given secret (ADMIN_KEY/API_KEY at start-up), else one is generated. */
   async create(options: { admin: boolean; label?: string; secret?: string }): Promise<NewKey> {
     const secret = options.secret ?? newSecret(options.admin)
-    const row: Selectable<ApiKeysTable> = {
+    const row = await this.newRow(secret, options)
+    await this.db.insertInto('api_keys').values(row).execute()
+    return { record: toRecord(row), secret }
+  }
+
+  /**
+   * Registers `secret` unless a key with that secret exists already (start-up keys survive restarts). Idempotent
+   * across instances starting together: one `INSERT … ON CONFLICT DO NOTHING`, then the row that won is read.
+   */
+  async ensure(options: { admin: boolean; secret: string; label?: string }): Promise<ApiKeyRecord> {
+    const lookup = lookupKey(options.secret)
+    if (!(await this.db.selectFrom('api_keys').select('key_id').where('lookup', '=', lookup).executeTakeFirst())) {
+      const row = await this.newRow(options.secret, options)
+      await this.db.insertInto('api_keys').values(row).onConflict((oc) => oc.column('lookup').doNothing()).execute()
+    }
+    const existing = await this.findBySecret(options.secret)
+    if (!existing) throw new Error(`The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret's lookup matches a key with another secret`)
+    if (existing.isAdmin !== options.admin) {
+      throw new Error(`The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret is already registered as ${existing.isAdmin ? 'an admin' : 'a developer'} key`)
+    }
+    return existing
+  }
+
+  private async newRow(secret: string, options: { admin: boolean; label?: string }): Promise<Selectable<ApiKeysTable>> {
+    return {
       key_id: newKeyId(),
       lookup: lookupKey(secret),
       secret_hash: await hashSecret(secret),
@@ -43,20 +67,6 @@ export class KeyStore {
       character_limit: null,
       speech_to_text_milliseconds_limit: null,
     }
-    await this.db.insertInto('api_keys').values(row).execute()
-    return { record: toRecord(row), secret }
-  }
-
-  /** Registers `secret` unless a key with that secret exists already (start-up keys survive restarts). */
-  async ensure(options: { admin: boolean; secret: string; label?: string }): Promise<ApiKeyRecord> {
-    const existing = await this.findBySecret(options.secret)
-    if (existing) {
-      if (existing.isAdmin !== options.admin) {
-        throw new Error(`The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret is already registered as ${existing.isAdmin ? 'an admin' : 'a developer'} key`)
-      }
-      return existing
-    }
-    return (await this.create(options)).record
   }
 
   /** The key whose secret this is, or undefined (unknown secret or wrong hash). */

@@ -48,7 +48,8 @@ export class TranslationService {
     return this.options.detector.detect(text)
   }
 
-  async translate(params: TranslateParams, key: ApiKeyRecord, customTag: string): Promise<TranslationItem[]> {
+  /** `meter: false` when the caller reserved the characters already (documents reserve at upload). */
+  async translate(params: TranslateParams, key: ApiKeyRecord, customTag: string, options: { meter?: boolean } = {}): Promise<TranslationItem[]> {
     const glossary = await this.glossary(params, key)
     const styleInstructions = await this.styleInstructions(params, key)
     const hits = await this.memoryHits(params, key)
@@ -69,7 +70,7 @@ export class TranslationService {
     })
 
     const total = texts.reduce((n, t) => n + t.billed, 0)
-    const reservation = await this.options.meter.reserve(key, total, customTag)
+    const reservation = options.meter === false ? { refund: async () => {} } : await this.options.meter.reserve(key, total, customTag)
     let response
     try {
       response = engineUnits.length === 0

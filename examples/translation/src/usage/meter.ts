@@ -5,19 +5,20 @@
 import { HttpError } from 'routeless'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import { billingPeriod, utcDay } from './billing-period.ts'
-import { KeyLock } from './key-lock.ts'
 import type { UsageStore } from './usage-store.ts'
 
 export const QUOTA_MESSAGE = 'Quota for this billing period has been exceeded.'
 
 export interface Reservation {
+  characters: number
+  /** First day of the billing period, and the usage day, the characters were taken from. */
+  period: string
+  day: string
   /** Takes the reserved characters back (engine failure). */
   refund(): Promise<void>
 }
 
 export class Meter {
-  private readonly lock = new KeyLock()
-
   constructor(private readonly usage: UsageStore, private readonly now: () => Date = () => new Date()) {}
 
   /** Characters the key used in the current billing period. */
@@ -26,16 +27,23 @@ export class Meter {
     return this.usage.keyTotal(key.keyId, period.firstDay, period.lastDay)
   }
 
-  /** Reserves `characters` for `key`, or throws 456 when that would pass the key's limit. */
-  reserve(key: ApiKeyRecord, characters: number, customTag: string): Promise<Reservation> {
-    return this.lock.run(key.keyId, async () => {
-      if (key.characterLimit !== null) {
-        const used = await this.used(key)
-        if (used >= key.characterLimit || used + characters > key.characterLimit) throw new HttpError(456, QUOTA_MESSAGE)
-      }
-      const day = utcDay(this.now())
-      await this.usage.add(key.keyId, day, customTag, characters)
-      return { refund: () => this.usage.add(key.keyId, day, customTag, -characters) }
-    })
+  /**
+   * Reserves `characters` for `key`, or throws 456 when that would pass the key's limit (as stored now, not as
+   * `key` was read). Atomic across processes: see `UsageStore.reserve`.
+   */
+  async reserve(key: ApiKeyRecord, characters: number, customTag: string): Promise<Reservation> {
+    const now = this.now()
+    const period = billingPeriod(now).firstDay
+    const day = utcDay(now)
+    if (!(await this.usage.reserve(key.keyId, period, day, customTag, characters))) throw new HttpError(456, QUOTA_MESSAGE)
+    let refunded = false
+    return {
+      characters, period, day,
+      refund: async () => {
+        if (refunded) return
+        refunded = true
+        await this.usage.release(key.keyId, period, day, customTag, characters)
+      },
+    }
   }
 }

@@ -24,6 +24,35 @@ export class UsageStore {
       .execute()
   }
 
+  /**
+   * Takes `characters` from the key's quota for the billing period starting `period` and records them as usage of
+   * `day` and `customTag` — or takes nothing and answers false when the key's limit would be passed (or is already
+   * used up). The check and the increment are ONE conditional statement, so instances sharing the database cannot
+   * both pass it.
+   */
+  async reserve(keyId: string, period: string, day: string, customTag: string, characters: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const limit = sql`(SELECT character_limit FROM api_keys WHERE key_id = ${keyId})`
+      const taken = await sql<{ used: number | string }>`INSERT INTO quota_usage (key_id, period, used)
+        SELECT key_id, CAST(${period} AS varchar(10)), CAST(${characters} AS bigint) FROM api_keys
+        WHERE key_id = ${keyId} AND (character_limit IS NULL OR (character_limit > 0 AND CAST(${characters} AS bigint) <= character_limit))
+        ON CONFLICT (key_id, period) DO UPDATE SET used = quota_usage.used + excluded.used
+        WHERE ${limit} IS NULL OR (quota_usage.used < ${limit} AND quota_usage.used + excluded.used <= ${limit})
+        RETURNING used`.execute(trx)
+      if (taken.rows.length !== 1) return false
+      await new UsageStore(trx).add(keyId, day, customTag, characters)
+      return true
+    })
+  }
+
+  /** Gives back what `reserve` took (the engine failed): counter and usage row, exactly; inside `trx` when given. */
+  async release(keyId: string, period: string, day: string, customTag: string, characters: number, trx?: Kysely<TranslationDatabase>): Promise<void> {
+    if (characters === 0) return
+    if (!trx) return this.db.transaction().execute((t) => this.release(keyId, period, day, customTag, characters, t))
+    await trx.updateTable('quota_usage').set({ used: sql`used - ${characters}` }).where('key_id', '=', keyId).where('period', '=', period).execute()
+    await new UsageStore(trx).add(keyId, day, customTag, -characters)
+  }
+
   /** Characters of one key from `firstDay` to `lastDay` (inclusive). */
   async keyTotal(keyId: string, firstDay: string, lastDay: string): Promise<number> {
     const row = await this.db

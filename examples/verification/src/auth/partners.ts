@@ -35,21 +35,23 @@ export class PartnerStore {
     return { id, name, callbackUrl }
   }
 
-  /** Registers `apiKey` (or a new random one) for the partner; returns the key and its id. Idempotent per key. */
+  /**
+   * Registers `apiKey` (or a new random one) for the partner; returns the key and its id. Idempotent per key, also
+   * across instances starting together: `INSERT … ON CONFLICT DO NOTHING`, then the row that won is read.
+   */
   async addKey(partnerId: string, apiKey: string = randomToken(24)): Promise<{ id: string; apiKey: string }> {
     const lookup = lookupKey(apiKey)
-    const existing = await this.db.selectFrom('api_keys').select(['id', 'partner_id']).where('lookup', '=', lookup).executeTakeFirst()
-    if (existing) {
-      if (existing.partner_id !== partnerId) throw new Error('This API key already belongs to another partner')
-      await this.db.updateTable('api_keys').set({ revoked_at: null }).where('id', '=', existing.id).execute()
-      return { id: existing.id, apiKey }
+    const find = () => this.db.selectFrom('api_keys').select(['id', 'partner_id']).where('lookup', '=', lookup).executeTakeFirst()
+    if (!(await find())) {
+      await this.db.insertInto('api_keys').values({
+        id: newTypeId('key'), partner_id: partnerId, lookup, hash: await hashSecret(apiKey), sealed: seal(apiKey, this.sealKey),
+        created_at: new Date().toISOString(), revoked_at: null,
+      }).onConflict((oc) => oc.column('lookup').doNothing()).execute()
     }
-    const id = newTypeId('key')
-    await this.db.insertInto('api_keys').values({
-      id, partner_id: partnerId, lookup, hash: await hashSecret(apiKey), sealed: seal(apiKey, this.sealKey),
-      created_at: new Date().toISOString(), revoked_at: null,
-    }).execute()
-    return { id, apiKey }
+    const row = (await find())!
+    if (row.partner_id !== partnerId) throw new Error('This API key already belongs to another partner')
+    await this.db.updateTable('api_keys').set({ revoked_at: null }).where('id', '=', row.id).where('revoked_at', 'is not', null).execute()
+    return { id: row.id, apiKey }
   }
 
   async revokeKey(keyId: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 /** Callback deliveries and their attempts: the delivery record of every callback and replay. */
 import { randomUUID } from 'node:crypto'
+import type { JobQueue } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
 import type { Database, DeliveryAttemptTable, DeliveryTable } from '../storage/schema.ts'
 import { newTypeId } from '../typeid.ts'
@@ -8,38 +9,32 @@ export type Delivery = DeliveryTable
 export type DeliveryAttempt = DeliveryAttemptTable
 
 export class DeliveryStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `queue` queues the sending of what `schedule` records (without one, the store only reads and records). */
+  constructor(private readonly db: Kysely<Database>, private readonly queue?: JobQueue) {}
 
-  async schedule(jobId: string, partnerId: string, kind: 'callback' | 'replay', url: string): Promise<string> {
+  /**
+   * Records a delivery and queues its first attempt; in `trx` when given (it commits with the job's result, and the
+   * worker completing that job looks for new work when it is done).
+   */
+  async schedule(jobId: string, partnerId: string, kind: 'callback' | 'replay', url: string, trx?: Kysely<Database>): Promise<string> {
+    if (!trx) {
+      const id = await this.db.transaction().execute((t) => this.schedule(jobId, partnerId, kind, url, t))
+      this.queue?.wake()
+      return id
+    }
     const id = newTypeId('dlv')
     const now = new Date().toISOString()
-    await this.db.insertInto('deliveries').values({
+    await trx.insertInto('deliveries').values({
       id, job_id: jobId, partner_id: partnerId, kind, url, state: 'pending', attempts: 0, next_attempt_at: now,
       lease_until: null, last_status: null, last_error: null, created_at: now, finished_at: null,
     }).execute()
+    if (!this.queue) throw new Error('DeliveryStore.schedule needs the job queue')
+    await this.queue.enqueue({ kind: 'callback', ref: id }, trx)
     return id
   }
 
   async get(id: string): Promise<Delivery | undefined> {
     return this.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
-  }
-
-  async due(now: Date, limit: number): Promise<string[]> {
-    const iso = now.toISOString()
-    const rows = await this.db.selectFrom('deliveries').select('id')
-      .where('state', '=', 'pending').where('next_attempt_at', '<=', iso)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso)]))
-      .orderBy('next_attempt_at').limit(limit).execute()
-    return rows.map((r) => r.id)
-  }
-
-  async claim(id: string, leaseMs: number): Promise<boolean> {
-    const now = new Date()
-    const r = await this.db.updateTable('deliveries').set({ lease_until: new Date(now.getTime() + leaseMs).toISOString() })
-      .where('id', '=', id).where('state', '=', 'pending')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]))
-      .executeTakeFirst()
-    return Number(r.numUpdatedRows) === 1
   }
 
   /** Records one attempt and moves the delivery on: delivered, retried at `retryAt`, or failed for good. */

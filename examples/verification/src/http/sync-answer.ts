@@ -21,7 +21,7 @@ export async function syncAnswer(c: ApiController, submission: Submission, idemp
   const apiKey = await s.partners.signingKey(c.auth.partnerId, c.auth.keyId)
   if (!apiKey) throw unauthorized('Invalid authentication credentials.')
   const headers = { ...signatureHeaders(apiKey, c.auth.partnerId), 'SmileID-Job-ID': job.id, 'User-ID': job.userId }
-  const result = job.created ? await finishJob(s, job, { sendCallback: false }) : job.result
+  const result = (job.created && (await finishJob(s, job, { sendCallback: false }))) || (await s.jobs.get(job.id))?.result
   if (!result) throw apiError(409, 'A job with this idempotency key is still processing.', headers)
   return { result, headers }
 }

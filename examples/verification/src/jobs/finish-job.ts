@@ -1,9 +1,12 @@
 /**
- * Brings a claimed job to its terminal result: the sandbox decides, the result is stored with its side effects
- * (enrollment, the first callback delivery) in one transaction, and the result is returned.
+ * Brings a job to its terminal result: the sandbox decides, the result is stored with its side effects (enrollment,
+ * the first callback delivery) in one transaction — the queue's fenced completion when a worker holds the job, so a
+ * worker that lost it stores nothing — and the result is returned (undefined when nothing was stored).
  */
 import { screen, screeningOutcome } from '../aml/screen.ts'
-import { DeliveryStore } from '../callbacks/delivery-store.ts'
+import type { Effects } from '@routeless/example-kit'
+import type { Transaction } from 'kysely'
+import type { Database } from '../storage/schema.ts'
 import { findTestIdentity, identityOutcome } from '../sandbox/identities.ts'
 import { decide } from '../sandbox/decide.ts'
 import type { Services } from '../services.ts'
@@ -13,7 +16,13 @@ import { PRODUCTS, type Outcome } from './products.ts'
 import { buildResult } from './result.ts'
 import type { ScreeningEntry } from '../aml/screening-list.ts'
 
-export async function finishJob(s: Services, job: Job, options: { sendCallback: boolean }): Promise<Record<string, unknown>> {
+export interface FinishOptions {
+  sendCallback: boolean
+  /** Runs the effects in a transaction; false when they must not be applied (default: a plain transaction). */
+  commit?: (effects: Effects) => Promise<boolean>
+}
+
+export async function finishJob(s: Services, job: Job, options: FinishOptions): Promise<Record<string, unknown> | undefined> {
   const flag = await s.fraud.flagOf(job.partnerId, job.userId)
   let outcome: Outcome
   let matches: ScreeningEntry[] | undefined
@@ -29,16 +38,19 @@ export async function finishJob(s: Services, job: Job, options: { sendCallback: 
   }
   const completedAt = new Date().toISOString()
   const result = buildResult(job, outcome, { flag, matches, completedAt })
-  await s.db.transaction().execute(async (trx) => {
-    await new JobStore(trx).complete(job.id, outcome.status, result, completedAt)
+  let stored = false
+  const commit = options.commit ?? ((effects: Effects) => s.db.transaction().execute(effects).then(() => true))
+  const won = await commit(async (queueTrx) => {
+    const trx = queueTrx as unknown as Transaction<Database>
+    if (!(await new JobStore(trx).complete(job.id, outcome.status, result, completedAt))) return
+    stored = true
     if (outcome.status === 'clear' && enrolls(job)) {
       const selfie = job.request.images?.find((i) => i.field === 'selfie_image')
       await new EnrollmentStore(trx).enroll(job.partnerId, job.userId, job.id, selfie?.sha256 ?? null)
     }
-    if (options.sendCallback && job.callbackUrl) await new DeliveryStore(trx).schedule(job.id, job.partnerId, 'callback', job.callbackUrl)
+    if (options.sendCallback && job.callbackUrl) await s.deliveries.schedule(job.id, job.partnerId, 'callback', job.callbackUrl, trx)
   })
-  if (options.sendCallback && job.callbackUrl) s.wake()
-  return result
+  return won && stored ? result : undefined
 }
 
 /** Registration and biometric KYC enroll on success; compare enrolls when the partner named the user. */

@@ -1,5 +1,8 @@
-/** Jobs in the database: created `processing`, claimed by one worker at a time (a lease), completed once. */
-import { isUniqueViolation } from '@routeless/example-kit'
+/**
+ * Jobs in the database: created `processing` together with the queue job that decides them when due (see worker.ts),
+ * completed once.
+ */
+import { isUniqueViolation, type JobQueue } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
 import type { Database, JobTable } from '../storage/schema.ts'
 import { newTypeId } from '../typeid.ts'
@@ -29,15 +32,24 @@ export interface NewJob {
   callbackUrl: string | null
   apiKeyId: string | null
   hostedLinkId?: string | null
+  /** The hosted link may have only this one job: creating a second throws `LinkAlreadyUsed`. */
+  singleUseLink?: boolean
   idempotencyKey?: string | null
   /** Decide after this many ms (the worker picks it up then). */
   delayMs: number
-  /** Hold a lease from the start: the caller processes the job itself (sync endpoints). */
+  /**
+   * The caller decides the job itself (sync endpoints): the queue decides it only if it is still processing after this
+   * many ms (the caller's instance died).
+   */
   leaseMs?: number
 }
 
+/** A single-use hosted link already has its job (another submission won, on this instance or another). */
+export class LinkAlreadyUsed extends Error {}
+
 export class JobStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `queue` queues each new job's decision (without one, the store only reads and completes). */
+  constructor(private readonly db: Kysely<Database>, private readonly queue?: JobQueue) {}
 
   /** Inserts the job. With an idempotency key already used, returns the existing job instead (`created: false`). */
   async create(input: NewJob, id = newTypeId('job')): Promise<{ job: Job; created: boolean }> {
@@ -45,14 +57,25 @@ export class JobStore {
     const row: JobTable = {
       id, partner_id: input.partnerId, user_id: input.userId, product: input.product, status: 'processing',
       request: JSON.stringify(input.request), callback_url: input.callbackUrl, api_key_id: input.apiKeyId,
-      hosted_link_id: input.hostedLinkId ?? null, idempotency_key: input.idempotencyKey ?? null, result: null,
+      hosted_link_id: input.hostedLinkId ?? null,
+      single_use_link: input.singleUseLink && input.hostedLinkId ? input.hostedLinkId : null, idempotency_key: input.idempotencyKey ?? null, result: null,
       created_at: now.toISOString(), due_at: new Date(now.getTime() + input.delayMs).toISOString(),
-      lease_until: input.leaseMs ? new Date(now.getTime() + input.leaseMs).toISOString() : null, completed_at: null,
+      lease_until: null, completed_at: null,
     }
     try {
-      await this.db.insertInto('jobs').values(row).execute()
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('jobs').values(row).execute()
+        if (!this.queue) throw new Error('JobStore.create needs the job queue')
+        await this.queue.enqueue({ kind: 'decision', ref: id, delayMs: input.leaseMs ?? input.delayMs }, trx)
+      })
+      this.queue?.wake()
     } catch (error) {
-      if (!input.idempotencyKey || !isUniqueViolation(error)) throw error
+      if (!isUniqueViolation(error)) throw error
+      if (row.single_use_link && !(await this.db.selectFrom('jobs').select('id').where('id', '=', id).executeTakeFirst())) {
+        const other = await this.db.selectFrom('jobs').select('id').where('single_use_link', '=', row.single_use_link).executeTakeFirst()
+        if (other) throw new LinkAlreadyUsed()
+      }
+      if (!input.idempotencyKey) throw error
       const existing = await this.db.selectFrom('jobs').selectAll()
         .where('partner_id', '=', input.partnerId).where('idempotency_key', '=', input.idempotencyKey).executeTakeFirstOrThrow()
       return { job: toJob(existing), created: false }
@@ -71,29 +94,11 @@ export class JobStore {
     return row ? toJob(row) : undefined
   }
 
-  /** Processing jobs whose time has come and that nobody holds. */
-  async due(now: Date, limit: number): Promise<string[]> {
-    const iso = now.toISOString()
-    const rows = await this.db.selectFrom('jobs').select('id')
-      .where('status', '=', 'processing').where('due_at', '<=', iso)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso)]))
-      .orderBy('due_at').limit(limit).execute()
-    return rows.map((r) => r.id)
-  }
-
-  /** Takes the job for `leaseMs`; false when someone else holds it or it is done. */
-  async claim(id: string, leaseMs: number): Promise<boolean> {
-    const now = new Date()
-    const r = await this.db.updateTable('jobs').set({ lease_until: new Date(now.getTime() + leaseMs).toISOString() })
-      .where('id', '=', id).where('status', '=', 'processing')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]))
-      .executeTakeFirst()
+  /** Stores the result; false when the job was completed already. */
+  async complete(id: string, status: Terminal, result: Record<string, unknown>, completedAt: string): Promise<boolean> {
+    const r = await this.db.updateTable('jobs').set({ status, result: JSON.stringify(result), completed_at: completedAt, lease_until: null })
+      .where('id', '=', id).where('status', '=', 'processing').executeTakeFirst()
     return Number(r.numUpdatedRows) === 1
-  }
-
-  async complete(id: string, status: Terminal, result: Record<string, unknown>, completedAt: string): Promise<void> {
-    await this.db.updateTable('jobs').set({ status, result: JSON.stringify(result), completed_at: completedAt, lease_until: null })
-      .where('id', '=', id).where('status', '=', 'processing').execute()
   }
 
   /** True when the partner has any job for this user. */

@@ -1,70 +1,45 @@
 /**
- * The background worker: every `pollMs` (or at once when woken) it finishes due jobs and sends due callbacks.
- * Everything it works on is in the database, so pending jobs and retries resume after a restart.
+ * The background work, on example-kit's job queue (shared by every instance on the database): `decision` jobs decide
+ * an async verification job when it is due, `callback` jobs make one delivery attempt each. A job is finished by the
+ * worker holding it; one that lost its lease (stalled, another instance took over) has its result dropped.
  */
+import { JobQueue, type Database as KitDatabase } from '@routeless/example-kit'
 import { deliver } from '../callbacks/deliver.ts'
+import type { Config } from '../config.ts'
 import type { Services } from '../services.ts'
+import type { Database } from '../storage/schema.ts'
 import { finishJob } from './finish-job.ts'
 
-const JOB_LEASE_MS = 30_000
+export const DECISION = 'decision'
+export const CALLBACK = 'callback'
+
+/** The queue of this instance (stores enqueue on it; the worker registers the handlers). */
+export function createQueue(database: KitDatabase<Database>, config: Config, log: (message: string, error?: unknown) => void = console.error): JobQueue {
+  return new JobQueue(database, { leaseMs: config.jobLeaseMs, pollMs: config.workerPollMs, concurrency: 8, backoffMs: config.callbackBackoffMs, log })
+}
 
 export class Worker {
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private again = false
-  private stopped = true
-  private readonly sending = new Set<Promise<void>>()
-
-  constructor(private readonly s: Services, private readonly log: (message: string, error?: unknown) => void = console.error) {}
-
-  start(): void {
-    this.stopped = false
-    this.schedule(0)
+  constructor(readonly queue: JobQueue, s: Services) {
+    queue.handle(DECISION, async (job) => {
+      const found = await s.jobs.get(job.ref)
+      if (!found || found.status !== 'processing') return void (await job.complete()) // decided inline (sync) already
+      await finishJob(s, found, { sendCallback: true, commit: job.complete })
+    }, { maxAttempts: 5 })
+    // Each delivery counts its own attempts (CALLBACK_ATTEMPTS); the queue's limit only stops a crash loop.
+    queue.handle(CALLBACK, (job) => deliver(s, job), { maxAttempts: s.config.callbackAttempts + 5 })
   }
 
-  /** Stops polling and waits for the current round and the callbacks in flight. */
-  async stop(): Promise<void> {
-    this.stopped = true
-    clearTimeout(this.timer)
-    await this.running
-    await Promise.allSettled([...this.sending])
+  /** Starts claiming (LISTEN on PostgreSQL). */
+  start(): Promise<void> {
+    return this.queue.start()
+  }
+
+  /** Stops claiming and waits for the jobs and callbacks in flight. */
+  stop(): Promise<void> {
+    return this.queue.stop()
   }
 
   wake(): void {
-    if (this.stopped) return
-    if (this.running) this.again = true
-    else this.schedule(0)
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => void this.round(), ms)
-  }
-
-  private async round(): Promise<void> {
-    if (this.stopped || this.running) return
-    this.running = this.work().catch((error) => this.log('verification worker: round failed', error))
-    await this.running
-    this.running = undefined
-    if (this.stopped) return
-    const again = this.again
-    this.again = false
-    this.schedule(again ? 0 : this.s.config.workerPollMs)
-  }
-
-  private async work(): Promise<void> {
-    const now = new Date()
-    for (const id of await this.s.jobs.due(now, 50)) {
-      if (this.stopped) return
-      if (!(await this.s.jobs.claim(id, JOB_LEASE_MS))) continue
-      const job = await this.s.jobs.get(id)
-      if (job) await finishJob(this.s, job, { sendCallback: true }).catch((error) => this.log(`verification worker: job ${id} failed`, error))
-    }
-    for (const id of await this.s.deliveries.due(now, 50)) {
-      if (this.stopped) return
-      const sending = deliver(this.s, id).catch((error) => this.log(`verification worker: delivery ${id} failed`, error))
-        .finally(() => this.sending.delete(sending))
-      this.sending.add(sending)
-    }
+    this.queue.wake()
   }
 }

@@ -14,6 +14,7 @@ import type { Services } from '../services.ts'
 import { newTypeId } from '../typeid.ts'
 import { readUserDetails } from '../validation/user-details.ts'
 import type { HostedLink } from './hosted-link-store.ts'
+import { LinkAlreadyUsed } from '../jobs/job-store.ts'
 import { linkState } from './link-state.ts'
 import { formPage, messagePage, resultPage, type FormValues } from './page-html.ts'
 
@@ -65,6 +66,7 @@ export async function submitForm(c: Page, partnerId: string, refId: string): Pro
   try {
     jobId = await createPageJob(c, link, form, values)
   } catch (error) {
+    if (error instanceof LinkAlreadyUsed) return html(messagePage(STATE_TEXT.used[0], STATE_TEXT.used[1], link), 410)
     if (!isHttpError(error) || error.status >= 500) throw error
     return html(formPage(link, c.url.pathname, values, error.message), error.status)
   }
@@ -109,7 +111,7 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
   const partner = await c.context.partners.find(link.partnerId)
   const { job } = await c.context.jobs.create({
     partnerId: link.partnerId, userId: link.userId ?? newTypeId('user'), product, request,
-    callbackUrl: link.callbackUrl ?? partner?.callbackUrl ?? null, apiKeyId: null, hostedLinkId: link.refId,
+    callbackUrl: link.callbackUrl ?? partner?.callbackUrl ?? null, apiKeyId: null, hostedLinkId: link.refId, singleUseLink: link.isSingleUse,
     delayMs: c.context.config.sandboxDelayMs,
   })
   c.context.wake()

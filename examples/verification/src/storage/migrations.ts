@@ -1,5 +1,6 @@
 /** Schema migrations, applied in name order at start-up on SQLite and PostgreSQL alike. */
-import type { Kysely, Migration } from 'kysely'
+import { jobQueueMigration } from '@routeless/example-kit'
+import { sql, type Kysely, type Migration } from 'kysely'
 
 export const migrations: Record<string, Migration> = {
   '001_initial': {
@@ -108,6 +109,24 @@ export const migrations: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute()
       await db.schema.createIndex('hosted_links_partner').on('hosted_links').columns(['partner_id', 'created_at']).execute()
+    },
+  },
+  '002_single_use_link_claim': {
+    async up(db: Kysely<any>) {
+      // A job of a single-use hosted link carries the link's id here; the unique index lets one such job exist per
+      // link, so concurrent submissions on any number of instances cannot all pass (NULLs never collide).
+      await db.schema.alterTable('jobs').addColumn('single_use_link', 'text').execute()
+      await db.schema.createIndex('jobs_single_use_link').on('jobs').column('single_use_link').unique().execute()
+    },
+  },
+  '003_background_jobs': {
+    async up(db: Kysely<any>) {
+      // The shared job queue replaces the worker's own polling of `jobs` and `deliveries`: pending work moves over.
+      await jobQueueMigration.up(db)
+      await sql`INSERT INTO background_jobs (id, kind, ref, state, run_at, attempts, max_attempts, created_at)
+        SELECT 'm' || id, 'decision', id, 'ready', 0, 0, 5, 0 FROM jobs WHERE status = 'processing'`.execute(db)
+      await sql`INSERT INTO background_jobs (id, kind, ref, state, run_at, attempts, max_attempts, created_at)
+        SELECT 'm' || id, 'callback', id, 'ready', 0, 0, 25, 0 FROM deliveries WHERE state = 'pending'`.execute(db)
     },
   },
 }

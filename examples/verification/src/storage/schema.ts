@@ -1,3 +1,5 @@
+import type { BackgroundJobsTable } from '@routeless/example-kit'
+
 /** Table types of the verification database (times are ISO-8601 text, JSON documents are text). */
 export interface PartnerTable {
   id: string
@@ -36,6 +38,8 @@ export interface JobTable {
   callback_url: string | null
   api_key_id: string | null
   hosted_link_id: string | null
+  /** `hosted_link_id` when the link is single-use (unique: the link's one job), else null. */
+  single_use_link?: string | null
   idempotency_key: string | null
   /** The final payload sent to callbacks and returned by sync endpoints, JSON. */
   result: string | null
@@ -113,6 +117,7 @@ export interface HostedLinkTable {
 }
 
 export interface Database {
+  background_jobs: BackgroundJobsTable
   partners: PartnerTable
   api_keys: ApiKeyTable
   settings: SettingTable

@@ -33,14 +33,14 @@ export async function startServer(options: { dataDir?: string; databaseUrl?: str
     partnerId: PARTNER_ID,
     apiKey: API_KEY,
     sandboxDelayMs: 100,
-    workerPollMs: 20,
+    workerPollMs: 200,
     callbackBackoffMs: 40,
     callbackTimeoutMs: 2000,
     ...options.config,
   }
   const service = await createVerificationService(config)
   await registerConfiguredPartner(service.services)
-  if (options.worker !== false) service.worker.start()
+  if (options.worker !== false) await service.worker.start()
   const server = await serve(service.app, { host: '127.0.0.1', port: 0 })
   config.publicUrl = server.url
   const stop = async () => {
