@@ -119,7 +119,7 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
     const optional = Boolean(p.questionToken || p.initializer) || checker.isOptionalParameter(p)
     let schema: JsonSchema = rest ? { type: 'array', items: {} } : {}
     try {
-      schema = writer.declared(p, checker.getTypeAtLocation(p), p)
+      schema = writer.declared(p, typeOf(checker, p), p)
       if (!isPathValue(rest ? schema.items ?? {} : schema, writer.defs)) throw new Unsupported('an object (a path part is one string)')
     } catch (error) {
       if (!(error instanceof Unsupported)) throw new TypeError(`${where}, parameter ${name}: ${(error as Error).message}`)
@@ -132,7 +132,7 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
   if (kwargsParam) {
     let schema: JsonSchema = {}
     try {
-      schema = writer.declared(kwargsParam, checker.getTypeAtLocation(kwargsParam), kwargsParam)
+      schema = writer.declared(kwargsParam, typeOf(checker, kwargsParam), kwargsParam)
       const object = schema.$ref ? writer.defs[schema.$ref.slice('#/$defs/'.length)] : schema
       if (object && Object.keys(schema).length > 0 && object.type !== 'object') throw new Unsupported('a keyword parameter that is not an object')
       // `{ page = 1 }`: a default in the pattern makes the keyword optional.
@@ -151,6 +151,11 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
   const out: HandlerTypes = { positional, kwargs, returns: returnSchema(ts, checker, writer, method) }
   if (warnings.length) out.warnings = warnings
   return out
+}
+
+/** A parameter's declared type (its annotation's, so properties keep their JSDoc), else the inferred one. */
+function typeOf(checker: ts.TypeChecker, p: ts.ParameterDeclaration): ts.Type {
+  return p.type ? checker.getTypeFromTypeNode(p.type) : checker.getTypeAtLocation(p)
 }
 
 /** A value one path part can carry: a string, number, boolean, one of several literals, a date. */

@@ -5,9 +5,11 @@
  */
 import { createRequire } from 'node:module'
 import yargs from 'yargs'
-import { createApp, type AppOptions, type Application } from './application.ts'
+import path from 'node:path'
+import { collectSources, createApp, type AppOptions, type Application } from './application.ts'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logging.ts'
 import { RoutelessError } from './errors.ts'
+import { MANIFEST_PATH, writeManifest } from './manifest.ts'
 import type { RunningServer } from './node.ts'
 import { isWorker, leave, parseWorkers, reportListening, runPrimary, WORKER_HOST_ENV, workerStopSignal } from './_workers.ts'
 
@@ -93,6 +95,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand(prefixes(args.prefix), io)
     })
+    .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
+      y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }),
+    async (args) => {
+      code = await buildCommand(prefixes(args.prefix), args.out, io)
+    })
     .command('openapi', 'Print the OpenAPI 3.1 document generated from the controllers', (y) =>
       y.option('title', { type: 'string', default: 'routeless application' }).option('api-version', { type: 'string', default: '0.0.0' }),
     async (args) => {
@@ -135,6 +142,13 @@ async function serveCommand(prefix: string[], hostArg: string, opts: ServeComman
   const describe = (url: string, handlers: number) =>
     `routeless: ${handlers} handlers from ${prefix.join(', ')} listening on ${url} (${server.name}${workers > 1 ? `, ${workers} workers` : ''})`
   if (workers > 1) {
+    // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
+    try {
+      const { loadSignatures } = await import('./signatures.ts')
+      await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
+    } catch {
+      // each worker reports it as it starts
+    }
     return runPrimary({
       count: workers, ...where, env: { ROUTELESS_SERVER: server.name }, stdout: io.stdout, stderr: io.stderr,
       stopSignal: io.stopSignal ?? waitForSignal(), describe,
@@ -185,6 +199,35 @@ async function chooseServer(wanted: 'uws' | 'node' | undefined, io: CliIO): Prom
   }
   const node = await import('./node.ts')
   return { name: 'node', serve: node.serve }
+}
+
+/** `routeless build`: analyses every controller afresh and writes the manifest. Imports no controller. */
+async function buildCommand(prefix: string[], out: string, io: CliIO): Promise<number> {
+  const cwd = process.cwd()
+  const started = performance.now()
+  try {
+    const { analyze, loadTypeScript } = await import('./analyze.ts')
+    const ts = await loadTypeScript(cwd)
+    if (!ts) {
+      io.stderr('routeless: build reads the handlers\' types with the TypeScript compiler: install typescript (npm i -D typescript)')
+      return 1
+    }
+    const sources = collectSources(prefix, cwd).filter((s) => !s.file.startsWith('<'))
+    const manifest = analyze(ts, sources.map((s) => ({ file: s.file, module: s.parts.join('/') })), cwd)
+    const file = path.resolve(cwd, out)
+    if (!writeManifest(file, manifest)) {
+      io.stderr(`routeless: cannot write ${out}`)
+      return 1
+    }
+    for (const [key, types] of Object.entries(manifest.handlers)) for (const w of types.warnings ?? []) io.stderr(`routeless: warning: ${key.replace('#', ': ')}: ${w}`)
+    const handlers = Object.keys(manifest.handlers).length
+    io.stdout(`routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${Object.keys(manifest.files).length} files, TypeScript ${ts.version} (${Math.round(performance.now() - started)} ms)`)
+    return 0
+  } catch (error) {
+    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
+    else io.stderr(`routeless: ${(error as Error).message}`)
+    return 1
+  }
 }
 
 async function routesCommand(prefix: string[], io: CliIO): Promise<number> {

@@ -1,0 +1,108 @@
+/**
+ * The signature manifest: a cold start type-checks and caches, a warm start reads the cache, an edit (to a controller
+ * or a type it imports) makes it stale, `routeless build` writes it ahead of time, a server started with
+ * `types: 'manifest'` never needs typescript, and a minified bundle binds by the manifest, not by parameter names.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { build } from 'esbuild'
+import { createApp } from 'routeless'
+import { runCli } from 'routeless/cli'
+import { fixture } from '../_apps.ts'
+
+const dirs: string[] = []
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+/** A project in a fresh directory: the typed fixture as `controllers/`. */
+function project(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'routeless-manifest-'))
+  dirs.push(dir)
+  cpSync(fixture('typed'), path.join(dir, 'controllers'), { recursive: true })
+  return dir
+}
+
+const quiet = (warnings: string[] = []) => ({ error: () => {}, warn: (m: string) => void warnings.push(m) })
+const status = async (app: Awaited<ReturnType<typeof createApp>>, p: string) => (await app.request(p)).status
+
+describe('the signature manifest', () => {
+  it('is written by a cold start, read by a warm one, and made stale by an edit to an imported type', async () => {
+    const dir = project()
+    const cold = await createApp('controllers', { cwd: dir, logger: quiet() })
+    expect(cold.table.types).toBe('analysis')
+    expect(existsSync(path.join(dir, '.routeless/manifest.json'))).toBe(true)
+    expect(await status(cold, '/pages/0')).toBe(400)
+
+    const warm = await createApp('controllers', { cwd: dir, logger: quiet() })
+    expect(warm.table.types).toBe('manifest')
+    expect(await status(warm, '/pages/0')).toBe(400)
+
+    // Loosen the constraint in the imported types file: the manifest of index.ts is stale, and the new rule applies.
+    const types = path.join(dir, 'controllers/_types.ts')
+    writeFileSync(types, readFileSync(types, 'utf8').replace('@minimum 1', '@minimum 0'))
+    const edited = await createApp('controllers', { cwd: dir, logger: quiet() })
+    expect(edited.table.types).toBe('analysis')
+    expect(await status(edited, '/pages/0')).toBe(200)
+  })
+
+  it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
+    const dir = project()
+    const out: string[] = []
+    const cwd = process.cwd()
+    process.chdir(dir)
+    try {
+      expect(await runCli(['build'], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(0)
+    } finally {
+      process.chdir(cwd)
+    }
+    expect(out.join('\n')).toMatch(/wrote \.routeless\/manifest\.json: \d+ handlers from 2 files/)
+    const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet() })
+    expect(app.table.types).toBe('manifest')
+    expect(await status(app, '/add/1/x')).toBe(400)
+    expect(await (await app.request('/add/1/2')).json()).toBe(3)
+  })
+
+  it('falls back to binding by name, with one warning, when there is neither typescript nor a manifest', async () => {
+    const dir = project()
+    const warnings: string[] = []
+    const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet(warnings) })
+    expect(app.table.types).toBe('none')
+    expect(warnings.filter((w) => /signature manifest does not describe/.test(w))).toHaveLength(1)
+    expect(await (await app.request('/add/1/2')).json()).toBe('12') // untyped: strings, as before types were read
+  })
+
+  it('refuses a JSDoc constraint with a bad value at start-up', async () => {
+    const dir = project()
+    writeFileSync(path.join(dir, 'controllers/bad.ts'), 'export class Default {\n  GET({ n }: {\n    /** @minimum many */\n    n: number\n  }) {\n    return n\n  }\n}\n')
+    await expect(createApp('controllers', { cwd: dir, logger: quiet() })).rejects.toMatchObject({ code: 'ROUTELESS_ERR_TYPES', message: expect.stringMatching(/@minimum .* needs a number, got "many"/) })
+  })
+
+  it('binds a minified bundle (its parameter names mangled) by the manifest', async () => {
+    const dir = project()
+    const out: string[] = []
+    const cwd = process.cwd()
+    process.chdir(dir)
+    try {
+      expect(await runCli(['build'], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(0)
+    } finally {
+      process.chdir(cwd)
+    }
+    // One ESM bundle of the root module, minified: `kwargs` and `{ che }` no longer exist as names.
+    const bundled = await build({ entryPoints: [path.join(dir, 'controllers/index.ts')], bundle: true, minify: true, format: 'esm', write: false, platform: 'node', keepNames: true })
+    const file = path.join(dir, 'bundle.mjs')
+    writeFileSync(file, bundled.outputFiles[0]!.text)
+    const exports = await import(file)
+    // Read from its text alone, `Items.GET(e)` would take a required path part and never see the keywords.
+    expect(String(exports.Items.prototype.GET)).toMatch(/^GET\((?!kwargs)\w+\)/)
+    const byName = await createApp({ modules: { '': exports } }, { types: 'off', logger: quiet() })
+    expect(await status(byName, '/items?ids=1,2')).toBe(404)
+    const app = await createApp({ modules: { '': exports } }, { cwd: dir, manifest: '.routeless/manifest.json', types: 'manifest', logger: quiet() })
+    expect(await (await app.request('/kwonly?che=1')).json()).toEqual({ che: '1' })
+    expect(await status(app, '/kwonly')).toBe(400)
+    expect(await (await app.request('/items?ids=1,2')).json()).toEqual({ ids: [1, 2] })
+    expect(await (await app.request('/opt')).json()).toEqual({ id: null })
+  })
+})
