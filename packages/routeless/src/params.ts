@@ -139,9 +139,9 @@ export function compileBinder(spec: ParamSpec, argNames: string[]): Binder {
 }
 
 /** A short text of a handler's parameters for `routeless routes`: `(id) {sort?, page?}`. */
-export function describeParams(argNames: string[], min: number, spec: ParamSpec | undefined, takesKwargs: boolean): string {
+export function describeParams(argNames: string[], min: number, spec: ParamSpec | undefined, takesKwargs: boolean, typedKwargs?: Record<string, any>): string {
   const positional = argNames.map((n, i) => (i < min ? n : `${n}?`)).join(', ')
-  const json = jsonSchemaOf(spec?.kwargs)
+  const json = jsonSchemaOf(spec?.kwargs) ?? typedKwargs
   let kw = ''
   if (json?.properties) {
     const required = new Set<string>(json.required ?? [])

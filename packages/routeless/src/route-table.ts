@@ -280,7 +280,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
       })
       touched.add(endpoint)
-      table.rows.push({ method: parsed.verb, path: urlPath, file, handler: `${className}.${name}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs) })
+      table.rows.push({ method: parsed.verb, path: urlPath, file, handler: `${className}.${name}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs, kwargsObject(types, signatures.defs)) })
     }
   }
   for (const endpoint of touched) {
@@ -291,6 +291,13 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
     }
     endpoint.renderError ??= [...endpoint.methods.values()].find((h) => h.renderError)?.renderError
   }
+}
+
+/** The object schema of a handler's typed keyword parameter (a named type looked up), for `routeless routes`. */
+function kwargsObject(types: HandlerTypes | undefined, defs: Record<string, Record<string, any>>): Record<string, any> | undefined {
+  const schema = types?.kwargs?.schema
+  const ref = typeof schema?.$ref === 'string' && schema.$ref.startsWith('#/$defs/') ? defs[schema.$ref.slice(8)] : schema
+  return ref?.type === 'object' && ref.additionalProperties === false ? ref : undefined
 }
 
 function compileTyped(compile: (types: HandlerTypes) => TypedBinder | undefined, types: HandlerTypes, where: string): TypedBinder | undefined {
