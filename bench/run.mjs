@@ -25,6 +25,7 @@ const BENCH = path.join(ROOT, 'bench')
 const PEERS = {
   'uws-raw': 'raw uWebSockets.js',
   'routeless-uws': 'routeless on uWS',
+  'routeless-uws-typed': 'routeless on uWS, typed handlers',
   'node-raw': 'raw node:http',
   'routeless-node': 'routeless on node:http',
   'whatwg-node': '@whatwg-node/server (node:http)',
@@ -320,6 +321,7 @@ function targetsTable(results, o) {
     ['routeless-node', 'fastify', 1, 'routeless/node ≥ 1.0× Fastify'],
     ['routeless-node', 'hono', 1, 'routeless/node ≥ 1.0× Hono'],
     ['routeless-uws', 'uws-raw', 0.9, 'routeless/uws ≥ 0.9× raw uWS'],
+    ['routeless-uws-typed', 'routeless-uws', 0.9, 'typed handlers ≥ 0.9× untyped (routeless/uws)'],
   ]
   for (const name of o.workloads) {
     for (const [ours, peer, goal, label] of goals) {

@@ -1,9 +1,6 @@
-// GET /users/123/posts/456?x=1 → users.mjs Default.GET('123', 'posts', '456', { x: '1' })
-import { HttpError } from 'routeless'
-
+// GET /users/123/posts/456?x=1 → users.mjs Default.GET_$_posts('123', '456', { x: '1' }) (a sub-resource after an id)
 export class Default {
-  GET(user, kind, post, { x }) {
-    if (kind !== 'posts') throw new HttpError(404)
+  GET_$_posts(user, post, { x }) {
     return { user, post, x }
   }
 }

@@ -1,0 +1,6 @@
+// POST /echo → echo.mjs Default.POST(): the parsed JSON body, echoed.
+export class Default {
+  POST() {
+    return this.body
+  }
+}

@@ -1,0 +1,6 @@
+// GET /hello → hello.mjs Default.GET()
+export class Default {
+  GET() {
+    return 'Hello, World!'
+  }
+}
