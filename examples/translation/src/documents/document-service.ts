@@ -78,7 +78,7 @@ export class DocumentService {
     for (const name of OPTIONS) if (kwargs[name] !== undefined) options[name] = kwargs[name]
     readTranslateParams({ ...options, text: 'x' }, false) // validates every option now: 400 at upload, not a failed job
     const bytes = new Uint8Array(await file.arrayBuffer())
-    const parts = extract(format, bytes) // a damaged file is a 400 now, not a failed job later
+    const parts = await extract(format, bytes) // a damaged file is a 400 now, not a failed job later
     const characters = parts.texts.reduce((n, t) => n + billableCharacters(t, parts.tagHandling), 0)
     await this.checkQuota(key, characters)
 
@@ -166,7 +166,7 @@ export class DocumentService {
       const key = await this.o.keys.get(row.owner_key_id)
       if (!key) throw new HttpError(403, 'The key that uploaded this document no longer exists.')
       const format = row.format as DocumentFormat
-      const parts = extract(format, await readFile(this.file(documentId, 'in')))
+      const parts = await extract(format, await readFile(this.file(documentId, 'in')))
       let translations: string[] = []
       let billed = 0
       if (parts.texts.length > 0) {
