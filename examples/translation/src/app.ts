@@ -10,6 +10,7 @@ import type { TranslationDatabase } from './database/schema.ts'
 import type { TranslationEngine } from './engines/engine.ts'
 import { DocumentService } from './documents/document-service.ts'
 import { MemoryStore } from './memories/memory-store.ts'
+import { CustomInstructions } from './styles/custom-instructions.ts'
 import { StyleStore } from './styles/style-store.ts'
 import { createEngine } from './engines/create-engine.ts'
 import { LanguageDetector } from './engines/language-detector.ts'
@@ -66,6 +67,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     })
     const services: Services = {
       keys, usage, meter, glossaries, translation, documents, memories, styles,
+      customInstructions: new CustomInstructions(database.db, now),
       rateLimit: keyRateLimit(config.rateLimit),
       openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,
