@@ -167,13 +167,16 @@ describe('POST /v2/translate', () => {
     expect(wrongTarget.body.message).toMatch(/Target language 'NL' doesn't support custom_instructions/)
   })
 
-  it('accepts style_id only in a JSON body', async () => {
+  it('accepts style_id in a form body (as deepl-node sends it) and in JSON alike', async () => {
     const form = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' } })
-    expect(form.status).toBe(400)
-    expect(((await form.json()) as any).message).toMatch(/style_id.*JSON/)
+    expect(form.status).toBe(404)
+    expect(((await form.json()) as any).message).toMatch(/Style rule list .* not found/)
     const json = await translate({ text: ['Hello'], target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' })
     expect(json.status).toBe(404)
     expect(json.body.message).toMatch(/Style rule list .* not found/)
+    const repeated = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: ['dca2e053-8ae5-45e6-a0d2-881156e7f4e4', 'dca2e053-8ae5-45e6-a0d2-881156e7f4e5'] } })
+    expect(repeated.status).toBe(400)
+    expect(((await repeated.json()) as any).message).toBe("Value for 'style_id' not supported.")
   })
 
   it('validates translation memory parameters', async () => {

@@ -76,7 +76,7 @@ export class DocumentService {
 
     const options: Kwargs = {}
     for (const name of OPTIONS) if (kwargs[name] !== undefined) options[name] = kwargs[name]
-    readTranslateParams({ ...options, text: 'x' }, false) // validates every option now: 400 at upload, not a failed job
+    readTranslateParams({ ...options, text: 'x' }) // validates every option now: 400 at upload, not a failed job
     const bytes = new Uint8Array(await file.arrayBuffer())
     const parts = await extract(format, bytes) // a damaged file is a 400 now, not a failed job later
     const characters = parts.texts.reduce((n, t) => n + billableCharacters(t, parts.tagHandling), 0)
@@ -172,7 +172,7 @@ export class DocumentService {
       if (parts.texts.length > 0) {
         const params = readTranslateParams({
           ...(JSON.parse(row.request) as Kwargs), text: parts.texts, tag_handling: parts.tagHandling, outline_detection: '0', ignore_tags: parts.ignoreTags,
-        }, false)
+        })
         params.showBilledCharacters = true
         const items = await this.o.translation.translate(params, key, '')
         translations = items.map((i) => i.text)
