@@ -109,6 +109,19 @@ describe('deepl-node translateDocument', () => {
     await translator.translateDocument(input, output, null, 'fr')
     expect(readFileSync(output, 'utf8')).toBe('Bonjour le monde !\n\nBonne nuit\r\nMerci\n')
   })
+  it('ends a document already in the target language in error, "Source and target language are equal."', async () => {
+    const translator = new deepl.Translator(API_KEY, { serverUrl: server.url, maxRetries: 1 })
+    const input = path.join(tmp, 'de.txt')
+    writeFileSync(input, 'Guten Morgen, Freund!\nGute Nacht\nProtonenstrahl\n')
+    const error = await translator.translateDocument(input, path.join(tmp, 'de-out.txt'), null, 'de').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(deepl.DocumentTranslationError)
+    expect((error as Error).message).toMatch(/Source and target language are equal\./)
+    // The same German text into English is translated; an explicit equal pair is refused at upload.
+    await translator.translateDocument(input, path.join(tmp, 'en-out.txt'), null, 'en-GB')
+    const explicit = await upload('de.txt', 'Gute Nacht', { target_lang: 'DE', source_lang: 'de' })
+    expect(explicit.status).toBe(400)
+    expect(((await explicit.json()) as any).message).toBe('Source and target language are equal.')
+  })
 })
 
 describe('document formats', () => {
