@@ -1,5 +1,5 @@
 /** Schema migrations, applied in name order at start-up by example-kit's openDatabase. */
-import type { Kysely, Migration } from 'kysely'
+import { type Kysely, type Migration, sql } from 'kysely'
 
 export const migrations: Record<string, Migration> = {
   '001_api_keys_and_usage': {
@@ -96,6 +96,23 @@ export const migrations: Record<string, Migration> = {
         .addColumn('custom_instructions', 'text', (c) => c.notNull())
         .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
         .addColumn('updated_time', 'varchar(32)', (c) => c.notNull())
+        .execute()
+    },
+  },
+  '004_glossary_dictionary_order': {
+    async up(db: Kysely<any>) {
+      // The dictionaries of a glossary come back in the order they were given (new pairs at the end).
+      await db.schema
+        .createTable('glossary_dictionaries')
+        .addColumn('glossary_id', 'varchar(36)', (c) => c.notNull().references('glossaries.glossary_id').onDelete('cascade'))
+        .addColumn('source_lang', 'varchar(8)', (c) => c.notNull())
+        .addColumn('target_lang', 'varchar(8)', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('glossary_dictionaries_pk', ['glossary_id', 'source_lang', 'target_lang'])
+        .execute()
+      await db.insertInto('glossary_dictionaries')
+        .columns(['glossary_id', 'source_lang', 'target_lang', 'position'])
+        .expression(db.selectFrom('glossary_entries').select(['glossary_id', 'source_lang', 'target_lang', sql<number>`0`.as('position')]).distinct())
         .execute()
     },
   },

@@ -48,6 +48,14 @@ export interface GlossaryEntriesTable {
   position: Generated<number>
 }
 
+/** The order of a glossary's dictionaries (the entries themselves are in `glossary_entries`). */
+export interface GlossaryDictionariesTable {
+  glossary_id: string
+  source_lang: string
+  target_lang: string
+  position: number
+}
+
 export interface DocumentsTable {
   /** 32 upper-case hex characters. */
   document_id: string
@@ -107,6 +115,7 @@ export interface TranslationDatabase {
   usage: UsageTable
   glossaries: GlossariesTable
   glossary_entries: GlossaryEntriesTable
+  glossary_dictionaries: GlossaryDictionariesTable
   documents: DocumentsTable
   translation_memories: TranslationMemoriesTable
   translation_memory_segments: TranslationMemorySegmentsTable
