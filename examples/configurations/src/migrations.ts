@@ -49,4 +49,15 @@ export const migrations: Record<string, Migration> = {
       await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute()
     },
   },
+  '0002_login_failures': {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('login_failures')
+        .addColumn('subject', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('last_failure_at', 'bigint', (c) => c.notNull())
+        .addColumn('blocked_until', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('login_failures_last_failure_at').on('login_failures').column('last_failure_at').execute()
+    },
+  },
 }

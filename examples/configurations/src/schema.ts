@@ -26,8 +26,19 @@ export interface SessionsTable {
   expires_at: number
 }
 
+/** Failed logins per username and per client address (see login-throttle.ts). */
+export interface LoginFailuresTable {
+  /** `username:<sha256>` or `client:<sha256>`. */
+  subject: string
+  failures: number
+  /** Milliseconds since the epoch, like `expires_at` (PostgreSQL returns them as strings). */
+  last_failure_at: number
+  blocked_until: number
+}
+
 export interface Schema {
   configurations: ConfigurationsTable
   users: UsersTable
   sessions: SessionsTable
+  login_failures: LoginFailuresTable
 }

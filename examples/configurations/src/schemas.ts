@@ -90,7 +90,7 @@ export const login = params({
   summary: 'Log in: a session cookie and an X-Session-Token header',
   tags: ['sessions'],
   kwargs: documented(loginSchema),
-  responses: { 200: { description: '"Authorized"; Set-Cookie: session=…; X-Session-Token: …', schema: z.literal('Authorized') }, 401: { description: '"Unauthorized"', schema: z.literal('Unauthorized') } },
+  responses: { 200: { description: '"Authorized"; Set-Cookie: session=…; X-Session-Token: …', schema: z.literal('Authorized') }, 401: { description: '"Unauthorized"', schema: z.literal('Unauthorized') }, 429: 'Too many failed logins for this username or from this client; Retry-After gives the seconds to wait' },
 })
 export const logout = params({
   summary: 'End this session',

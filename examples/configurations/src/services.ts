@@ -1,6 +1,7 @@
 /** Everything the controllers use, as `this.context`: the stores over one database. */
 import { type Dialect, openDatabase } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
+import { LoginThrottle, type ThrottleOptions } from './login-throttle.ts'
 import { migrations } from './migrations.ts'
 import type { Schema } from './schema.ts'
 import { SessionStore } from './sessions.ts'
@@ -11,6 +12,8 @@ export interface Services {
   configurations: ConfigurationStore
   sessions: SessionStore
   users: UserStore
+  /** Failed-login back-off per username and client, shared through the database. */
+  loginThrottle: LoginThrottle
   /** Mark the session cookie `Secure` (when clients reach the API over HTTPS, e.g. through a proxy). */
   secureCookies: boolean
   /** The OpenAPI document of the app (set once the app is built; see app.ts). */
@@ -24,8 +27,10 @@ export interface ServiceOptions {
   /** Session lifetime in milliseconds (default 8 hours). */
   sessionTtl?: number
   secureCookies?: boolean
-  /** The clock sessions expire by (tests move it). */
+  /** The clock sessions expire and login blocks end by (tests move it). */
   now?: () => number
+  /** Login back-off limits other than the defaults (login-throttle.ts). */
+  loginLimits?: Pick<ThrottleOptions, 'username' | 'client'>
 }
 
 export const DEFAULT_SESSION_TTL = 8 * 60 * 60 * 1000
@@ -38,6 +43,7 @@ export async function openServices(options: ServiceOptions): Promise<{ services:
     configurations: new ConfigurationStore(db),
     sessions: new SessionStore(db, { ttl: options.sessionTtl ?? DEFAULT_SESSION_TTL, now: options.now }),
     users: new UserStore(db),
+    loginThrottle: new LoginThrottle(db, { ...options.loginLimits, now: options.now }),
     secureCookies: options.secureCookies ?? false,
     openapi: () => ({}),
   }

@@ -90,7 +90,7 @@ export interface RunningApi {
 }
 
 /** Serves the API on a fresh database with alice and bob as users. */
-export async function startApi(database: TestDatabase, options: Pick<ServiceOptions, 'now' | 'sessionTtl' | 'secureCookies'> = {}): Promise<RunningApi> {
+export async function startApi(database: TestDatabase, options: Pick<ServiceOptions, 'now' | 'sessionTtl' | 'secureCookies' | 'loginLimits'> = {}): Promise<RunningApi> {
   const { options: dbOptions, drop } = await database.create()
   const { services, db, close } = await openServices({ ...dbOptions, ...options })
   await Promise.all([services.users.save(ALICE.username, ALICE.password), services.users.save(BOB.username, BOB.password)])

@@ -36,7 +36,7 @@ export class Default extends Controller<Services> {
       if (key.isAdmin) throw new HttpError(403, 'Admin keys cannot translate: use a developer key.')
       this.principal = key
       await this.context.rateLimit(this)
-      const params = readTranslateParams({ text: state.text, source_lang: state.sourceLang, target_lang: state.targetLang, formality: state.formality, show_billed_characters: '1' }, false)
+      const params = readTranslateParams({ text: state.text, source_lang: state.sourceLang, target_lang: state.targetLang, formality: state.formality, show_billed_characters: '1' })
       const [item] = await this.context.translation.translate(params, key, '')
       state.translation = { text: item!.text, detectedSourceLang: item!.detected_source_language, billedCharacters: item!.billed_characters ?? 0 }
       return html(renderTranslatorPage(state, engine))

@@ -12,6 +12,7 @@ import type { TranslationDatabase } from './database/schema.ts'
 import type { TranslationEngine } from './engines/engine.ts'
 import { DocumentService } from './documents/document-service.ts'
 import { MemoryStore } from './memories/memory-store.ts'
+import { CustomInstructions } from './styles/custom-instructions.ts'
 import { StyleStore } from './styles/style-store.ts'
 import { createEngine } from './engines/create-engine.ts'
 import { LanguageDetector } from './engines/language-detector.ts'
@@ -73,6 +74,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     })
     const services: Services = {
       keys, usage, meter, glossaries, translation, documents, memories, styles,
+      customInstructions: new CustomInstructions(database.db, now),
       rateLimit: keyRateLimit(config.rateLimit, undefined, redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests)),
       openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,

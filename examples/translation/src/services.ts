@@ -2,6 +2,7 @@
 import type { Guard } from 'routeless'
 import type { DocumentService } from './documents/document-service.ts'
 import type { MemoryStore } from './memories/memory-store.ts'
+import type { CustomInstructions } from './styles/custom-instructions.ts'
 import type { StyleStore } from './styles/style-store.ts'
 import type { GlossaryStore } from './glossaries/glossary-store.ts'
 import type { KeyStore } from './keys/key-store.ts'
@@ -18,6 +19,8 @@ export interface Services {
   documents: DocumentService
   memories: MemoryStore
   styles: StyleStore
+  /** The custom instructions of style rule lists, one by one (`/v3/style_rules/{id}/custom_instructions`). */
+  customInstructions: CustomInstructions
   /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */

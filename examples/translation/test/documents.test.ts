@@ -55,7 +55,7 @@ async function translate(name: string, content: Uint8Array | string, fields?: Re
 }
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
-const part = (zip: Uint8Array, name: string) => text(readZip(zip).find((e) => e.name === name)!.data)
+const part = async (zip: Uint8Array, name: string) => text((await readZip(zip)).find((e) => e.name === name)!.data)
 
 /** Independent check of the package with Python's zipfile when python3 is installed. */
 function pythonZipTest(bytes: Uint8Array): void {
@@ -90,10 +90,10 @@ describe('deepl-node translateDocument', () => {
     expect(status.billedCharacters).toBe('Welcome'.length + 'Good morning, friend!'.length + 'Thank you'.length)
     const docx = new Uint8Array(readFileSync(output))
     pythonZipTest(docx)
-    const names = readZip(docx).map((e) => e.name)
+    const names = (await readZip(docx)).map((e) => e.name)
     expect(names).toEqual(['[Content_Types].xml', '_rels/.rels', 'word/document.xml'])
-    expect(part(docx, '[Content_Types].xml')).toBe(part(fixture('sample.docx'), '[Content_Types].xml'))
-    const xml = part(docx, 'word/document.xml')
+    expect(await part(docx, '[Content_Types].xml')).toBe(await part(fixture('sample.docx'), '[Content_Types].xml'))
+    const xml = await part(docx, 'word/document.xml')
     wellFormed(xml)
     expect(xml).toContain('<w:r><w:rPr><w:b/></w:rPr><w:t>Guten Morgen</w:t></w:r><w:r><w:t xml:space="preserve">, Freund!</w:t></w:r>')
     expect(xml).toContain('<w:t>Willkommen</w:t>')
@@ -108,6 +108,19 @@ describe('deepl-node translateDocument', () => {
     writeFileSync(input, 'Hello, world!\n\nGood night\r\nThank you\n')
     await translator.translateDocument(input, output, null, 'fr')
     expect(readFileSync(output, 'utf8')).toBe('Bonjour le monde !\n\nBonne nuit\r\nMerci\n')
+  })
+  it('ends a document already in the target language in error, "Source and target language are equal."', async () => {
+    const translator = new deepl.Translator(API_KEY, { serverUrl: server.url, maxRetries: 1 })
+    const input = path.join(tmp, 'de.txt')
+    writeFileSync(input, 'Guten Morgen, Freund!\nGute Nacht\nProtonenstrahl\n')
+    const error = await translator.translateDocument(input, path.join(tmp, 'de-out.txt'), null, 'de').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(deepl.DocumentTranslationError)
+    expect((error as Error).message).toMatch(/Source and target language are equal\./)
+    // The same German text into English is translated; an explicit equal pair is refused at upload.
+    await translator.translateDocument(input, path.join(tmp, 'en-out.txt'), null, 'en-GB')
+    const explicit = await upload('de.txt', 'Gute Nacht', { target_lang: 'DE', source_lang: 'de' })
+    expect(explicit.status).toBe(400)
+    expect(((await explicit.json()) as any).message).toBe('Source and target language are equal.')
   })
 })
 
@@ -125,11 +138,11 @@ describe('document formats', () => {
   it('pptx and xlsx stay valid packages with their texts translated and numbers untouched', async () => {
     const pptx = await translate('deck.pptx', fixture('sample.pptx'), { target_lang: 'es' })
     pythonZipTest(pptx)
-    expect(part(pptx, 'ppt/slides/slide1.xml')).toContain('<a:r><a:rPr lang="en-US"/><a:t>Buenas noches</a:t></a:r>')
+    expect(await part(pptx, 'ppt/slides/slide1.xml')).toContain('<a:r><a:rPr lang="en-US"/><a:t>Buenas noches</a:t></a:r>')
     const xlsx = await translate('sheet.xlsx', fixture('sample.xlsx'), { target_lang: 'fr' })
     pythonZipTest(xlsx)
-    expect(part(xlsx, 'xl/sharedStrings.xml')).toContain('<si><t>Bonjour</t></si><si><t>Merci</t></si>')
-    expect(part(xlsx, 'xl/worksheets/sheet1.xml')).toContain('<c r="B1"><v>42</v></c><c r="C1" t="inlineStr"><is><t>Bonne nuit</t></is></c>')
+    expect(await part(xlsx, 'xl/sharedStrings.xml')).toContain('<si><t>Bonjour</t></si><si><t>Merci</t></si>')
+    expect(await part(xlsx, 'xl/worksheets/sheet1.xml')).toContain('<c r="B1"><v>42</v></c><c r="C1" t="inlineStr"><is><t>Bonne nuit</t></is></c>')
   })
 
   it('answers 400 for pdf, images, unknown or damaged files and bad parameters; 413 over the size limit', async () => {

@@ -43,7 +43,8 @@ describe.each(storages)('glossaries on %s', (storage) => {
       { sourceLangCode: 'de', targetLangCode: 'en', entries: new deepl.GlossaryEntries({ entries: { Hallo: 'Howdy' } }) },
     ]
     const g = await client.createMultilingualGlossary('Multi', dicts)
-    expect(g.dictionaries).toEqual([{ sourceLangCode: 'de', targetLangCode: 'en', entryCount: 1 }, { sourceLangCode: 'en', targetLangCode: 'de', entryCount: 1 }])
+    // In the order given, not sorted (DeepL keeps it; so does deepl-node's own suite).
+    expect(g.dictionaries).toEqual([{ sourceLangCode: 'en', targetLangCode: 'de', entryCount: 1 }, { sourceLangCode: 'de', targetLangCode: 'en', entryCount: 1 }])
     expect(await client.getMultilingualGlossary(g.glossaryId)).toEqual(g)
     expect(await client.listMultilingualGlossaries()).toContainEqual(g)
     const dict = await client.getMultilingualGlossaryDictionaryEntries(g, 'en', 'de')
@@ -53,10 +54,16 @@ describe.each(storages)('glossaries on %s', (storage) => {
     const merged = await client.updateMultilingualGlossaryDictionary(g, { sourceLangCode: 'en', targetLangCode: 'de', entries: new deepl.GlossaryEntries({ entries: { Goodbye: 'Tschüss', Hello: 'Grüß Gott' } }) })
     expect(merged.dictionaries.find((d) => d.sourceLangCode === 'en')!.entryCount).toBe(2)
     expect((await client.translateText('Hello', 'en', 'de', { glossary: g })).text).toBe('Grüß Gott')
+    expect(merged.dictionaries.map((d) => d.sourceLangCode)).toEqual(['en', 'de'])
     expect((await client.translateText('Hallo', 'de', 'en-US', { glossary: g })).text).toBe('Howdy')
     const replaced = await client.replaceMultilingualGlossaryDictionary(g, { sourceLangCode: 'en', targetLangCode: 'fr', entries: new deepl.GlossaryEntries({ entries: { Hello: 'Salut' } }) })
     expect(replaced).toEqual({ sourceLangCode: 'en', targetLangCode: 'fr', entryCount: 1 })
+    const pairsOf = async () => (await client.getMultilingualGlossary(g.glossaryId)).dictionaries.map((d) => `${d.sourceLangCode}-${d.targetLangCode}`)
+    expect(await pairsOf()).toEqual(['en-de', 'de-en', 'en-fr']) // a new pair goes last; replacing one keeps its place
+    await client.replaceMultilingualGlossaryDictionary(g, { sourceLangCode: 'en', targetLangCode: 'de', entries: new deepl.GlossaryEntries({ entries: { Hello: 'Hallo' } }) })
+    expect(await pairsOf()).toEqual(['en-de', 'de-en', 'en-fr'])
     await client.deleteMultilingualGlossaryDictionary(g, 'de', 'en')
+    expect(await pairsOf()).toEqual(['en-de', 'en-fr'])
     await expect(client.translateText('Hallo', 'de', 'en-US', { glossary: g })).rejects.toThrow(/No dictionary found for language pair/)
     const empty = await client.createMultilingualGlossary('No dictionaries', [])
     expect(empty.dictionaries).toEqual([])

@@ -77,12 +77,15 @@ describe('style rules', () => {
     const reconfigured = await client.updateStyleRuleConfiguredRules(style.styleId, { numbers: { decimal_separator: 'use_comma' } } as never)
     expect(reconfigured.configuredRules?.numbers).toEqual({ decimal_separator: 'use_comma' })
 
-    // style_id in translate: JSON only, the list's language must be the target's, its prompts go to the engine.
+    // style_id in translate, in either encoding: the list's language must be the target's, its prompts go to the engine.
     const ok = await json(await call('/v2/translate', { json: { text: ['Good night'], target_lang: 'de', style_id: style.styleId } }))
     expect(ok.body.translations[0].text).toBe('Gute Nacht')
     const mismatch = await json(await call('/v2/translate', { json: { text: ['Good night'], target_lang: 'fr', style_id: style.styleId } }))
     expect(mismatch).toEqual({ status: 400, body: { message: "The style rule list's language 'de' does not match the target language 'fr'." } })
-    await expect(client.translateText('Good night', null, 'de', { styleRule: style })).rejects.toThrow(/only accepted in a JSON request body/)
+    // deepl-node sends style_id as a form field ("translateText with a StyleRuleInfo object" in its own suite).
+    expect((await client.translateText('Good night', null, 'de', { styleRule: style })).text).toBe('Gute Nacht')
+    expect((await client.translateText('Good night', null, 'de', { styleRule: style.styleId })).text).toBe('Gute Nacht')
+    await expect(client.translateText('Good night', null, 'fr', { styleRule: style })).rejects.toThrow(/does not match the target language 'fr'/)
 
     await client.deleteStyleRule(style.styleId)
     await expect(client.getStyleRule(style.styleId)).rejects.toThrow(/not found/i)

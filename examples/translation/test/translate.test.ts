@@ -1,6 +1,7 @@
 /** /v2/translate over HTTP: both body encodings, every parameter's rules, markup, billing and limits. */
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, startServer, type TestServer } from './_server.ts'
+import { API_KEY, api, startServer, type TestServer } from './_server.ts'
 
 let server: TestServer
 let call: ReturnType<typeof api>
@@ -167,13 +168,16 @@ describe('POST /v2/translate', () => {
     expect(wrongTarget.body.message).toMatch(/Target language 'NL' doesn't support custom_instructions/)
   })
 
-  it('accepts style_id only in a JSON body', async () => {
+  it('accepts style_id in a form body (as deepl-node sends it) and in JSON alike', async () => {
     const form = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' } })
-    expect(form.status).toBe(400)
-    expect(((await form.json()) as any).message).toMatch(/style_id.*JSON/)
+    expect(form.status).toBe(404)
+    expect(((await form.json()) as any).message).toMatch(/Style rule list .* not found/)
     const json = await translate({ text: ['Hello'], target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' })
     expect(json.status).toBe(404)
     expect(json.body.message).toMatch(/Style rule list .* not found/)
+    const repeated = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: ['dca2e053-8ae5-45e6-a0d2-881156e7f4e4', 'dca2e053-8ae5-45e6-a0d2-881156e7f4e5'] } })
+    expect(repeated.status).toBe(400)
+    expect(((await repeated.json()) as any).message).toBe("Value for 'style_id' not supported.")
   })
 
   it('validates translation memory parameters', async () => {
@@ -283,5 +287,38 @@ describe('glossaries in translation', () => {
     const id = await server.app.services.glossaries.create(other.record.keyId, 'Private', [{ sourceLang: 'en', targetLang: 'de', entries: [['apple', 'Apfel']] }])
     const res = await translate({ text: ['apple'], source_lang: 'en', target_lang: 'de', glossary_id: id })
     expect(res.status).toBe(404)
+  })
+})
+
+describe('GET /v2/languages with the type in a body (deepl-python sends GET parameters as a form body)', () => {
+  /** A GET with a body: fetch cannot send one, node:http can. */
+  function getWithBody(path: string, body: string, type: string): Promise<{ status: number; body: any }> {
+    const url = new URL(server.url + path)
+    return new Promise((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'GET', headers: { Authorization: `DeepL-Auth-Key ${API_KEY}`, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+      })
+      req.on('error', reject).end(body)
+    })
+  }
+
+  it('reads type=target from a form or JSON body: the target list with supports_formality', async () => {
+    for (const [body, type] of [['type=target', 'application/x-www-form-urlencoded'], ['{"type":"target"}', 'application/json']]) {
+      const res = await getWithBody('/v2/languages', body, type)
+      expect(res.status).toBe(200)
+      expect(res.body).toContainEqual({ language: 'DE', name: 'German', supports_formality: true })
+    }
+  })
+
+  it('lets the query win over the body, and answers the query\'s 400 for a bad type in the body', async () => {
+    const source = await getWithBody('/v2/languages?type=source', 'type=target', 'application/x-www-form-urlencoded')
+    expect(source.body.every((l: Record<string, unknown>) => !('supports_formality' in l))).toBe(true)
+    const bad = await getWithBody('/v2/languages', 'type=both', 'application/x-www-form-urlencoded')
+    expect(bad).toEqual({ status: 400, body: { message: "Parameter 'type' is invalid. 'source' and 'target' are valid values." } })
+    const none = await getWithBody('/v2/languages', '', 'application/x-www-form-urlencoded')
+    expect(none.body).toContainEqual({ language: 'DE', name: 'German' })
+    const post = await call('/v2/languages', { form: { type: 'target' } })
+    expect((await post.json()) as any).toContainEqual({ language: 'DE', name: 'German', supports_formality: true })
   })
 })

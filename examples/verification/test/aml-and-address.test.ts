@@ -84,6 +84,34 @@ describe('POST /v3/aml/sync', () => {
     expect(down.body).toMatchObject({ status: 'error', reason: 'service_unavailable' })
   })
 
+  it('gives each matched person the published AmlPersonMatch shape: objects in the lists, pep always an object', async () => {
+    const sanctioned = await client.post('/v3/aml/sync', aml({ full_name: 'Rashid Omar Dangerfield' }))
+    expect(sanctioned.body.people[0]).toMatchObject({
+      ref: 'ref_001',
+      aliases: [{ name: 'R. O. Dangerfield' }, { name: 'Rashid Dangerfield' }],
+      addresses: [{ address: '12 Lantern Quay, Lagos, Nigeria' }],
+      dates_of_birth: [{ date: '1972-04-11' }],
+      nationalities: [{ country: 'Nigeria' }],
+      pep: { pep_level: null, political_positions: [], sources: [] },
+    })
+    const pep = await client.post('/v3/aml/sync', aml({ full_name: 'Someone Else', aliases: ['Maggie Ollenbrook'] }))
+    expect(pep.body.people[0].pep).toEqual({
+      pep_level: 1,
+      political_positions: ['Minister of Imaginary Affairs (ZA, 2014–2019)'],
+      sources: [{ url: 'https://gov.example/cabinet-2014' }],
+    })
+    for (const person of [sanctioned.body.people[0], pep.body.people[0]]) {
+      for (const list of ['aliases', 'addresses', 'dates_of_birth', 'nationalities', 'associations', 'sanctions', 'enforcement_actions']) {
+        expect(person[list].every((item: unknown) => typeof item === 'object' && item !== null && !Array.isArray(item)), list).toBe(true)
+      }
+    }
+  })
+
+  it('news alone is attention even though every person now carries a pep object', async () => {
+    const res = await client.post('/v3/aml/sync', aml({ full_name: 'Desmond Kettleby' }))
+    expect(res.body).toMatchObject({ status: 'attention', reason: 'news_media_match', people: [{ pep: { pep_level: null } }] })
+  })
+
   it('returns the first result again for a repeated idempotency key', async () => {
     const key = 'idem-key-0123456789'
     const first = await client.post('/v3/aml/sync', aml({ full_name: 'Viktor Ashgrave' }), { 'SmileID-Idempotency-Key': key })

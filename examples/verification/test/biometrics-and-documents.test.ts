@@ -62,14 +62,17 @@ describe('POST /v3/biometric_kyc', () => {
     ['Blurton', { user_details: person('Kofi Mensah', 'Blurton') }, 'error', 'image_unavailable_or_invalid'],
     ['sandbox_result 1013 beats identity', { sandbox_result: '1013' }, 'block', 'sandbox_result'],
     ['sandbox_result 1220', { user_details: person('Taiwo Adeyemi', 'Masquero'), sandbox_result: '1220' }, 'clear', null],
+    ['sandbox_result 1220.0 (a float, as the Python SDK sends it)', { user_details: person('Taiwo Adeyemi', 'Masquero'), sandbox_result: '1220.0' }, 'clear', null],
+    ['sandbox_result 1013.00', { sandbox_result: '1013.00' }, 'block', 'sandbox_result'],
   ])('%s → %s', async (_name, overrides, status, reason) => {
     const result = await outcome('/v3/biometric_kyc', bkyc(overrides))
     expect(result).toMatchObject({ product: 'biometric_kyc', status, reason })
     if (reason === 'image_unavailable_or_invalid') expect(result.message).toBe('Error: selfie, liveness image(s) are unusable')
   })
 
-  it('rejects a non-numeric sandbox_result', async () => {
-    const res = await client.post('/v3/biometric_kyc', bkyc({ sandbox_result: 'pass' }))
+  it.each(['pass', '1220.5', '12e2', '.0', '-1'])('rejects the sandbox_result %s', async (value) => {
+    const res = await client.post('/v3/biometric_kyc', bkyc({ sandbox_result: value }))
+    expect(res.status).toBe(400)
     expect(res.body.message).toBe("Field 'sandbox_result' is invalid.")
   })
 })

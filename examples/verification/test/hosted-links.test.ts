@@ -28,6 +28,10 @@ describe('hosted links API', () => {
       ref_id: created.body.ref_id, name: 'Open an account', description: 'KYC for new customers', id_types: ID_TYPES, is_single_use: false,
       theme_color: '#0a7', partner_params: { campaign: 'spring' }, expires_at: null, user_id: null, is_disabled: false, status: 'active', total_jobs: 0,
     })
+    expect(fetched.body).not.toHaveProperty('logo_url')
+    expect(fetched.body).not.toHaveProperty('callback_url')
+    const withLogo = await client.put(`/v3/hosted_links/${created.body.ref_id}`, { logo_url: 'https://example.com/logo.png', callback_url: 'https://partner.example/hook' })
+    expect(withLogo.body).toMatchObject({ logo_url: 'https://example.com/logo.png', callback_url: 'https://partner.example/hook' })
     const updated = await client.put(`/v3/hosted_links/${created.body.ref_id}`, { name: 'Renamed', is_disabled: 'true' })
     expect(updated.status).toBe(200)
     expect(updated.body).toMatchObject({ name: 'Renamed', description: 'KYC for new customers', is_disabled: true, status: 'disabled' })

@@ -7,7 +7,7 @@ export class Default extends ApiController {
   static bodyLimit = 128 * 1024
 
   async POST() {
-    const params = readTranslateParams(this.kwargs, this.jsonBody)
+    const params = readTranslateParams(this.kwargs)
     const translations = await this.context.translation.translate(params, this.key, reportingTag(this.request))
     return { translations }
   }

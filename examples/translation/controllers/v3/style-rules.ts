@@ -7,7 +7,8 @@ import { styleJson } from '../../src/styles/style-store.ts'
 const NOT_FOUND = 'Style rule list not found'
 
 /**
- * POST|GET /v3/style_rules, GET|PATCH|DELETE /v3/style_rules/{id}, PUT /v3/style_rules/{id}/configured_rules.
+ * POST|GET /v3/style_rules, GET|PATCH|DELETE /v3/style_rules/{id}, PUT /v3/style_rules/{id}/configured_rules,
+ * POST|GET /v3/style_rules/{id}/custom_instructions, GET|PUT|DELETE …/custom_instructions/{instruction_id}.
  */
 export class Default extends ApiController {
   async POST() {
@@ -40,6 +41,29 @@ export class Default extends ApiController {
 
   async DELETE(id: string) {
     await this.context.styles.delete((await this.find(id)).style_id)
+  }
+
+  /** POST /v3/style_rules/{id}/custom_instructions: adds one (201). */
+  async POST_$_custom_instructions(id: string) {
+    const created = await this.context.customInstructions.create(id, this.key.keyId, this.kwargs)
+    this.response.status = 201
+    return created
+  }
+
+  /** GET /v3/style_rules/{id}/custom_instructions, or one: GET …/custom_instructions/{instruction_id}. */
+  async GET_$_custom_instructions(id: string, instructionId = '') {
+    const instructions = this.context.customInstructions
+    return instructionId ? instructions.get(id, this.key.keyId, instructionId) : instructions.list(id, this.key.keyId)
+  }
+
+  /** PUT /v3/style_rules/{id}/custom_instructions/{instruction_id}: replaces one. */
+  async PUT_$_custom_instructions(id: string, instructionId: string) {
+    return this.context.customInstructions.replace(id, this.key.keyId, instructionId, this.kwargs)
+  }
+
+  /** DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (204). */
+  async DELETE_$_custom_instructions(id: string, instructionId: string) {
+    await this.context.customInstructions.delete(id, this.key.keyId, instructionId)
   }
 
   private async find(id: string) {

@@ -135,4 +135,21 @@ export const migrations: Record<string, Migration> = {
         .where('status', 'in', ['queued', 'translating']).execute()
     },
   },
+  '006_glossary_dictionary_order': {
+    async up(db: Kysely<any>) {
+      // The dictionaries of a glossary come back in the order they were given (new pairs at the end).
+      await db.schema
+        .createTable('glossary_dictionaries')
+        .addColumn('glossary_id', 'varchar(36)', (c) => c.notNull().references('glossaries.glossary_id').onDelete('cascade'))
+        .addColumn('source_lang', 'varchar(8)', (c) => c.notNull())
+        .addColumn('target_lang', 'varchar(8)', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('glossary_dictionaries_pk', ['glossary_id', 'source_lang', 'target_lang'])
+        .execute()
+      await db.insertInto('glossary_dictionaries')
+        .columns(['glossary_id', 'source_lang', 'target_lang', 'position'])
+        .expression(db.selectFrom('glossary_entries').select(['glossary_id', 'source_lang', 'target_lang', sql<number>`0`.as('position')]).distinct())
+        .execute()
+    },
+  },
 }

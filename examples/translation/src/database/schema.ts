@@ -57,6 +57,14 @@ export interface GlossaryEntriesTable {
   position: Generated<number>
 }
 
+/** The order of a glossary's dictionaries (the entries themselves are in `glossary_entries`). */
+export interface GlossaryDictionariesTable {
+  glossary_id: string
+  source_lang: string
+  target_lang: string
+  position: number
+}
+
 export interface DocumentsTable {
   /** 32 upper-case hex characters. */
   document_id: string
@@ -128,6 +136,7 @@ export interface TranslationDatabase {
   quota_usage: QuotaUsageTable
   glossaries: GlossariesTable
   glossary_entries: GlossaryEntriesTable
+  glossary_dictionaries: GlossaryDictionariesTable
   documents: DocumentsTable
   document_files: DocumentFilesTable
   background_jobs: BackgroundJobsTable

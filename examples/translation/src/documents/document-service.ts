@@ -21,6 +21,8 @@ import { readTranslateParams } from '../translate/translate-params.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
 import type { Meter } from '../usage/meter.ts'
 import { UsageStore } from '../usage/usage-store.ts'
+import { baseLanguage } from '../languages/catalogue.ts'
+import { documentLanguage } from './document-language.ts'
 import { extract, invalidFile, isDocumentFormat, UNSUPPORTED_FORMATS, type DocumentFormat } from './formats.ts'
 
 export interface DocumentServiceOptions {
@@ -41,6 +43,7 @@ export interface DocumentServiceOptions {
 const OPTIONS = ['source_lang', 'target_lang', 'formality', 'glossary_id', 'glossary_ids', 'translation_memory_id', 'translation_memory_threshold'] as const
 
 export const DOCUMENT_NOT_FOUND = 'Document not found'
+export const SAME_LANGUAGE = 'Source and target language are equal.'
 /**
  * The upload answers when its job is done or after this long, whichever comes first: a small document is then done
  * at the client's first status check (deepl-node otherwise sleeps 5 s before checking again).
@@ -78,9 +81,10 @@ export class DocumentService {
 
     const options: Kwargs = {}
     for (const name of OPTIONS) if (kwargs[name] !== undefined) options[name] = kwargs[name]
-    readTranslateParams({ ...options, text: 'x' }, false) // validates every option now: 400 at upload, not a failed job
+    const checked = readTranslateParams({ ...options, text: 'x' }) // validates every option now: 400 at upload, not a failed job
+    if (checked.sourceLang !== undefined && checked.sourceLang === baseLanguage(checked.targetLang)) throw new HttpError(400, SAME_LANGUAGE)
     const bytes = new Uint8Array(await file.arrayBuffer())
-    const parts = extract(format, bytes) // a damaged file is a 400 now, not a failed job later
+    const parts = await extract(format, bytes) // a damaged file is a 400 now, not a failed job later
     const characters = parts.texts.reduce((n, t) => n + billableCharacters(t, parts.tagHandling), 0)
     const reservation = await this.o.meter.reserve(key, characters, '') // 456 now when over quota
 
@@ -163,13 +167,17 @@ export class DocumentService {
       const source = await db.selectFrom('document_files').select('bytes').where('document_id', '=', job.ref).where('kind', '=', 'source').executeTakeFirst()
       if (!source) throw new HttpError(500, FAILED)
       const format = row.format as DocumentFormat
-      const parts = extract(format, new Uint8Array(source.bytes))
+      const parts = await extract(format, new Uint8Array(source.bytes))
       let translations: string[] = []
       if (parts.texts.length > 0) {
         const params = readTranslateParams({
           ...(JSON.parse(row.request) as Kwargs), text: parts.texts, tag_handling: parts.tagHandling, outline_detection: '0', ignore_tags: parts.ignoreTags,
-        }, false)
+        })
         params.showBilledCharacters = true
+        // Already in the target language: DeepL ends the job in error (and bills nothing) rather than copy it.
+        if (params.sourceLang === undefined && documentLanguage(parts.texts, (t) => this.o.translation.detectLanguage(t)) === baseLanguage(params.targetLang)) {
+          throw new HttpError(400, SAME_LANGUAGE)
+        }
         const items = await this.o.translation.translate(params, key, '', { meter: false }) // reserved at upload
         translations = items.map((i) => i.text)
         billed = items.reduce((n, i) => n + (i.billed_characters ?? 0), 0)

@@ -5,7 +5,7 @@
  * tag, so the rebuilt XML stays well-formed whatever the engine does with the words.
  */
 import { HttpError } from 'routeless'
-import { readZip, writeZip, ZipError, type ZipEntry } from './zip.ts'
+import { readZip, writeZip, ZipError, ZipLimitError, type ZipEntry } from './zip.ts'
 
 export const DOCUMENT_FORMATS = ['txt', 'html', 'htm', 'srt', 'xlf', 'xliff', 'docx', 'pptx', 'xlsx'] as const
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number]
@@ -28,7 +28,7 @@ export function invalidFile(reason: string): HttpError {
   return new HttpError(400, `Invalid file: ${reason}`)
 }
 
-export function extract(format: DocumentFormat, bytes: Uint8Array): Extracted {
+export async function extract(format: DocumentFormat, bytes: Uint8Array): Promise<Extracted> {
   switch (format) {
     case 'txt':
       return plainText(decode(bytes))
@@ -131,11 +131,12 @@ function xliff(text: string): Extracted {
  * text is one text, translated as XML with its run markup kept (outline detection off: runs stay inside the
  * sentence). Every other part of the package is copied unchanged.
  */
-function officePackage(bytes: Uint8Array, mainPart: string, contentParts: RegExp, paragraph: string, ignoreTags: string[]): Extracted {
+async function officePackage(bytes: Uint8Array, mainPart: string, contentParts: RegExp, paragraph: string, ignoreTags: string[]): Promise<Extracted> {
   let entries: ZipEntry[]
   try {
-    entries = readZip(bytes)
+    entries = await readZip(bytes)
   } catch (error) {
+    if (error instanceof ZipLimitError) throw new HttpError(413, `The document is too large once unpacked: ${error.message}.`)
     throw invalidFile(error instanceof ZipError ? `the document is not a valid package (${error.message})` : 'the document is not a valid package')
   }
   const names = new Set(entries.map((e) => e.name))

@@ -1,6 +1,7 @@
 /**
- * Glossaries: an id owned by one key, a name, and one dictionary (ordered entries) per language pair. One store
- * serves the v2 API (one pair), the v3 API (any number of pairs) and translation (`glossary_id`).
+ * Glossaries: an id owned by one key, a name, and one dictionary (ordered entries) per language pair, the
+ * dictionaries in the order they were given (`glossary_dictionaries.position`; a pair added later goes last). One
+ * store serves the v2 API (one pair), the v3 API (any number of pairs) and translation (`glossary_id`).
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
@@ -34,7 +35,10 @@ export class GlossaryStore {
     const glossaryId = randomUUID()
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('glossaries').values({ glossary_id: glossaryId, owner_key_id: ownerKeyId, name, creation_time: this.now().toISOString() }).execute()
-      for (const d of dictionaries) await insertEntries(tx, glossaryId, d, 0)
+      for (const [position, d] of dictionaries.entries()) {
+        await tx.insertInto('glossary_dictionaries').values({ glossary_id: glossaryId, source_lang: d.sourceLang.toLowerCase(), target_lang: d.targetLang.toLowerCase(), position }).execute()
+        await insertEntries(tx, glossaryId, d, 0)
+      }
     })
     return glossaryId
   }
@@ -73,11 +77,17 @@ export class GlossaryStore {
       .orderBy('source_lang')
       .orderBy('target_lang')
       .execute()
+    const positions = await this.db.selectFrom('glossary_dictionaries').select(['glossary_id', 'source_lang', 'target_lang', 'position'])
+      .where('glossary_id', 'in', rows.map((r) => r.glossary_id)).execute()
+    const positionOf = new Map(positions.map((p) => [`${p.glossary_id} ${p.source_lang} ${p.target_lang}`, Number(p.position)]))
+    const order = (c: { glossary_id: string; source_lang: string; target_lang: string }) => positionOf.get(`${c.glossary_id} ${c.source_lang} ${c.target_lang}`) ?? Number.MAX_SAFE_INTEGER
     return rows.map((r) => ({
       glossaryId: r.glossary_id,
       name: r.name,
       creationTime: r.creation_time,
-      dictionaries: counts.filter((c) => c.glossary_id === r.glossary_id).map((c) => ({ sourceLang: c.source_lang, targetLang: c.target_lang, entryCount: Number(c.n) })),
+      dictionaries: counts.filter((c) => c.glossary_id === r.glossary_id)
+        .sort((a, b) => order(a) - order(b)) // stable: pairs without a position keep the language order
+        .map((c) => ({ sourceLang: c.source_lang, targetLang: c.target_lang, entryCount: Number(c.n) })),
     }))
   }
 
@@ -88,15 +98,22 @@ export class GlossaryStore {
   async delete(glossaryId: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('glossary_entries').where('glossary_id', '=', glossaryId).execute()
+      await tx.deleteFrom('glossary_dictionaries').where('glossary_id', '=', glossaryId).execute()
       await tx.deleteFrom('glossaries').where('glossary_id', '=', glossaryId).execute()
     })
   }
 
-  /** Replaces (or creates) the dictionary of one pair. */
+  /** Replaces (or creates, after the others) the dictionary of one pair. */
   async replaceDictionary(glossaryId: string, dictionary: DictionaryInput): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await pairQuery(tx.deleteFrom('glossary_entries'), glossaryId, dictionary).execute()
       await insertEntries(tx, glossaryId, dictionary, 0)
+      const known = await pairQuery(tx.selectFrom('glossary_dictionaries').select('position'), glossaryId, dictionary).executeTakeFirst()
+      if (known) return
+      const last = await tx.selectFrom('glossary_dictionaries').select((eb) => eb.fn.max('position').as('p')).where('glossary_id', '=', glossaryId).executeTakeFirst()
+      const position = last?.p === null || last?.p === undefined ? 0 : Number(last.p) + 1
+      await tx.insertInto('glossary_dictionaries').values({ glossary_id: glossaryId, source_lang: dictionary.sourceLang.toLowerCase(), target_lang: dictionary.targetLang.toLowerCase(), position })
+        .onConflict((oc) => oc.columns(['glossary_id', 'source_lang', 'target_lang']).doNothing()).execute()
     })
   }
 
@@ -111,6 +128,7 @@ export class GlossaryStore {
   /** Deletes one pair's dictionary; false when the glossary has none for that pair. */
   async deleteDictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<boolean> {
     const result = await pairQuery(this.db.deleteFrom('glossary_entries'), glossaryId, { sourceLang, targetLang }).executeTakeFirst()
+    await pairQuery(this.db.deleteFrom('glossary_dictionaries'), glossaryId, { sourceLang, targetLang }).execute()
     return Number(result.numDeletedRows) > 0
   }
 

@@ -47,10 +47,10 @@ const XML_NAME = /^[A-Za-z_][\w.:-]*$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
- * Validates the keyword arguments of a translate request. `jsonBody` tells whether they came from a JSON body:
- * `style_id` is accepted only there.
+ * Validates the keyword arguments of a translate request, from either body encoding: every parameter, `style_id`
+ * included, is read the same from a form (as deepl-node sends it) and from JSON.
  */
-export function readTranslateParams(kwargs: Kwargs, jsonBody: boolean): TranslateParams {
+export function readTranslateParams(kwargs: Kwargs): TranslateParams {
   const texts = readTexts(kwargs)
   const targetLang = canonicalTarget(requiredString(kwargs, 'target_lang'))
   if (targetLang === undefined) throw notSupported('target_lang')
@@ -72,9 +72,6 @@ export function readTranslateParams(kwargs: Kwargs, jsonBody: boolean): Translat
   }
 
   const styleId = optionalString(kwargs, 'style_id')
-  if (styleId !== undefined && !jsonBody) {
-    throw new HttpError(400, "Parameter 'style_id' is only accepted in a JSON request body (Content-Type: application/json).")
-  }
 
   const translationMemoryId = optionalString(kwargs, 'translation_memory_id')
   if (translationMemoryId !== undefined && !UUID.test(translationMemoryId)) throw notSupported('translation_memory_id')

@@ -19,7 +19,7 @@ export async function improve(params: WriteParams, mode: 'rephrase' | 'correct',
     const base = target.split('-')[0]!.toLowerCase()
     let source = text
     if (base !== detected && text.trim() !== '') {
-      const [item] = await translation.translate(readTranslateParams({ text: [text], target_lang: target }, false), key, '')
+      const [item] = await translation.translate(readTranslateParams({ text: [text], target_lang: target }), key, '')
       source = item!.text
     }
     const style = styledLanguage(base) ? params.style : 'default'

@@ -11,6 +11,13 @@ export interface NewsArticle {
   url: string
 }
 
+export interface PoliticalPosition {
+  position: string
+  country?: string
+  from?: string
+  to?: string
+}
+
 export interface ScreeningEntry {
   ref: string
   name: string
@@ -20,7 +27,7 @@ export interface ScreeningEntry {
   addresses: string[]
   associations: unknown[]
   sanctions: Array<{ list: string; listed_on?: string }>
-  pep: { pep_level: number; political_positions: unknown[]; sources: string[] } | null
+  pep: { pep_level: number; political_positions: PoliticalPosition[]; sources: string[] } | null
   enforcement_actions: unknown[]
   news: NewsArticle[]
 }

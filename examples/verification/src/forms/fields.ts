@@ -63,12 +63,16 @@ export function bool(form: Form, name: string): boolean | undefined {
   throw invalid(name)
 }
 
-/** A decimal integer part. */
-export function integer(form: Form, name: string): number | undefined {
+/**
+ * A whole number sent as the spec's `type: number`: "1220", or "1220.0" as the Python SDK formats a float. A fraction
+ * other than zero is invalid (a result code is whole).
+ */
+export function wholeNumber(form: Form, name: string): number | undefined {
   const value = text(form, name)?.trim()
   if (value === undefined) return undefined
-  if (!/^-?\d{1,9}$/.test(value)) throw invalid(name)
-  return Number(value)
+  const match = /^(\d{1,9})(?:\.0+)?$/.exec(value)
+  if (!match) throw invalid(name)
+  return Number(match[1])
 }
 
 /** One file part; a text value or repeated parts are invalid. */

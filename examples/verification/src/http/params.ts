@@ -166,7 +166,7 @@ export const amlNewsParams = params({
 const jpeg = () => z.file().mime(['image/jpeg'])
 const selfie = { selfie_image: jpeg().describe('JPEG, checked by content'), liveness_images: z.array(jpeg()).min(6).max(8).describe('6 to 8 repeated parts') }
 const flag = () => z.enum(['true', 'false']).optional()
-const sandboxResult = z.string().regex(/^\d+$/).optional().describe('Forces a sandbox outcome (see the README)')
+const sandboxResult = z.string().regex(/^\d+(\.0+)?$/).optional().describe('Forces a sandbox outcome (see the README)')
 const asyncJob = { ...common, callback_url: z.string().optional().describe('Else the partner\'s default callback URL') }
 const documentImage = (what: string) => z.file().mime(['image/jpeg', 'image/png']).describe(`${what}: JPEG or PNG, checked by content`)
 

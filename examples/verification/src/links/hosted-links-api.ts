@@ -86,7 +86,10 @@ async function findLink(c: ApiController, refId: string): Promise<HostedLink> {
   return link
 }
 
-/** The link resource, with read-only `status`, `is_disabled`, `created_at` and job counters added. */
+/**
+ * The link resource, with read-only `status`, `is_disabled`, `created_at` and job counters added. `callback_url` and
+ * `logo_url` are non-nullable strings in the published SmileLinkResource, so they are left out while unset.
+ */
 async function resource(c: ApiController, l: HostedLink) {
   const counts = await c.context.jobs.countByLink(l.refId)
   return {
@@ -96,9 +99,9 @@ async function resource(c: ApiController, l: HostedLink) {
     description: l.description,
     id_types: l.idTypes,
     is_single_use: l.isSingleUse,
-    callback_url: l.callbackUrl,
+    ...(l.callbackUrl !== null && { callback_url: l.callbackUrl }),
     notice_privacy_policy_url: l.noticePrivacyPolicyUrl,
-    logo_url: l.logoUrl,
+    ...(l.logoUrl !== null && { logo_url: l.logoUrl }),
     redirect_url: l.redirectUrl,
     theme_color: l.themeColor ?? '#000',
     expires_at: l.expiresAt,

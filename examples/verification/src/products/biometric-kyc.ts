@@ -1,5 +1,5 @@
 /** POST /v3/biometric_kyc: a selfie with liveness frames, matched against the ID authority's photo. */
-import { integer, text } from '../forms/fields.ts'
+import { text, wholeNumber } from '../forms/fields.ts'
 import type { Form } from '../forms/multipart.ts'
 import type { Submission } from '../http/accept-job.ts'
 import type { ApiController } from '../http/api-controller.ts'
@@ -19,7 +19,7 @@ export async function readBiometricKyc(c: ApiController, form: Form): Promise<Su
   const { type: _type, ...id } = readIdInfo(form, 'biometric_kyc')
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
   const userId = resolveUserId(c.auth, c.request, text(form, 'user_id'))
-  const sandbox_result = integer(form, 'sandbox_result')
+  const sandbox_result = wholeNumber(form, 'sandbox_result')
   const request = { ...common, ...id, images: [selfie, ...liveness], ...(sandbox_result !== undefined && { sandbox_result }) }
   if (isInvalidFormatTestNumber('biometric_kyc', request)) throw apiError(400, INVALID_ID_NUMBER)
   return { product: 'biometric_kyc', userId, request, callbackUrl }

@@ -1,5 +1,5 @@
 /** POST /v3/registration, /v3/authentication and /v3/compare: SmartSelfie enrollment, re-verification and comparison. */
-import { bool, file, integer, text } from '../forms/fields.ts'
+import { bool, file, text, wholeNumber } from '../forms/fields.ts'
 import { readImage } from '../forms/images.ts'
 import type { Form } from '../forms/multipart.ts'
 import type { Submission } from '../http/accept-job.ts'
@@ -12,7 +12,7 @@ import { readLiveness, readSelfie } from './images.ts'
 export const COMPARISON_IMAGE_TYPES = ['DOCUMENT', 'ID_PHOTO', 'PORTRAIT']
 
 function optionalSandboxResult(form: Form) {
-  const sandbox_result = integer(form, 'sandbox_result')
+  const sandbox_result = wholeNumber(form, 'sandbox_result')
   return sandbox_result === undefined ? {} : { sandbox_result }
 }
 

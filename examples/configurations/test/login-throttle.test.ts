@@ -1,0 +1,128 @@
+/**
+ * POST /login backs off after failed logins, per username and per client address, with 429 and Retry-After; the
+ * counts live in the database, so two instances on one database (PostgreSQL, and one SQLite file) share them.
+ */
+import { serve } from 'routeless/node'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createConfigurationsApp } from '../src/app.ts'
+import { delayAfter, USERNAME_LIMITS } from '../src/login-throttle.ts'
+import { openServices, type ServiceOptions } from '../src/services.ts'
+import { ALICE, BOB, Client, forEachDatabase, type TestDatabase } from './harness.ts'
+
+const WRONG = { username: 'alice', password: 'wrong' }
+
+interface Instance {
+  client(): Client
+  db: Awaited<ReturnType<typeof openServices>>['db']
+  close(): Promise<void>
+}
+
+/** One API process on a database that may already hold data (the users are saved again, which changes nothing). */
+async function instance(options: ServiceOptions): Promise<Instance> {
+  const opened = await openServices(options)
+  await opened.services.users.save(ALICE.username, ALICE.password)
+  await opened.services.users.save(BOB.username, BOB.password)
+  const server = await serve(await createConfigurationsApp(opened.services), { port: 0 })
+  return {
+    client: () => new Client(server.url),
+    db: opened.db,
+    async close() {
+      await server.close()
+      await opened.close()
+    },
+  }
+}
+
+describe('delayAfter', () => {
+  it('is free for the first failures, then 1 s doubling up to the cap', () => {
+    expect([5, 6, 7, 8, 9].map((n) => delayAfter(n, USERNAME_LIMITS))).toEqual([0, 1000, 2000, 4000, 8000])
+    expect(delayAfter(100, USERNAME_LIMITS)).toBe(15 * 60_000)
+    expect(delayAfter(1e9, USERNAME_LIMITS)).toBe(15 * 60_000)
+  })
+})
+
+forEachDatabase((database: TestDatabase) => {
+  let clock = Date.now()
+  let drop: () => Promise<void>
+  let options: ServiceOptions
+  let a: Instance
+  let b: Instance
+
+  beforeEach(async () => {
+    clock = Date.now()
+    const created = await database.create()
+    drop = created.drop
+    options = { ...created.options, now: () => clock }
+    a = await instance(options)
+    b = await instance(options)
+  })
+  afterEach(async () => {
+    await a.close()
+    await b.close()
+    await drop()
+  })
+
+  it('gives a username five failures, then answers 429 with Retry-After, and doubles the wait', async () => {
+    const client = a.client()
+    for (let i = 0; i < 6; i++) expect((await client.post('/login', WRONG)).status).toBe(401)
+    const blocked = await client.post('/login', ALICE) // even the right password waits
+    expect(blocked.status).toBe(429)
+    expect(blocked.headers.get('retry-after')).toBe('1')
+    expect(blocked.body).toEqual({ status: 429, error: 'Too Many Requests', message: 'Too many failed logins: try again in 1 s' })
+    expect(blocked.headers.get('set-cookie')).toBeNull()
+    clock += 1000
+    expect((await client.post('/login', WRONG)).status).toBe(401)
+    const longer = await client.post('/login', WRONG)
+    expect(longer.status).toBe(429)
+    expect(longer.headers.get('retry-after')).toBe('2')
+    clock += 2000
+    const ok = await client.post('/login', ALICE)
+    expect(ok.status).toBe(200)
+    // A success starts the username over: five free failures again.
+    for (let i = 0; i < 6; i++) expect((await client.post('/login', WRONG)).status).toBe(401)
+    expect((await client.post('/login', WRONG)).status).toBe(429)
+  })
+
+  it('holds across two instances on one database: failures on one block the other', async () => {
+    for (let i = 0; i < 6; i++) expect((await a.client().post('/login', WRONG)).status).toBe(401)
+    const other = await b.client().post('/login', ALICE)
+    expect(other.status).toBe(429)
+    expect(Number(other.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    // Another username is not blocked (the client has 14 failures left).
+    expect((await b.client().post('/login', BOB)).status).toBe(200)
+    clock += 1000
+    expect((await b.client().post('/login', ALICE)).status).toBe(200)
+  })
+
+  it('counts every concurrent failure on both instances exactly once', async () => {
+    const replies = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).client().post('/login', { username: 'alice', password: `wrong-${i}` })))
+    const statuses = replies.map((r) => r.status)
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true)
+    const row = await a.db.selectFrom('login_failures').select('failures').where('subject', 'like', 'username:%').executeTakeFirstOrThrow()
+    expect(Number(row.failures)).toBe(statuses.filter((s) => s === 401).length)
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(6)
+    expect((await a.client().post('/login', ALICE)).status).toBe(429)
+  })
+
+  it('limits a client spraying many usernames, whichever instance it reaches', async () => {
+    for (let i = 0; i < 20; i++) {
+      const reply = await (i % 2 ? a : b).client().post('/login', { username: `user${i}`, password: 'guess' })
+      expect(reply.status).toBe(401)
+    }
+    expect((await a.client().post('/login', { username: 'user99', password: 'guess' })).status).toBe(401)
+    const blocked = await b.client().post('/login', BOB)
+    expect(blocked.status).toBe(429)
+    expect(blocked.headers.get('retry-after')).toBe('1')
+  })
+
+  it('100 wrong passwords in a row check at most six of them, and forget after 15 quiet minutes', async () => {
+    const client = a.client()
+    const statuses: number[] = []
+    for (let i = 0; i < 100; i++) statuses.push((await client.post('/login', WRONG)).status)
+    expect(statuses.filter((s) => s === 401)).toHaveLength(6)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(94)
+    clock += 15 * 60_000 + 1
+    for (let i = 0; i < 5; i++) expect((await client.post('/login', WRONG)).status).toBe(401)
+    expect((await client.post('/login', ALICE)).status).toBe(200)
+  })
+})

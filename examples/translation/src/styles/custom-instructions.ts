@@ -1,0 +1,104 @@
+/**
+ * The custom instructions of a style rule list, one by one: `POST /v3/style_rules/{id}/custom_instructions` (201),
+ * `GET …/custom_instructions` (the list), and `GET`/`PUT`/`DELETE …/custom_instructions/{instruction_id}`
+ * (200/200/204). They live in the list's `custom_instructions` column, in the order they were created; every change
+ * raises the list's `version` and `updated_time`, like any other change to it. A change is a compare-and-set on the
+ * version, retried when another request changed the list in between, so concurrent changes are never lost (on SQLite
+ * and PostgreSQL alike). Lists are private to their key: another key's list is "not found".
+ */
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { HttpError, type Kwargs } from 'routeless'
+import type { TranslationDatabase } from '../database/schema.ts'
+import { notSupported, optionalString, requiredString } from '../http/params.ts'
+import { isSourceLanguage, normalizeCode } from '../languages/catalogue.ts'
+import { MAX_INSTRUCTIONS, type CustomInstruction } from './style-store.ts'
+
+export const STYLE_NOT_FOUND = 'Style rule list not found'
+export const INSTRUCTION_NOT_FOUND = 'Custom instruction not found'
+const MAX_LABEL = 100
+const MAX_PROMPT = 300
+const ATTEMPTS = 8
+
+/** `{label, prompt, source_language?}` as DeepL takes it (label ≤ 100, prompt ≤ 300 code points). */
+export function readInstruction(kwargs: Kwargs): Omit<CustomInstruction, 'id'> {
+  const label = requiredString(kwargs, 'label')
+  const prompt = requiredString(kwargs, 'prompt')
+  if ([...label].length > MAX_LABEL) throw new HttpError(400, `Parameter 'label' must be at most ${MAX_LABEL} characters.`)
+  if ([...prompt].length > MAX_PROMPT) throw new HttpError(400, `Parameter 'prompt' must be at most ${MAX_PROMPT} characters.`)
+  const source = optionalString(kwargs, 'source_language')
+  if (source !== undefined && !isSourceLanguage(source)) throw notSupported('source_language')
+  return { label, prompt, ...(source !== undefined && { source_language: normalizeCode(source).toLowerCase() }) }
+}
+
+export class CustomInstructions {
+  constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
+
+  /** POST: adds an instruction at the end of the list (at most 200); the controller answers 201 with it. */
+  async create(styleId: string, ownerKeyId: string, kwargs: Kwargs): Promise<CustomInstruction> {
+    const fields = readInstruction(kwargs)
+    const created: CustomInstruction = { id: randomUUID(), ...fields }
+    await this.change(styleId, ownerKeyId, (list) => {
+      if (list.length >= MAX_INSTRUCTIONS) throw new HttpError(400, `A style rule list has at most ${MAX_INSTRUCTIONS} custom instructions.`)
+      return [...list, created]
+    })
+    return created
+  }
+
+  /** GET …/custom_instructions: every instruction of the list, in order. */
+  async list(styleId: string, ownerKeyId: string): Promise<{ custom_instructions: CustomInstruction[] }> {
+    return { custom_instructions: (await this.read(styleId, ownerKeyId)).list }
+  }
+
+  /** GET …/custom_instructions/{instruction_id}. */
+  async get(styleId: string, ownerKeyId: string, instructionId: string): Promise<CustomInstruction> {
+    const { list } = await this.read(styleId, ownerKeyId)
+    const found = list.find((i) => i.id === instructionId.toLowerCase())
+    if (!found) throw new HttpError(404, INSTRUCTION_NOT_FOUND)
+    return found
+  }
+
+  /** PUT …/custom_instructions/{instruction_id}: replaces label, prompt and source_language; the id and place stay. */
+  async replace(styleId: string, ownerKeyId: string, instructionId: string, kwargs: Kwargs): Promise<CustomInstruction> {
+    const fields = readInstruction(kwargs)
+    const replaced: CustomInstruction = { id: instructionId.toLowerCase(), ...fields }
+    await this.change(styleId, ownerKeyId, (list) => {
+      const at = list.findIndex((i) => i.id === replaced.id)
+      if (at < 0) throw new HttpError(404, INSTRUCTION_NOT_FOUND)
+      return list.map((i, n) => (n === at ? replaced : i))
+    })
+    return replaced
+  }
+
+  /** DELETE …/custom_instructions/{instruction_id}: the controller answers 204. */
+  async delete(styleId: string, ownerKeyId: string, instructionId: string): Promise<void> {
+    const id = instructionId.toLowerCase()
+    await this.change(styleId, ownerKeyId, (list) => {
+      if (!list.some((i) => i.id === id)) throw new HttpError(404, INSTRUCTION_NOT_FOUND)
+      return list.filter((i) => i.id !== id)
+    })
+  }
+
+  private async read(styleId: string, ownerKeyId: string): Promise<{ styleId: string; version: number; list: CustomInstruction[] }> {
+    const row = /^[0-9a-f-]{36}$/i.test(styleId)
+      ? await this.db.selectFrom('style_rules').select(['style_id', 'version', 'custom_instructions'])
+        .where('style_id', '=', styleId.toLowerCase()).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
+      : undefined
+    if (!row) throw new HttpError(404, STYLE_NOT_FOUND)
+    return { styleId: row.style_id, version: Number(row.version), list: JSON.parse(row.custom_instructions) as CustomInstruction[] }
+  }
+
+  /** Read, edit, write if the version did not move in between; else read again. */
+  private async change(styleId: string, ownerKeyId: string, edit: (list: CustomInstruction[]) => CustomInstruction[]): Promise<void> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const current = await this.read(styleId, ownerKeyId)
+      const next = edit(current.list)
+      const result = await this.db.updateTable('style_rules')
+        .set({ custom_instructions: JSON.stringify(next), version: current.version + 1, updated_time: this.now().toISOString() })
+        .where('style_id', '=', current.styleId).where('version', '=', current.version)
+        .executeTakeFirst()
+      if (Number(result.numUpdatedRows) === 1) return
+    }
+    throw new HttpError(503, 'The style rule list is being changed by other requests; try again.', { headers: { 'Retry-After': '1' } })
+  }
+}
