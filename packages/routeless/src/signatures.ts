@@ -4,7 +4,7 @@
  * parameter names read from the functions themselves, with one warning.
  * @module
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { RoutelessError } from './errors.ts'
 import type { ModuleSource } from './_discover.ts'
@@ -42,7 +42,7 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   const manifestFile = typeof options.manifest === 'string' || options.manifest === undefined ? path.resolve(cwd, options.manifest ?? MANIFEST_PATH) : undefined
   let manifest = typeof options.manifest === 'object' ? options.manifest : readManifest(manifestFile!)
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
-  const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file))
+  const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file) && declaresTypes(s.file))
   const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd))
   const warnings: string[] = []
   let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'
@@ -79,5 +79,15 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
       const file = source.file.startsWith('<') ? fileOfModule(current, source.parts.join('/')) : rel(source.file)
       return file === undefined ? undefined : current.handlers[handlerKey(file, className, method)]
     },
+  }
+}
+
+/** TypeScript files always; JavaScript files only when they carry JSDoc types (else there is nothing to read). */
+function declaresTypes(file: string): boolean {
+  if (/\.[mc]?ts$/.test(file)) return true
+  try {
+    return /@(?:param|type|typedef|returns?)\b/.test(readFileSync(file, 'utf8'))
+  } catch {
+    return false
   }
 }
