@@ -102,6 +102,17 @@ describeTargets('Routing, part two', fixtureApp('routes'), (t) => {
     expect((await call('/v1/items/3')).body).toEqual({ at: 'v1/items.Default.GET', id: '3' })
   })
 
+  it('serves no method that only looks like a handler (get(), Post()): they are start-up warnings', async () => {
+    // Lookalike has no handler, so it is no path: the root Default takes the part.
+    expect((await call('/lookalike')).body).toEqual({ at: 'index.Default.GET', parts: ['lookalike'] })
+    expect((await call('/lookalike', { method: 'POST' })).status).toBe(405)
+    const app = await fixtureApp('routes')()
+    expect(app.table.warnings.filter((w) => w.includes('Lookalike.'))).toEqual([
+      expect.stringMatching(/routes\/index\.ts: Lookalike\.get\(\) looks like a handler/),
+      expect.stringMatching(/routes\/index\.ts: Lookalike\.Post\(\) looks like a handler/),
+    ])
+  })
+
   it('answers every path the route table lists (no row is a 404)', async () => {
     const app = await fixtureApp('routes')()
     for (const h of app.table.handlers()) {
