@@ -15,7 +15,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
 import { parse } from 'yaml'
 
-export const SPEC_PATH = fileURLToPath(new URL('../../../../../shared/specs/openapi/smileid-v3-openapi.yaml', import.meta.url))
+/** `SMILEID_OPENAPI` when set, else `shared/specs/openapi/` beside the repository (the bundle is not copied into it). */
+export const SPEC_PATH = process.env.SMILEID_OPENAPI ?? fileURLToPath(new URL('../../../../../shared/specs/openapi/smileid-v3-openapi.yaml', import.meta.url))
 export const specPresent = existsSync(SPEC_PATH)
 
 type Schema = Record<string, any>
