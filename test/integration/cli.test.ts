@@ -146,6 +146,17 @@ describe('routeless CLI', () => {
     expect(r.stderr).toContain('--body-limit')
   })
 
+  it('exits 2, serving nothing, for an unknown option or command', async () => {
+    const option = await run(['--prefix=basic', '--port=18401'])
+    expect(option.code).toBe(2)
+    expect(option.stderr).toContain('Unknown argument: port')
+    expect(option.stdout).not.toContain('listening')
+    const command = await run(['rotues', '--prefix=basic'])
+    expect(command.code).toBe(2)
+    expect(command.stderr).toContain('Unknown argument: rotues')
+    expect(command.stdout).not.toContain('listening')
+  })
+
   it('exits 2 for a malformed --host', async () => {
     const r = await run(['--prefix=basic', '--host=127.0.0.1:99999'])
     expect(r.code).toBe(2)

@@ -110,12 +110,20 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .help()
     .exitProcess(false)
     .fail((message, error) => {
-      io.stderr(error ? error.message : message)
-      code = 2
+      // Thrown, not returned: a usage mistake (`--port=…`, `routeless rotues`) must stop here, before any command runs.
+      throw new UsageError(error ? error.message : message)
     })
-  await parser.parseAsync()
+  try {
+    await parser.parseAsync()
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr(`${error.message}\nRun \`routeless --help\` for the commands and options.`)
+    return 2
+  }
   return code
 }
+
+class UsageError extends Error {}
 
 interface ServeCommandOptions {
   bodyLimit?: number
