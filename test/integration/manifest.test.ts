@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { build } from 'esbuild'
+import { build as bundle } from 'esbuild'
 import { createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
 import { fixture } from '../_apps.ts'
@@ -23,6 +23,19 @@ function project(): string {
   dirs.push(dir)
   cpSync(fixture('typed'), path.join(dir, 'controllers'), { recursive: true })
   return dir
+}
+
+/** `routeless build` run in `dir`, as a user runs it there; its output. */
+async function build(dir: string): Promise<string> {
+  const out: string[] = []
+  const cwd = process.cwd()
+  process.chdir(dir)
+  try {
+    expect(await runCli(['build'], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(0)
+  } finally {
+    process.chdir(cwd)
+  }
+  return out.join('\n')
 }
 
 const quiet = (warnings: string[] = []) => ({ error: () => {}, warn: (m: string) => void warnings.push(m) })
@@ -50,15 +63,8 @@ describe('the signature manifest', () => {
 
   it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
     const dir = project()
-    const out: string[] = []
-    const cwd = process.cwd()
-    process.chdir(dir)
-    try {
-      expect(await runCli(['build'], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(0)
-    } finally {
-      process.chdir(cwd)
-    }
-    expect(out.join('\n')).toMatch(/wrote \.routeless\/manifest\.json: \d+ handlers from 2 files/)
+    const out = await build(dir)
+    expect(out).toMatch(/wrote \.routeless\/manifest\.json: \d+ handlers from 2 files/)
     const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet() })
     expect(app.table.types).toBe('manifest')
     expect(await status(app, '/add/1/x')).toBe(400)
@@ -82,16 +88,9 @@ describe('the signature manifest', () => {
 
   it('binds a minified bundle (its parameter names mangled) by the manifest', async () => {
     const dir = project()
-    const out: string[] = []
-    const cwd = process.cwd()
-    process.chdir(dir)
-    try {
-      expect(await runCli(['build'], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(0)
-    } finally {
-      process.chdir(cwd)
-    }
+    await build(dir)
     // One ESM bundle of the root module, minified: `kwargs` and `{ che }` no longer exist as names.
-    const bundled = await build({ entryPoints: [path.join(dir, 'controllers/index.ts')], bundle: true, minify: true, format: 'esm', write: false, platform: 'node', keepNames: true })
+    const bundled = await bundle({ entryPoints: [path.join(dir, 'controllers/index.ts')], bundle: true, minify: true, format: 'esm', write: false, platform: 'node', keepNames: true })
     const file = path.join(dir, 'bundle.mjs')
     writeFileSync(file, bundled.outputFiles[0]!.text)
     const exports = await import(file)

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from './errors.ts'
 import type { IncomingRequest } from './request.ts'
+import { requestAt, urlAt } from './request-target.ts'
 import { errorReply, type Answer, type HeaderList } from './response.ts'
 
 export class NodeIncoming implements IncomingRequest {
@@ -60,21 +61,12 @@ export class NodeIncoming implements IncomingRequest {
       init.body = streamOf(body as AsyncIterable<Uint8Array>)
       init.duplex = 'half'
     }
-    try {
-      this.built = new Request(this.origin() + this.target, init)
-    } catch (error) {
-      if (!(error instanceof TypeError) || !/URL/i.test(error.message)) throw error // a method Fetch forbids (TRACE …)
-      this.built = new Request('http://localhost' + this.target, init) // a Host header no URL accepts
-    }
+    this.built = requestAt(this.origin(), this.target, init)
     return this.built
   }
 
   url(): URL {
-    try {
-      return new URL(this.target, this.origin())
-    } catch {
-      return new URL(this.target, 'http://localhost')
-    }
+    return urlAt(this.origin(), this.target)
   }
 
   private origin(): string {

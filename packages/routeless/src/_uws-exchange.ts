@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from './errors.ts'
 import type { IncomingRequest } from './request.ts'
+import { requestAt, urlAt } from './request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply } from './response.ts'
 import { BodyQueue, streamOf } from './_uws-body.ts'
 
@@ -92,20 +93,12 @@ export class Exchange implements IncomingRequest {
       init.body = streamOf(body as BodyQueue)
       init.duplex = 'half'
     }
-    try {
-      this.built = new Request(this.origin() + this.target, init)
-    } catch {
-      this.built = new Request('http://localhost' + this.target, init) // a Host header no URL accepts
-    }
+    this.built = requestAt(this.origin(), this.target, init)
     return this.built
   }
 
   url(): URL {
-    try {
-      return new URL(this.target, this.origin())
-    } catch {
-      return new URL(this.target, 'http://localhost')
-    }
+    return urlAt(this.origin(), this.target)
   }
 
   private origin(): string {

@@ -109,3 +109,25 @@ export function upgradeTarget(raw: string): string | 400 | 404 {
   const q = target.indexOf('?')
   return splitPath(q < 0 ? target : target.slice(0, q)) === undefined ? 404 : target
 }
+
+/**
+ * The Fetch `Request` for `target` on `origin` (`http://host:port`); a `Host` no URL accepts falls back to localhost.
+ * A method Fetch forbids (TRACE, CONNECT …) still throws: the caller answers it without a Request.
+ */
+export function requestAt(origin: string, target: string, init: RequestInit): Request {
+  try {
+    return new Request(origin + target, init)
+  } catch (error) {
+    if (!(error instanceof TypeError) || !/URL/i.test(error.message)) throw error
+    return new Request('http://localhost' + target, init)
+  }
+}
+
+/** The `URL` of `target` on `origin`, localhost when the `Host` makes no URL. */
+export function urlAt(origin: string, target: string): URL {
+  try {
+    return new URL(target, origin)
+  } catch {
+    return new URL(target, 'http://localhost')
+  }
+}

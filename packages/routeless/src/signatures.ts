@@ -69,8 +69,9 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   if (!manifest) return { ...NONE, warnings }
   const current = manifest
   const staleFiles = new Set(origin === 'analysis' ? [] : stale.map((s) => s.file))
+  const served = new Set(files.map((s) => rel(s.file)))
   for (const [key, types] of Object.entries(current.handlers)) {
-    for (const w of types.warnings ?? []) if (sources.some((s) => key.startsWith(rel(s.file) + '#'))) warnings.push(`${key.replace('#', ': ')}: ${w}`)
+    if (types.warnings && served.has(key.slice(0, key.indexOf('#')))) for (const w of types.warnings) warnings.push(`${key.replace('#', ': ')}: ${w}`)
   }
   return {
     origin, manifest: current, defs: current.$defs, warnings,
