@@ -14,12 +14,12 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
   const errors = async (path: string, init?: RequestInit) => {
     const res = await call(path, init)
     expect(res.status, path).toBe(400)
-    return res.body.errors as { name: string; reason: string }[]
+    return (res.body.errors as { name: string; reason: string; kind: string }[]).map(({ name, reason }) => ({ name, reason }))
   }
 
   it("rejects the README example's misspelled and repeated name with a 400", async () => {
     expect(await call('/', form('name=Awesome+you'))).toEqual({ status: 200, body: 'hello Awesome you' })
-    expect(await errors('/', form('nmae=x'))).toEqual([{ name: 'nmae', reason: 'is not a parameter of this handler' }, { name: 'name', reason: 'is required' }])
+    expect(await errors('/', form('nmae=x'))).toEqual([{ name: 'nmae', reason: 'is not a parameter (expected name)' }, { name: 'name', reason: 'is required' }])
     expect(await errors('/', form('name=a&name=b'))).toEqual([{ name: 'name', reason: 'must be a string' }])
   })
 
@@ -34,8 +34,47 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
 
   it('answers a missing required keyword and an unknown keyword with 400s naming them', async () => {
     expect(await errors('/kwonly')).toEqual([{ name: 'che', reason: 'is required' }])
-    expect(await errors('/kwonly?che=1&x=2')).toEqual([{ name: 'x', reason: 'is not a parameter of this handler' }])
+    expect(await errors('/kwonly?che=1&x=2')).toEqual([{ name: 'x', reason: 'is not a parameter (expected che)' }])
     expect(await call('/kwonly?che=1')).toEqual({ status: 200, body: { che: '1' } })
+  })
+
+  it('takes JSON members as sent, and reads query and form strings by type', async () => {
+    expect(await call('/servers/7', json({ port: 22 }))).toEqual({ status: 200, body: { id: 7, port: 22, host: null, same: true, portType: 'number', argType: 'number' } })
+    expect(await errors('/servers/7', json({ port: '22' }))).toEqual([{ name: 'port', reason: 'port must be an integer from 1 to 65535' }])
+    expect(await call('/servers/7', form('port=22&host=h'))).toMatchObject({ status: 200, body: { port: 22, host: 'h', portType: 'number' } })
+    expect(await call('/servers/7?port=22', json({ host: 'h' }))).toMatchObject({ status: 200, body: { port: 22 } })
+  })
+
+  it('answers a JSON body that is not an object with 400 when the handler takes keywords', async () => {
+    for (const [body, what] of [[[1], 'an array'], ['x', 'a string'], [null, 'null'], [5, 'a number']] as const) {
+      const res = await call('/servers/7', json(body))
+      expect(res, what).toMatchObject({ status: 400, body: { message: `The body must be a JSON object, not ${what}` } })
+    }
+  })
+
+  it('tells a missing, an unknown and an invalid parameter apart (`kind`), with the type\'s @errorMessage', async () => {
+    const res = await call('/servers/7', json({ port: 0, colour: 'red' }))
+    expect(res.status).toBe(400)
+    expect(res.body.errors).toEqual([
+      { name: 'port', reason: 'port must be an integer from 1 to 65535', kind: 'invalid' },
+      { name: 'colour', reason: 'is not a parameter (expected port, host)', kind: 'unknown' },
+    ])
+    expect((await call('/servers/7', json({}))).body.errors).toEqual([{ name: 'port', reason: 'is required', kind: 'missing' }])
+    expect(await errors('/servers/7', json({ port: 1.5 }))).toEqual([{ name: 'port', reason: 'port must be an integer from 1 to 65535' }])
+  })
+
+  it('applies an interface\'s own JSDoc constraints and nested @errorMessage', async () => {
+    expect((await call('/servers/3', { ...json({ port: 80 }), method: 'PATCH' })).body).toEqual({ id: 3, patch: { port: 80 } })
+    const empty = await call('/servers/3', { ...json({}), method: 'PATCH' })
+    expect(empty.status).toBe(400)
+    expect(await errors('/servers/3', { ...json({ labels: ['ok', 'NO'] }), method: 'PATCH' })).toEqual([{ name: 'labels.1', reason: 'a label is lower-case letters' }])
+  })
+
+  it('takes only the body kinds the class consumes: 415 listing them', async () => {
+    const res = await t().request('/servers/7', { method: 'POST', body: '--b--', headers: { 'content-type': 'multipart/form-data; boundary=b' } })
+    expect(res.status).toBe(415)
+    expect(res.headers.get('accept-post')).toBe('application/json, application/x-www-form-urlencoded')
+    expect((await res.json()).message).toBe('Unsupported Content-Type: multipart/form-data')
   })
 
   it('takes `id?: string` as an optional path part', async () => {

@@ -17,11 +17,11 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-/** A project in a fresh directory: the typed fixture as `controllers/`. */
+/** A project in a fresh directory: the typed fixture as `controllers/` (without servers.ts, which imports routeless). */
 function project(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'routeless-manifest-'))
   dirs.push(dir)
-  cpSync(fixture('typed'), path.join(dir, 'controllers'), { recursive: true })
+  cpSync(fixture('typed'), path.join(dir, 'controllers'), { recursive: true, filter: (f) => !f.endsWith('servers.ts') })
   return dir
 }
 

@@ -11,7 +11,7 @@ type TS = typeof ts
 
 /** A JSDoc constraint and the schema types it applies to. */
 const NUMERIC_TAGS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const
-const COUNT_TAGS = ['minLength', 'maxLength', 'minItems', 'maxItems'] as const
+const COUNT_TAGS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const
 const FORMATS = new Set(['date', 'date-time', 'time', 'email', 'uri', 'url', 'uuid', 'ipv4', 'ipv6', 'hostname'])
 
 /** A type the schema cannot express: the parameter falls back to untyped binding, with a warning. */
@@ -70,10 +70,20 @@ export class SchemaWriter {
    * not keep aliases of primitives on the type itself.
    */
   declared(declaration: ts.Node | undefined, type: ts.Type, at: ts.Node, depth = 0): JsonSchema {
-    const { ts, checker } = this
     const schema = this.schema(type, declaration ?? at, depth)
     const node = declaration && (declaration as { type?: ts.TypeNode }).type
-    if (!node || !ts.isTypeReferenceNode(node) || type.aliasSymbol) return schema
+    return node && !type.aliasSymbol ? this.aliasedAt(node, schema) : schema
+  }
+
+  /** `schema` with the JSDoc constraints of the aliases `node` names: `Page`, and the items of `Label[]`/`Array<Label>`. */
+  private aliasedAt(node: ts.TypeNode, schema: JsonSchema): JsonSchema {
+    const { ts, checker } = this
+    if (ts.isParenthesizedTypeNode(node)) return this.aliasedAt(node.type, schema)
+    const element = ts.isArrayTypeNode(node) ? node.elementType
+      : ts.isTypeReferenceNode(node) && node.typeName.getText() === 'Array' && node.typeArguments?.length === 1 ? node.typeArguments[0]
+      : undefined
+    if (element) return schema.type === 'array' && schema.items && !schema.items.$ref ? { ...schema, items: this.aliasedAt(element, schema.items) } : schema
+    if (!ts.isTypeReferenceNode(node) || schema.$ref) return schema
     let symbol = checker.getSymbolAtLocation(node.typeName)
     if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol)
     if (!symbol || !(symbol.flags & ts.SymbolFlags.TypeAlias)) return schema
@@ -106,7 +116,7 @@ export class SchemaWriter {
       const key = this.uniqueName(name, type)
       this.named.set(type, key)
       this.defs[key] = {} // reserved: a recursive reference sees the name before the body exists
-      this.defs[key] = this.objectBody(type, at, depth)
+      this.defs[key] = this.withOwnTags(type, this.objectBody(type, at, depth))
       return { $ref: `#/$defs/${key}` }
     }
     return this.objectBody(type, at, depth)
@@ -133,6 +143,14 @@ export class SchemaWriter {
     const index = checker.getIndexInfoOfType(type, ts.IndexKind.String)
     out.additionalProperties = index ? this.schema(index.type, at, depth + 1) : false
     return out
+  }
+
+  /** An interface's or class's own JSDoc constraints (`@minProperties 1` on `interface Patch`). */
+  private withOwnTags(type: ts.Type, schema: JsonSchema): JsonSchema {
+    const symbol = type.aliasSymbol ? undefined : type.getSymbol()
+    if (!symbol) return schema
+    const tags = tagMap(symbol.getJsDocTags(this.checker))
+    return Object.keys(tags).length ? applyConstraints(schema, tags, `type ${symbol.getName()}`) : schema
   }
 
   /** The name a type is known by (an interface, a class, an alias of an object type), or undefined for literals. */
@@ -193,7 +211,7 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
     if (!(tag in tags)) continue
     const value = Number(tags[tag])
     if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`@${tag} on ${where} needs a whole number, got "${tags[tag]}"`)
-    need(tag, ...(tag.endsWith('Items') ? ['array'] : ['string']))
+    need(tag, ...(tag.endsWith('Items') ? ['array'] : tag.endsWith('Properties') ? ['object'] : ['string']))
     out[tag] = value
   }
   if ('pattern' in tags) {
@@ -210,6 +228,11 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
     const format = tags.format === 'url' ? 'uri' : tags.format!
     if (!FORMATS.has(format)) throw new TypeError(`@format on ${where}: unknown format "${tags.format}" (use one of ${[...FORMATS].join(', ')})`)
     out.format = format
+  }
+  if ('errorMessage' in tags) {
+    // ts-json-schema-generator's tag (for ajv-errors): the message a failed check of this value answers with.
+    if (!tags.errorMessage) throw new TypeError(`@errorMessage on ${where} needs the message`)
+    out.errorMessage = tags.errorMessage
   }
   if ('integer' in tags || 'isInt' in tags) {
     need('integer', 'number')

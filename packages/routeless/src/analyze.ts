@@ -112,7 +112,9 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
   const warnings: string[] = []
   const params = [...method.parameters]
   const last = params[params.length - 1]
-  const kwargsParam = last && !last.dotDotDotToken && (ts.isObjectBindingPattern(last.name) || (ts.isIdentifier(last.name) && last.name.text === 'kwargs')) ? params.pop() : undefined
+  const kwargsParam = last && !last.dotDotDotToken && (ts.isObjectBindingPattern(last.name) || (ts.isIdentifier(last.name) && last.name.text === 'kwargs') || isObjectType(ts, checker, typeOf(checker, last)))
+    ? params.pop()
+    : undefined
   const positional: PositionalParam[] = params.map((p, i) => {
     const name = ts.isIdentifier(p.name) ? p.name.text : `arg${i}`
     const rest = Boolean(p.dotDotDotToken)
@@ -146,7 +148,7 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
       warnings.push(`keyword parameter: ${error.message} cannot be checked`)
       schema = {}
     }
-    kwargs = { schema }
+    kwargs = ts.isIdentifier(kwargsParam.name) ? { schema, name: kwargsParam.name.text } : { schema }
   }
   const out: HandlerTypes = { positional, kwargs, returns: returnSchema(ts, checker, writer, method) }
   if (warnings.length) out.warnings = warnings
@@ -177,4 +179,14 @@ function returnSchema(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, met
   } catch {
     return null // a Response, bytes, a stream, a generator: documented as they are, not as a schema
   }
+}
+
+/**
+ * A last parameter typed as an object (`patch: ServerPatch`) can never be a path part: it takes the keyword
+ * arguments, whatever its name. Arrays, dates and primitives (optional or not) stay positional.
+ */
+function isObjectType(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
+  const parts = type.isUnion() ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null))) : [type]
+  return parts.length > 0 && parts.every((t) => (t.flags & ts.TypeFlags.Object) !== 0 && !checker.isArrayType(t) && !checker.isTupleType(t)
+    && t.getCallSignatures().length === 0 && t.getSymbol()?.getName() !== 'Date')
 }

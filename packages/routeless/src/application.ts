@@ -154,8 +154,9 @@ export class Application {
       controller = this.construct(call, undefined, state)
       for (const guard of handler.guards) await guard(controller)
       if (handler.before) await handler.before.call(controller)
-      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts })
+      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts, consumes: handler.consumes })
       controller.body = parsed.body
+      if (parsed.json) call.json = parsed.body
       if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
     } catch (error) {
       return this.fail(call, error)
@@ -179,8 +180,9 @@ export class Application {
     const { handler } = call.r
     let body: unknown
     try {
-      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts })
+      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts, consumes: handler.consumes })
       body = parsed.body
+      if (parsed.json) call.json = body
       if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
     } catch (error) {
       return this.fail(call, error)
@@ -198,8 +200,9 @@ export class Application {
       const controller = this.construct(call, body, state)
       if (handler.guards.length > 0 || handler.before || handler.binder) return this.runGuarded(call, controller, state)
       if (handler.typed) {
-        const bound = handler.typed(r.args, call.kwargs)
+        const bound = handler.typed(r.args, call.kwargs, call.json)
         controller.kwargs = bound.kwargs
+        controller.args = bound.args
         value = handler.fn.apply(controller, callArguments(bound.args, bound.kwargs, handler.signature))
       } else value = handler.fn.apply(controller, callArguments(r.args, call.kwargs, handler.signature))
     } catch (error) {
@@ -217,7 +220,7 @@ export class Application {
         for (const guard of handler.guards) await guard(controller)
         if (handler.before) await handler.before.call(controller)
       }
-      const { args, kwargs } = await bind(handler, call.r.args, call.kwargs, controller)
+      const { args, kwargs } = await bind(handler, call.r.args, call.kwargs, controller, call.json)
       const value = await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))
       return this.finish(call, value, state)
     } catch (error) {
@@ -344,6 +347,8 @@ interface Call {
   pathname: string
   env: Record<string, unknown>
   kwargs: Kwargs
+  /** The decoded JSON body, when the body was JSON (its members are not coerced from strings). */
+  json?: unknown
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -384,9 +389,10 @@ function installLazyMembers(cls: Function): void {
 }
 
 /** The handler's arguments as its schemas (`params`) or its types convert them; `this.kwargs` is the converted object. */
-async function bind(handler: Handler, args: string[], kwargs: Kwargs, controller: InstanceType<Handler['cls']>): Promise<{ args: unknown[]; kwargs: Kwargs }> {
-  const bound = handler.binder ? await handler.binder(args, kwargs) : handler.typed ? handler.typed(args, kwargs) : { args, kwargs }
+async function bind(handler: Handler, args: string[], kwargs: Kwargs, controller: InstanceType<Handler['cls']>, json?: unknown): Promise<{ args: unknown[]; kwargs: Kwargs }> {
+  const bound = handler.binder ? await handler.binder(args, kwargs) : handler.typed ? handler.typed(args, kwargs, json) : { args, kwargs }
   controller.kwargs = bound.kwargs
+  controller.args = bound.args
   return bound
 }
 

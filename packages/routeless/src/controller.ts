@@ -35,19 +35,38 @@ export interface ResponseState {
 /** Signature of an error renderer: return a Response to replace the default JSON envelope. */
 export type ErrorRenderer = (error: HttpError, request: Request) => Response | undefined | Promise<Response | undefined>
 
-export class Controller<Context = unknown> {
+/** The parameters of a handler after its path parts: its keyword object (`{ text, target_lang }`), else `Kwargs`. */
+export type HandlerKwargs<H> = H extends (...args: infer P) => unknown
+  ? P extends [...unknown[], infer K] ? (NonNullable<K> extends object ? NonNullable<K> : Kwargs) : Kwargs
+  : Kwargs
+
+/** The positional parameters of a handler, as its types convert them (`[id: number, part?: string]`). */
+export type HandlerArgs<H> = H extends (...args: infer P) => unknown
+  ? P extends [...infer A, infer K] ? (NonNullable<K> extends object ? A : P) : P
+  : unknown[]
+
+/**
+ * `Context`: the application's services (`this.context`); `Principal`: what the class's auth guards admit
+ * (`this.principal`), e.g. `class Admin extends Controller<Services, Session>`.
+ */
+export class Controller<Context = unknown, Principal = unknown> {
   /** The application's `context` option: the services (database, stores) controllers use. */
   declare context: Context
   declare request: Request
   declare url: URL
+  /**
+   * Keyword arguments: query parameters, then body fields on top. In the handler, converted and checked by its
+   * types (a `count: number` is a number here too); in guards and `before()`, as sent. Typed: `this.kwargsOf(this.GET)`.
+   */
   declare kwargs: Kwargs
   declare body: unknown
-  declare args: string[]
+  /** Positional arguments: path parts, converted by the handler's types once bound (strings before, or untyped). */
+  declare args: unknown[]
   declare env: Record<string, unknown>
   /** Status and headers of the response; a returned `Response` is used as is. */
   declare response: ResponseState
   /** Who the auth guards admitted (what their `verify` returned). */
-  declare principal: unknown
+  declare principal: Principal
 
   /** Largest request body this controller accepts, in bytes (default: the application's `bodyLimit`). */
   static bodyLimit?: number
@@ -56,8 +75,28 @@ export class Controller<Context = unknown> {
    * multipart forms. `'*\/*'` accepts anything.
    */
   static accepts?: readonly string[]
+  /**
+   * The decoded body kinds this class takes (default all: `['json', 'form', 'multipart']`); any other body is a 415
+   * whose `Accept-Post`/`Accept-Patch` list these. Raw types in `accepts` are taken besides.
+   */
+  static consumes?: readonly ('json' | 'form' | 'multipart')[]
   /** Shapes every error answered by this class (and its subclasses) — each example API has its own error format. */
   static renderError?: ErrorRenderer
+
+  /**
+   * `this.kwargs` typed as `handler` declares its keyword parameter, in the handler (after binding):
+   * `const { text } = this.kwargsOf(this.POST)`.
+   */
+  kwargsOf<H extends (...args: any[]) => unknown>(handler: H): HandlerKwargs<H> {
+    void handler
+    return this.kwargs as HandlerKwargs<H>
+  }
+
+  /** `this.args` typed as `handler` declares its positional parameters, in the handler (after binding). */
+  argsOf<H extends (...args: any[]) => unknown>(handler: H): HandlerArgs<H> {
+    void handler
+    return this.args as HandlerArgs<H>
+  }
 
   /** Runs before every handler of this class; throw an `HttpError` to stop (auth checks live here). */
   before?(): void | Promise<void>

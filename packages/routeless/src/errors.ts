@@ -106,6 +106,7 @@ export const ERROR_CODES = {
   ROUTELESS_ERR_MODULE_CONFLICT: 'two module files under one prefix map to the same path (a.ts and a.js, foo-bar.ts and foo_bar.ts)',
   ROUTELESS_ERR_ROUTE_AMBIGUOUS: 'a sub-resource handler (`GET_$_entries`) and another handler of the same method could answer the same request',
   ROUTELESS_ERR_TYPES: 'a handler\'s types cannot be read as a contract: a JSDoc constraint with a bad value or on the wrong type (`@minimum abc`, `@pattern` on a number)',
+  ROUTELESS_ERR_CONTROLLER: 'a controller\'s static option has a value routeless cannot use (`static consumes = [\'xml\']`)',
   ROUTELESS_ERR_HANDLER_NAME: 'a handler name has more `$` placeholders than the handler takes positional parameters',
 } as const
 

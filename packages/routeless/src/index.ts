@@ -5,7 +5,7 @@
 export { Application, createApp, DEFAULT_BODY_LIMIT } from './application.ts'
 export type { AppOptions, ControllerSource, ModuleMap } from './application.ts'
 export { Controller } from './controller.ts'
-export type { ErrorRenderer, Kwargs, KwargValue, RequestContext, ResponseState } from './controller.ts'
+export type { ErrorRenderer, HandlerArgs, HandlerKwargs, Kwargs, KwargValue, RequestContext, ResponseState } from './controller.ts'
 export { AccessDenied, CallError, CallStop, ERROR_CODES, HttpError, isHttpError, Redirect, RoutelessError, STATUS_TEXT } from './errors.ts'
 export type { HttpErrorOptions, RoutelessErrorCode } from './errors.ts'
 export { getQuery, readBody, readBytes } from './request.ts'

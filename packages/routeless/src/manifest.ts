@@ -11,7 +11,7 @@ import path from 'node:path'
 
 export type JsonSchema = Record<string, any>
 
-export const MANIFEST_FORMAT = 1
+export const MANIFEST_FORMAT = 2
 
 /** One positional parameter. */
 export interface PositionalParam {
@@ -27,7 +27,7 @@ export interface PositionalParam {
 export interface HandlerTypes {
   positional: PositionalParam[]
   /** The keyword parameter (a last `{…}` or `kwargs` parameter): its object schema, or `{}` when untyped. */
-  kwargs: { schema: JsonSchema } | null
+  kwargs: { schema: JsonSchema; name?: string } | null
   /** The awaited return type's schema, when it is data (not a `Response`, bytes or a stream). */
   returns: JsonSchema | null
   /** The method's JSDoc text. */

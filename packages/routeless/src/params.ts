@@ -50,8 +50,15 @@ export type ArgsOf<S extends ParamSpec> = S['args'] extends readonly StandardSch
 
 /** One failing parameter, as listed in the 400 body's `errors`. */
 export interface ParamIssue {
+  /** The parameter, dotted into a JSON member (`dictionaries.0.source_lang`). */
   name: string
+  /** What is wrong, for a person: "must be an integer, got \"x\"", or the type's `@errorMessage`. */
   reason: string
+  /**
+   * `missing` (a required parameter not given), `unknown` (a parameter the handler does not declare) or `invalid`:
+   * how an API with fixed error messages tells them apart (DeepL's "Parameter 'x' not specified.").
+   */
+  kind?: 'missing' | 'unknown' | 'invalid'
 }
 
 export type Binder = (args: string[], kwargs: Kwargs) => Promise<{ args: unknown[]; kwargs: Kwargs }>

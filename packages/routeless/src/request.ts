@@ -118,13 +118,22 @@ export interface BodyOptions {
   limit: number
   /** Extra content types taken as raw bytes. */
   accepts?: readonly string[]
+  /** The decoded kinds taken (default all three); another is a 415 that lists these. */
+  consumes?: readonly BodyKind[]
 }
+
+/** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
+export type BodyKind = 'json' | 'form' | 'multipart'
+
+const MEDIA_TYPES: Record<BodyKind, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' }
 
 export interface ParsedBody {
   /** Decoded value: JSON, form fields object, raw bytes, or undefined when there is no body. */
   body: unknown
   /** Fields to merge into the keyword arguments (a JSON object or a form). */
   fields: Kwargs | undefined
+  /** The body was JSON: its values have types of their own, not to be read from strings. */
+  json?: boolean
 }
 
 const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
@@ -147,26 +156,35 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     if (length === '0') return NO_BODY
   }
   const type = (source.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
-  const kind = bodyKind(type, options.accepts)
+  let kind = bodyKind(type, options.accepts)
+  if (kind !== undefined && kind !== 'raw' && options.consumes && !options.consumes.includes(kind)) kind = undefined
   if (kind === undefined) {
     const bytes = await readBytes(body, options.limit)
     if (bytes.byteLength === 0) return NO_BODY
-    throw new HttpError(415, type ? `Unsupported Content-Type: ${type}` : 'A request body needs a Content-Type header', {
-      headers: { 'Accept-Post': 'application/json, application/x-www-form-urlencoded, multipart/form-data' },
+    const taken = (options.consumes ?? (['json', 'form', 'multipart'] as const)).map((k) => MEDIA_TYPES[k]).join(', ')
+    const only = options.consumes?.length === 1 ? `: send ${taken}` : ''
+    throw new HttpError(415, type ? `Unsupported Content-Type: ${type}${only}` : `A request body needs a Content-Type header${only}`, {
+      headers: { 'Accept-Post': taken, 'Accept-Patch': taken },
     })
   }
   const bytes = await readBytes(body, options.limit)
   if (bytes.byteLength === 0) return NO_BODY
   switch (kind) {
     case 'json': {
+      let text: string
+      try {
+        text = UTF8.decode(bytes)
+      } catch {
+        throw new HttpError(400, 'Malformed JSON body: not UTF-8')
+      }
       let value: unknown
       try {
-        value = JSON.parse(UTF8.decode(bytes))
-      } catch {
-        throw new HttpError(400, 'Malformed JSON body')
+        value = JSON.parse(text)
+      } catch (error) {
+        throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
       }
       const fields = isPlainObject(value) ? toKwargs(value) : undefined
-      return { body: value, fields }
+      return { body: value, fields, json: true }
     }
     case 'form': {
       let text: string

@@ -13,6 +13,7 @@ import { loadSignatures, type Signatures, type TypesMode } from './signatures.ts
 import { compileTypedBinder, TypeValidators, type TypedBinder } from './typed-binder.ts'
 import type { HandlerTypes, Manifest } from './manifest.ts'
 import { compileBinder, describeParams, type Binder, type ParamSpec } from './params.ts'
+import type { BodyKind } from './request.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from './auth.ts'
 import { findAmbiguity } from './_ambiguity.ts'
 import type { ModuleExports, ModuleSource } from './_discover.ts'
@@ -38,6 +39,8 @@ export interface Handler {
   signature: Signature
   bodyLimit: number | undefined
   accepts: readonly string[] | undefined
+  /** The decoded body kinds the class takes (`static consumes`); undefined: all. */
+  consumes: readonly BodyKind[] | undefined
   renderError: ErrorRenderer | undefined
   before: ((...args: unknown[]) => unknown) | undefined
   /** The method's parameter schemas (`static params = { GET: … }`) and their compiled binder. */
@@ -202,7 +205,7 @@ function nodeAt(from: RouteNode, keys: string[]): RouteNode {
   return node
 }
 
-type Statics = { bodyLimit?: number; accepts?: readonly string[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
+type Statics = { bodyLimit?: number; accepts?: readonly string[]; consumes?: readonly BodyKind[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
 
 function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, cwd: string, signatures: Signatures, compile: (types: HandlerTypes) => TypedBinder | undefined): void {
   const file = rel(cwd, s.file)
@@ -276,6 +279,7 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
         accepts: statics.accepts,
+        consumes: consumesOf(statics.consumes, `${file} (${className})`),
         renderError: typeof statics.renderError === 'function' ? statics.renderError.bind(value) : undefined,
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
       })
@@ -345,4 +349,15 @@ function handlerMethods(cls: Function): { handlers: { name: string; parsed: Hand
 
 export function isHttpMethod(method: string): boolean {
   return METHOD_SET.has(method)
+}
+
+const BODY_KINDS: readonly BodyKind[] = ['json', 'form', 'multipart']
+
+/** `static consumes`, checked once: a misspelt kind would silently refuse every body. */
+function consumesOf(value: unknown, where: string): readonly BodyKind[] | undefined {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value) || value.some((k) => !BODY_KINDS.includes(k))) {
+    throw new RoutelessError('ROUTELESS_ERR_CONTROLLER', `${where}: static consumes must list some of ${BODY_KINDS.map((k) => `'${k}'`).join(', ')}, got ${JSON.stringify(value)}`)
+  }
+  return value as BodyKind[]
 }

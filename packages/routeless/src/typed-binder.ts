@@ -13,8 +13,11 @@ import { HttpError } from './errors.ts'
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import type { ParamIssue } from './params.ts'
 
-/** Binds one request's arguments synchronously; throws the 400. */
-export type TypedBinder = (args: string[], kwargs: Kwargs) => { args: unknown[]; kwargs: Kwargs }
+/**
+ * Binds one request's arguments synchronously; throws the 400. `json` is the decoded JSON body, when the body was
+ * JSON: its members already have types, so they are validated as sent and never coerced from strings.
+ */
+export type TypedBinder = (args: string[], kwargs: Kwargs, json?: unknown) => { args: unknown[]; kwargs: Kwargs }
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void
 
@@ -61,6 +64,37 @@ interface Check {
   validate: ValidateFunction | undefined
   date: boolean
   schema: JsonSchema
+  /** The value's own message (JSDoc `@errorMessage`), used instead of the generated reason. */
+  message: string | undefined
+  deref: (schema: JsonSchema) => JsonSchema
+}
+
+/**
+ * The `@errorMessage` that speaks for a failure at `error`'s place: the deepest one on the path from the checked
+ * value down to the failing member (a property's own message wins over its type's).
+ */
+function messageAt(check: Check, error: ErrorObject | undefined): string | undefined {
+  let message = check.message
+  let schema: JsonSchema | undefined = check.schema
+  const path = error ? error.instancePath.split('/').filter(Boolean) : []
+  if (error?.keyword === 'required') path.push(String(error.params.missingProperty))
+  for (const part of path) {
+    schema = schema && step(check.deref(unwrap(schema, check.deref)), part)
+    if (!schema) break
+    const own = unwrap(schema, check.deref).errorMessage ?? schema.errorMessage
+    if (typeof own === 'string') message = own
+  }
+  return message
+}
+
+/** A `{ allOf: [ref], description }` wrapper (a documented property of a named type) seen through. */
+function unwrap(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): JsonSchema {
+  return Array.isArray(schema.allOf) && schema.allOf.length === 1 ? { ...deref(schema.allOf[0]), ...schema, allOf: undefined } : deref(schema)
+}
+
+function step(schema: JsonSchema, part: string): JsonSchema | undefined {
+  if (schema.type === 'array' || schema.items) return /^\d+$/.test(part) ? (schema.prefixItems?.[Number(part)] ?? schema.items) : undefined
+  return schema.properties?.[part] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined)
 }
 
 const isAny = (schema: JsonSchema) => Object.keys(schema).length === 0
@@ -70,11 +104,14 @@ const isAny = (schema: JsonSchema) => Object.keys(schema).length === 0
  * parameters and no typed keywords): such a handler pays nothing per request.
  */
 export function compileTypedBinder(types: HandlerTypes, validators: TypeValidators): TypedBinder | undefined {
+  const deref = (s: JsonSchema) => validators.deref(s)
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),
     validate: isAny(schema) ? undefined : validators.compile(schema),
     date: isDate(validators.deref(schema)),
     schema,
+    message: ownMessage(schema, deref),
+    deref,
   })
   const positional = types.positional.map((p) => ({ name: p.name, rest: p.rest, check: check(p.rest ? (p.schema.items ?? {}) : p.schema) }))
   const plainString = (c: Check) => c.schema.type === 'string' && Object.keys(c.schema).length === 1
@@ -88,9 +125,16 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
   const extraCheck = extra && extra !== true && typeof extra === 'object' && !isAny(extra) ? check(extra) : undefined
   const extrasAllowed = extra !== false && extra !== undefined ? true : false
 
-  return (args, kwargs) => {
+  // Rules on the keyword object as a whole (`@minProperties 1` on a patch type), checked once its members are.
+  const whole = kwSchema ? objectRules(kwSchema) : undefined
+  const wholeCheck = whole ? { validate: validators.compile(whole), message: ownMessage(kwSchema!, (s) => validators.deref(s)) } : undefined
+  const wholeName = types.kwargs?.name ?? 'kwargs'
+  const expected = [...properties.keys()]
+  const unknownReason = expected.length === 0 ? 'is not a parameter: this handler takes none' : `is not a parameter (expected ${expected.join(', ')})`
+
+  return (args, kwargs, json) => {
     let issues: ParamIssue[] | undefined
-    const fail = (name: string, reason: string) => void (issues ??= []).push({ name, reason })
+    const fail = (name: string, reason: string, kind: ParamIssue['kind'] = 'invalid') => void (issues ??= []).push({ name, reason, kind })
     const outArgs: unknown[] = args.slice()
     if (positionalNeeded) {
       for (let i = 0, p = 0; i < args.length && p < positional.length; i++) {
@@ -101,27 +145,49 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
       }
     }
     if (!typedKwargs) return issues ? reject(issues) : { args: outArgs, kwargs }
+    if (json !== undefined && (typeof json !== 'object' || json === null || Array.isArray(json))) {
+      throw new HttpError(400, `The body must be a JSON object, not ${json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`}`)
+    }
+    const sent = json as Record<string, unknown> | undefined
     const outKwargs: Kwargs = {}
     for (const key in kwargs) {
       const value = kwargs[key]
+      const typed = sent !== undefined && Object.hasOwn(sent, key)
       const declared = properties.get(key)
-      if (declared) outKwargs[key] = run(declared, value, key, fail) as Kwargs[string]
-      else if (!extrasAllowed) fail(key, 'is not a parameter of this handler')
-      else outKwargs[key] = extraCheck ? (run(extraCheck, value, key, fail) as Kwargs[string]) : value
+      if (declared) outKwargs[key] = run(declared, value, key, fail, typed) as Kwargs[string]
+      else if (!extrasAllowed) fail(key, unknownReason, 'unknown')
+      else outKwargs[key] = extraCheck ? (run(extraCheck, value, key, fail, typed) as Kwargs[string]) : value
     }
-    for (const key of required) if (kwargs[key] === undefined) fail(key, 'is required')
+    for (const key of required) if (kwargs[key] === undefined) fail(key, 'is required', 'missing')
+    if (wholeCheck && !issues && !wholeCheck.validate(outKwargs)) {
+      fail(wholeName, wholeCheck.message ?? reasonOf(wholeCheck.validate.errors?.[0], whole!, undefined))
+    }
     return issues ? reject(issues) : { args: outArgs, kwargs: outKwargs }
   }
 }
 
-function run(check: Check, raw: unknown, name: string, fail: (name: string, reason: string) => void): unknown {
-  const value = check.coerce(raw)
+function run(check: Check, raw: unknown, name: string, fail: (name: string, reason: string, kind?: ParamIssue['kind']) => void, typed = false): unknown {
+  const value = typed ? raw : check.coerce(raw)
   if (check.validate && !check.validate(value)) {
     const error = check.validate.errors?.[0]
-    fail(name + dotted(error), reasonOf(error, check.schema, raw))
+    const missing = error?.keyword === 'required'
+    fail(name + dotted(error), (missing ? undefined : messageAt(check, error)) ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid')
     return raw
   }
   return check.date && typeof value === 'string' ? new Date(value) : value
+}
+
+const MEMBER_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'errorMessage', '$ref'])
+
+/** The keywords of an object schema that judge the object as a whole, or undefined when there are none. */
+function objectRules(schema: JsonSchema): JsonSchema | undefined {
+  const rules = Object.entries(schema).filter(([k]) => !MEMBER_KEYWORDS.has(k) && !k.startsWith('x-'))
+  return rules.length ? Object.fromEntries(rules) : undefined
+}
+
+function ownMessage(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): string | undefined {
+  const m = schema.errorMessage ?? unwrap(schema, deref).errorMessage
+  return typeof m === 'string' ? m : undefined
 }
 
 function reject(issues: ParamIssue[]): never {
