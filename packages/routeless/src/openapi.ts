@@ -3,6 +3,7 @@
  * @module
  */
 import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from './params.ts'
+import { MEDIA_TYPES } from './request.ts'
 import type { Handler, RouteTable } from './route-table.ts'
 import { STATUS_TEXT } from './errors.ts'
 
@@ -107,9 +108,10 @@ function operation(h: Handler, pathParams: PathParam[], operationId: string, def
   if (parameters.length) op.parameters = parameters
   if (BODY_METHODS.has(h.method)) {
     const schema = kwargs ?? { type: 'object' }
+    const kinds = h.consumes ?? ['json', 'form']
     op.requestBody = {
       required: Boolean(kwargs?.required?.length),
-      content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+      content: Object.fromEntries(kinds.map((k) => [MEDIA_TYPES[k], { schema }])),
     }
   }
   const returns = h.types?.returns
@@ -148,15 +150,22 @@ function toComponents(defs: Record<string, Record<string, unknown>>): Record<str
 
 function responses(declared: ParamSpec['responses'], method: string, returns?: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  if (declared) {
+  if (declared && Object.keys(declared).some((k) => k.startsWith('2'))) {
     for (const [status, value] of Object.entries(declared)) {
+      if (value === undefined) continue
+      const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
+      // A success documented without a schema takes the declared return type's.
+      const schema = jsonSchemaOf(r.schema, 'output') ?? (status.startsWith('2') && !r.contentType ? returns : undefined)
+      out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
+    }
+  } else {
+    out['200'] = { description: method === 'DELETE' ? 'Deleted' : 'Success', ...(returns ? { content: { 'application/json': { schema: returns } } } : {}) }
+    for (const [status, value] of Object.entries(declared ?? {})) {
       if (value === undefined) continue
       const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
       const schema = jsonSchemaOf(r.schema, 'output')
       out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
     }
-  } else {
-    out['200'] = { description: method === 'DELETE' ? 'Deleted' : 'Success', ...(returns ? { content: { 'application/json': { schema: returns } } } : {}) }
   }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
   out['4XX'] ??= { description: 'Client error', ...error }

@@ -125,7 +125,7 @@ export interface BodyOptions {
 /** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
 export type BodyKind = 'json' | 'form' | 'multipart'
 
-const MEDIA_TYPES: Record<BodyKind, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' }
+export const MEDIA_TYPES: Record<BodyKind, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' }
 
 export interface ParsedBody {
   /** Decoded value: JSON, form fields object, raw bytes, or undefined when there is no body. */

@@ -272,9 +272,10 @@ function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, c
         method: parsed.verb, name, path: urlPath, captures, file, className, cls: value, fn,
         signature,
         params: spec,
-        binder: spec ? compileBinder(spec, signature.names) : undefined,
+        // A spec with schemas binds by them; one that only documents (summary, tags, responses) leaves the types to bind.
+        binder: spec && (spec.args || spec.kwargs) ? compileBinder(spec, signature.names) : undefined,
         types,
-        typed: types && !spec ? compileTyped(compile, types, `${file} (${className}.${name})`) : undefined,
+        typed: types && !(spec?.args || spec?.kwargs) ? compileTyped(compile, types, `${file} (${className}.${name})`) : undefined,
         guards: classGuards(statics.auth, name, parsed.verb, `${file} (${className})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
