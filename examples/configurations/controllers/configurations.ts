@@ -3,40 +3,47 @@
 // POST   /configurations/      → configurations.ts Default.POST()
 // PATCH  /configurations/:name → configurations.ts Default.PATCH(name)
 // DELETE /configurations/:name → configurations.ts Default.DELETE(name)
+import { params } from 'routeless'
 import { SignedInController } from '../src/api-controller.ts'
-import { found, nameTakenAsConflict, wrap } from '../src/responses.ts'
-import { create, listOrGet, remove, update } from '../src/schemas.ts'
-import { parseConfigurationPatch, parseListQuery, parseNewConfiguration, requireNoInput } from '../src/validation.ts'
+import type { ConfigurationPatch, ListQuery, NewConfiguration, NoInput } from '../src/inputs.ts'
+import { checkRecord, listOptions, noListOptions } from '../src/record-rules.ts'
+import { found, nameTakenAsConflict, type Records, wrap } from '../src/responses.ts'
+
+/** A 409 carries the records holding the name, in the shape of every record answer. */
+const conflict = { description: 'The name is taken: the record holding it, nothing changed', schema: 'returns' } as const
 
 export class Default extends SignedInController {
-  /** For OpenAPI: the input is validated here, by validation.ts (see schemas.ts). */
-  static params = { GET: listOrGet, POST: create, PATCH: update, DELETE: remove }
+  /** For OpenAPI only: the types below are the contract. */
+  static params = {
+    GET: params({ summary: 'List the records (GET /configurations/), or get one by name', tags: ['configurations'],
+      responses: { 200: 'A page of the records, or all of them (X-Total-Count: the number in all); or the one named' } }),
+    POST: params({ summary: 'Add a record', tags: ['configurations'], responses: { 200: 'The added record', 409: conflict } }),
+    PATCH: params({ summary: 'Change some fields of a record', tags: ['configurations'], responses: { 200: 'The changed record', 409: conflict } }),
+    DELETE: params({ summary: 'Delete a record', tags: ['configurations'], responses: { 209: 'The deleted record' } }),
+  }
 
-  async GET(name = '') {
+  async GET(name?: string, query: ListQuery = {}): Promise<Records> {
     const { configurations } = this.context
-    if (name === '') {
-      const page = await configurations.list(parseListQuery(this.kwargs))
+    if (name === undefined) {
+      const page = await configurations.list(listOptions(query))
       this.response.headers.set('X-Total-Count', String(page.total))
       return wrap(page.configurations)
     }
-    requireNoInput(this.kwargs)
+    noListOptions(query)
     return wrap([found(name, await configurations.get(name))])
   }
 
-  async POST() {
-    requireNoInput(this.kwargs)
-    const input = parseNewConfiguration(this.jsonBody())
+  async POST(record: NewConfiguration): Promise<Records> {
+    const input = checkRecord(record)
     return wrap([await this.context.configurations.create(input).catch(nameTakenAsConflict)])
   }
 
-  async PATCH(name: string) {
-    requireNoInput(this.kwargs)
-    const patch = parseConfigurationPatch(this.jsonBody())
-    return wrap([found(name, await this.context.configurations.update(name, patch).catch(nameTakenAsConflict))])
+  async PATCH(name: string, body: ConfigurationPatch): Promise<Records> {
+    const changes = checkRecord(body)
+    return wrap([found(name, await this.context.configurations.update(name, changes).catch(nameTakenAsConflict))])
   }
 
-  async DELETE(name: string) {
-    requireNoInput(this.kwargs, this.jsonBody())
+  async DELETE(name: string, {}: NoInput): Promise<Records> {
     const deleted = found(name, await this.context.configurations.remove(name))
     this.response.status = 209
     return wrap([deleted])

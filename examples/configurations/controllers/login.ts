@@ -1,26 +1,30 @@
 // POST /login → login.ts Default.POST()
-import { clientAddress, HttpError } from 'routeless'
+import { clientAddress, HttpError, params } from 'routeless'
 import { ApiController } from '../src/api-controller.ts'
+import type { Credentials } from '../src/inputs.ts'
 import { tooManyAttempts } from '../src/login-throttle.ts'
+import { loginName } from '../src/record-rules.ts'
 import { sessionCookie, TOKEN_HEADER } from '../src/session-token.ts'
-import { login } from '../src/schemas.ts'
-import { parseLogin, requireNoInput } from '../src/validation.ts'
 
 export class Default extends ApiController {
-  static params = { POST: login }
+  static params = {
+    POST: params({
+      summary: 'Log in: a session cookie and an X-Session-Token header', tags: ['sessions'],
+      responses: { 200: '"Authorized"; Set-Cookie: session=…; X-Session-Token: …', 401: '"Unauthorized"', 429: 'Too many failed logins for this username or from this client; Retry-After gives the seconds to wait' },
+    }),
+  }
 
   /**
    * `{"username": …, "password": …}` (or `name` for `username`) → "Authorized" and a new session; 429 with
    * `Retry-After` while the username or this client is backing off after failed logins (src/login-throttle.ts).
    */
-  async POST() {
-    requireNoInput(this.kwargs)
-    const { username, password } = parseLogin(this.jsonBody())
+  async POST(credentials: Credentials): Promise<'Authorized'> {
+    const username = loginName(credentials)
     const { users, sessions, secureCookies, loginThrottle } = this.context
     const client = clientAddress(this)
     const wait = await loginThrottle.waitMs(username, client)
     if (wait > 0) throw tooManyAttempts(wait)
-    const userId = await users.authenticate(username, password)
+    const userId = await users.authenticate(username, credentials.password)
     if (userId === undefined) {
       await loginThrottle.failed(username, client)
       throw new HttpError(401, 'Unauthorized', { body: 'Unauthorized' })

@@ -1,45 +1,41 @@
 /**
- * The base of this API's controllers: typed services on `this.context`, JSON bodies of at most 16 KiB decoded by
- * the handler itself (see json-body.ts), this API's error format, and the session guard that every record route and
- * logout share.
+ * The base of this API's controllers: typed services on `this.context`, JSON bodies of at most 16 KiB (a form is a
+ * 415), this API's error format, and the session guard that every record route and logout share.
  */
-import { Controller, type Guard, HttpError } from 'routeless'
-import { readJsonObject } from './json-body.ts'
+import { Controller, type Guard, HttpError, type ParamIssue } from 'routeless'
+import { type FieldError, invalidInput } from './record-rules.ts'
 import type { Services } from './services.ts'
 import { sessionTokenOf } from './session-token.ts'
-import { type FieldError, invalidInput } from './validation.ts'
-
-export class ApiController extends Controller<Services> {
-  /** A record is well under 1 KiB; anything near this limit is not a configuration record. */
-  static bodyLimit = 16 * 1024
-  /**
-   * Take every body raw: json-body.ts decodes it, with this API's messages (415 for forms too, "not valid JSON: …",
-   * "must be a JSON object"), after the query parameters have been judged.
-   */
-  static accepts = ['*/*']
-
-  /**
-   * Errors in this API's format. Its own 400s already carry `errors: [{field, message}]`; a 400 from routeless's
-   * parameter binding (`errors: [{name, reason}]`) is given the same shape, so no answer ever has the other one.
-   */
-  static renderError(error: HttpError): Response | undefined {
-    const issues = error.details?.errors
-    if (error.status !== 400 || !Array.isArray(issues) || !issues.every((i) => typeof i?.name === 'string')) return undefined
-    const errors: FieldError[] = issues.map((i: { name: string; reason: string }) => ({ field: i.name, message: i.reason }))
-    const mapped = invalidInput(errors)
-    return Response.json(mapped.toJSON(), { status: 400, headers: error.headers })
-  }
-
-  /** The request body as a JSON object (`{}` when there is none). */
-  jsonBody(): Record<string, unknown> {
-    return readJsonObject(this.request, this.body)
-  }
-}
 
 /** Who a session guard admitted: the token it carried (logout ends it) and its user. */
 export interface Session {
   token: string
   userId: number
+}
+
+export class ApiController<Principal = unknown> extends Controller<Services, Principal> {
+  /** A record is well under 1 KiB; anything near this limit is not a configuration record. */
+  static bodyLimit = 16 * 1024
+  /** Bodies are JSON objects; a form or any other type is a 415 that says so. */
+  static consumes = ['json'] as const
+
+  /**
+   * Errors in this API's format: every 400 carries `errors: [{field, message}]`, in the order found, and `message`
+   * joins them. routeless's parameter check (`errors: [{name, reason, kind}]`, from the handler's types) is given
+   * that shape here; record-rules.ts makes it directly.
+   */
+  static renderError(error: HttpError): Response | undefined {
+    const issues = error.details?.errors
+    if (error.status !== 400 || !Array.isArray(issues) || !issues.every((i) => typeof i?.name === 'string')) return undefined
+    const mapped = invalidInput((issues as ParamIssue[]).map(fieldError))
+    return Response.json(mapped.toJSON(), { status: 400, headers: error.headers })
+  }
+}
+
+/** One problem in this API's words: the type's own `@errorMessage` as it is, a generated reason after the field's name. */
+function fieldError({ name, reason, kind }: ParamIssue): FieldError {
+  if (kind === 'unknown' && name === 'id') return { field: name, message: 'id is assigned by the server and cannot be set' }
+  return { field: name, message: /^(is|must) /.test(reason) ? `${name} ${reason}` : reason }
 }
 
 export const LOG_IN_FIRST = 'Log in first: POST /login gives a session cookie and an X-Session-Token for Authorization: Bearer'
@@ -53,11 +49,10 @@ export const signedIn: Guard = async (controller) => {
   const token = sessionTokenOf(c.request)
   const userId = token === undefined ? undefined : await c.context.sessions.userOf(token)
   if (token === undefined || userId === undefined) throw new HttpError(403, LOG_IN_FIRST)
-  c.principal = { token, userId } satisfies Session
+  c.principal = { token, userId }
 }
 
 /** Answers 403 unless the request carries a live session. */
-export class SignedInController extends ApiController {
+export class SignedInController extends ApiController<Session> {
   static auth = signedIn
-  declare principal: Session
 }

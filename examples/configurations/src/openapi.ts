@@ -1,8 +1,8 @@
 /**
- * The OpenAPI 3.1 document served at `GET /openapi.json`: routeless generates the paths, parameters and bodies from
- * the route table and the `static params` of schemas.ts; this adds what is this API's own — the session (cookie or
- * Bearer token) as the security scheme, JSON-only bodies, the `{field, message}` error list, and the query
- * parameters only on the list.
+ * The OpenAPI 3.1 document served at `GET /openapi.json`: routeless generates the paths, parameters, JSON bodies and
+ * answers from the handlers' types (src/inputs.ts, src/responses.ts); this adds what is this API's own — the session
+ * (cookie or Bearer token) as the security scheme, the `{field, message}` error list, and the query parameters only
+ * on the list.
  */
 import type { Application } from 'routeless'
 
@@ -33,16 +33,6 @@ export function configurationsOpenApi(app: Application): Record<string, unknown>
     security: [{ session: [] }, { token: [] }],
   }) as Record<string, any>
   for (const [path, method] of PUBLIC) if (doc.paths[path]?.[method]) doc.paths[path][method].security = []
-  for (const operations of Object.values(doc.paths) as Record<string, any>[]) {
-    for (const op of Object.values(operations)) {
-      const content = op.requestBody?.content
-      if (content) {
-        // Bodies are JSON only (a form is a 415); the schema says what is required.
-        op.requestBody.content = { 'application/json': content['application/json'] }
-        op.requestBody.required = Boolean(content['application/json'].schema.required?.length)
-      }
-    }
-  }
   // One handler answers the list and a single record; only the list takes sort, page and per_page.
   const one = doc.paths['/configurations/{name}']?.get
   if (one) one.parameters = one.parameters.filter((p: { in: string }) => p.in === 'path')

@@ -2,8 +2,12 @@
 import { HttpError } from 'routeless'
 import { type Configuration, NameTaken } from './store.ts'
 
-/** Every record response, the 409 included, wraps its records so. */
-export function wrap(configurations: Configuration[]): { configurations: Configuration[] } {
+/** Every record answer, the 409 included, wraps its records so. */
+export interface Records {
+  configurations: Configuration[]
+}
+
+export function wrap(configurations: Configuration[]): Records {
   return { configurations }
 }
 

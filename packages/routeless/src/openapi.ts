@@ -61,7 +61,7 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
     paths,
     ...(options.security ? { security: options.security } : {}),
     components: {
-      schemas: { ...toComponents(table.defs), Error: options.errorSchema ?? ENVELOPE_SCHEMA },
+      schemas: { ...toComponents(used(paths, table.defs)), Error: options.errorSchema ?? ENVELOPE_SCHEMA },
       ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
     },
   }
@@ -144,6 +144,29 @@ function linked<T>(schema: T): T {
   return out as T
 }
 
+/**
+ * The named types the operations refer to, and those they refer to in turn: a manifest may describe other apps'
+ * controllers too (one `.routeless/manifest.json` per working directory), whose types are no part of this document.
+ */
+function used(paths: unknown, defs: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {}
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (typeof node !== 'object' || node === null) return
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') {
+        const name = v.replace(/^#\/(?:components\/schemas|\$defs)\//, '')
+        if (name !== v && defs[name] && !out[name]) {
+          out[name] = defs[name]!
+          visit(defs[name])
+        }
+      } else visit(v)
+    }
+  }
+  visit(paths)
+  return out
+}
+
 function toComponents(defs: Record<string, Record<string, unknown>>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(defs).map(([name, schema]) => [name, linked(schema)]))
 }
@@ -155,7 +178,7 @@ function responses(declared: ParamSpec['responses'], method: string, returns?: R
       if (value === undefined) continue
       const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
       // A success documented without a schema takes the declared return type's.
-      const schema = jsonSchemaOf(r.schema, 'output') ?? (status.startsWith('2') && !r.contentType ? returns : undefined)
+      const schema = r.schema === 'returns' ? returns : jsonSchemaOf(r.schema, 'output') ?? (status.startsWith('2') && !r.contentType ? returns : undefined)
       out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
     }
   } else {
@@ -163,7 +186,7 @@ function responses(declared: ParamSpec['responses'], method: string, returns?: R
     for (const [status, value] of Object.entries(declared ?? {})) {
       if (value === undefined) continue
       const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
-      const schema = jsonSchemaOf(r.schema, 'output')
+      const schema = r.schema === 'returns' ? returns : jsonSchemaOf(r.schema, 'output')
       out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
     }
   }

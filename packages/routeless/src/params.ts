@@ -19,7 +19,11 @@ export type { StandardSchemaV1 }
 
 export interface ResponseSpec {
   description: string
-  schema?: StandardSchemaV1
+  /**
+   * The body's schema; `'returns'`: the handler's declared return type (a 409 that carries the resource in the shape
+   * of the success answer). A success documented without a schema takes the return type too.
+   */
+  schema?: StandardSchemaV1 | 'returns'
   contentType?: string
 }
 
