@@ -71,10 +71,20 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
   })
 
   it('takes only the body kinds the class consumes: 415 listing them', async () => {
-    const res = await t().request('/servers/7', { method: 'POST', body: '--b--', headers: { 'content-type': 'multipart/form-data; boundary=b' } })
+    const res = await t().request('/servers/7', { method: 'POST', body: '<a/>', headers: { 'content-type': 'application/xml' } })
     expect(res.status).toBe(415)
-    expect(res.headers.get('accept-post')).toBe('application/json, application/x-www-form-urlencoded')
-    expect((await res.json()).message).toBe('Unsupported Content-Type: multipart/form-data')
+    expect(res.headers.get('accept-post')).toBe('application/json, application/x-www-form-urlencoded, multipart/form-data')
+    expect((await res.json()).message).toBe('Unsupported Content-Type: application/xml')
+  })
+
+  it('takes `File` parameters from multipart parts only', async () => {
+    const upload = new FormData()
+    upload.set('file', new File(['hello'], 'a.txt', { type: 'text/plain' }))
+    upload.set('note', 'n')
+    expect(await call('/servers/7', { method: 'PUT', body: upload })).toEqual({ status: 200, body: { id: 7, name: 'a.txt', size: 5, text: 'hello', note: 'n' } })
+    expect(await errors('/servers/7', { ...json({ file: 'hello' }), method: 'PUT' })).toEqual([{ name: 'file', reason: 'must be a file (a multipart/form-data part)' }])
+    expect(await errors('/servers/7', { ...form('file=hello'), method: 'PUT' })).toEqual([{ name: 'file', reason: 'must be a file (a multipart/form-data part)' }])
+    expect(await errors('/servers/7', { ...form('note=x'), method: 'PUT' })).toEqual([{ name: 'file', reason: 'is required' }])
   })
 
   it('takes `id?: string` as an optional path part', async () => {

@@ -55,7 +55,9 @@ export class SchemaWriter {
       }
       if (type.getCallSignatures().length > 0) throw new Unsupported('a function')
       const name = symbol?.getName()
-      if (name && ['Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'RegExp', 'Uint8Array', 'ArrayBuffer', 'Blob', 'File', 'Response', 'Request', 'ReadableStream'].includes(name)) {
+      // An uploaded file (a multipart part): checked as a `Blob` by the binder, `format: binary` in OpenAPI.
+      if (name === 'File' || name === 'Blob') return { 'x-js': 'File' }
+      if (name && ['Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'RegExp', 'Uint8Array', 'ArrayBuffer', 'Response', 'Request', 'ReadableStream'].includes(name)) {
         throw new Unsupported(`a ${name}`)
       }
       return this.object(type, at, depth)

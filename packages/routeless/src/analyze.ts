@@ -188,5 +188,5 @@ function returnSchema(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, met
 function isObjectType(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
   const parts = type.isUnion() ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null))) : [type]
   return parts.length > 0 && parts.every((t) => (t.flags & ts.TypeFlags.Object) !== 0 && !checker.isArrayType(t) && !checker.isTupleType(t)
-    && t.getCallSignatures().length === 0 && t.getSymbol()?.getName() !== 'Date')
+    && t.getCallSignatures().length === 0 && !['Date', 'File', 'Blob'].includes(t.getSymbol()?.getName() ?? ''))
 }

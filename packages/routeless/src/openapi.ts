@@ -108,7 +108,7 @@ function operation(h: Handler, pathParams: PathParam[], operationId: string, def
   if (parameters.length) op.parameters = parameters
   if (BODY_METHODS.has(h.method)) {
     const schema = kwargs ?? { type: 'object' }
-    const kinds = h.consumes ?? ['json', 'form']
+    const kinds = h.consumes ?? (JSON.stringify(kwargs ?? {}).includes('"format":"binary"') ? ['multipart'] : ['json', 'form'])
     op.requestBody = {
       required: Boolean(kwargs?.required?.length),
       content: Object.fromEntries(kinds.map((k) => [MEDIA_TYPES[k], { schema }])),
@@ -140,6 +140,7 @@ function linked<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(linked) as T
   if (typeof schema !== 'object' || schema === null) return schema
   const out: Record<string, unknown> = {}
+  if ((schema as Record<string, unknown>)['x-js'] === 'File') return { type: 'string', format: 'binary' } as T
   for (const [k, v] of Object.entries(schema)) out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : linked(v)
   return out as T
 }

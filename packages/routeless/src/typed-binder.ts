@@ -32,6 +32,8 @@ export class TypeValidators {
   constructor(readonly defs: Record<string, JsonSchema>) {
     this.ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateFormats: true })
     addFormats(this.ajv)
+    // `File`/`Blob` in a signature: a multipart part, nothing a JSON body can send. (`Date` is a marked string.)
+    this.ajv.addKeyword({ keyword: DATE_MARK, schemaType: 'string', errors: false, validate: (kind: string, data: unknown) => kind !== 'File' || data instanceof Blob })
     this.ajv.addSchema({ $id: 'routeless:defs', $defs: defs })
   }
 
@@ -213,6 +215,7 @@ function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unkno
   if (error.keyword === 'const') return `must be ${JSON.stringify(error.params.allowedValue)}${got}`
   if (error.keyword === 'type') return `must be ${article([error.params.type].flat().join(' or '))}${error.instancePath ? '' : got}`
   if (error.keyword === 'format' && schema[DATE_MARK] === 'Date') return `must be an ISO 8601 date${got}`
+  if (error.keyword === DATE_MARK) return 'must be a file (a multipart/form-data part)'
   return `${error.message ?? 'is invalid'}${error.instancePath ? '' : got}`
 }
 
