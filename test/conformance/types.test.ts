@@ -99,6 +99,12 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect((await call('/items?active')).body).toEqual({ active: true })
   })
 
+  it('reads a list of strings from repeated keys only: a comma is part of a text', async () => {
+    expect((await call('/items?names=Hello,%20world!&names=b')).body).toEqual({ names: ['Hello, world!', 'b'] })
+    expect((await call('/items?names=a,b')).body).toEqual({ names: ['a,b'] })
+    expect((await call('/items?ids=1,2')).body).toEqual({ ids: [1, 2] })
+  })
+
   it('lists every failing parameter with what was expected', async () => {
     expect(await errors('/items?sort=bad&ids=1,x&page=0&email=nope&code=ABC&since=yesterday&active=maybe')).toEqual([
       { name: 'sort', reason: 'must be one of "name", "port", got "bad"' },

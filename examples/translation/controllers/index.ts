@@ -1,7 +1,8 @@
 import { Controller, HttpError, isHttpError } from 'routeless'
 import { authenticateSecret } from '../src/auth/authenticate.ts'
 import type { Services } from '../src/services.ts'
-import { readTranslateParams } from '../src/translate/translate-params.ts'
+import { translateParams } from '../src/translate/translate-params.ts'
+import type { Formality } from '../src/translate/translate-request.ts'
 import { renderTranslatorPage, type PageState } from '../src/web/translator-page.ts'
 
 function html(body: string, status = 200): Response {
@@ -36,7 +37,7 @@ export class Default extends Controller<Services> {
       if (key.isAdmin) throw new HttpError(403, 'Admin keys cannot translate: use a developer key.')
       this.principal = key
       await this.context.rateLimit(this)
-      const params = readTranslateParams({ text: state.text, source_lang: state.sourceLang, target_lang: state.targetLang, formality: state.formality, show_billed_characters: '1' })
+      const params = translateParams({ text: state.text === undefined ? [] : [state.text], source_lang: state.sourceLang, target_lang: state.targetLang ?? '', formality: state.formality as Formality | undefined, show_billed_characters: true })
       const [item] = await this.context.translation.translate(params, key, '')
       state.translation = { text: item!.text, detectedSourceLang: item!.detected_source_language, billedCharacters: item!.billed_characters ?? 0 }
       return html(renderTranslatorPage(state, engine))

@@ -252,15 +252,12 @@ function coercer(schema: JsonSchema, validators: TypeValidators): (value: unknow
   const types = new Set<string>([s.type].flat().filter(Boolean))
   if (types.has('array')) {
     const item = coercer(s.items ?? {}, validators)
-    // A comma list is split; inside an array (repeated keys, or JSON), only for items that are not strings, so a JSON
-    // string that holds a comma is never cut.
+    // A comma list is split only for items that are not strings (`ids=1,2`): a text holds commas of its own
+    // (`text=Hello, world!`), so string items come one per repeated key.
     const itemTypes = [validators.deref(s.items ?? {}).type].flat()
-    const splitInArrays = !itemTypes.includes('string') && itemTypes.some(Boolean)
-    const split = (x: unknown) => (typeof x === 'string' ? x.split(',').map((y) => y.trim()).filter((y) => y !== '') : [x])
-    return (v) => {
-      const list = Array.isArray(v) ? (splitInArrays ? v.flatMap(split) : v) : split(v)
-      return list.map(item)
-    }
+    const splits = !itemTypes.includes('string') && itemTypes.some(Boolean)
+    const split = (x: unknown) => (splits && typeof x === 'string' ? x.split(',').map((y) => y.trim()).filter((y) => y !== '') : [x])
+    return (v) => (Array.isArray(v) ? v.flatMap(split) : split(v)).map(item)
   }
   const literals = (s.enum ?? ('const' in s ? [s.const] : undefined)) as unknown[] | undefined
   return (v) => {

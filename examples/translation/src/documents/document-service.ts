@@ -17,7 +17,8 @@ import { notSpecified, notSupported, optionalString } from '../http/params.ts'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import type { KeyStore } from '../keys/key-store.ts'
 import { billableCharacters } from '../markup/skeleton.ts'
-import { readTranslateParams } from '../translate/translate-params.ts'
+import { translateParams } from '../translate/translate-params.ts'
+import type { DocumentRequest, TranslationOptions } from '../translate/translate-request.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
 import type { Meter } from '../usage/meter.ts'
 import { UsageStore } from '../usage/usage-store.ts'
@@ -64,24 +65,23 @@ export class DocumentService {
     })
   }
 
-  async upload(key: ApiKeyRecord, kwargs: Kwargs): Promise<{ document_id: string; document_key: string }> {
-    const files = Array.isArray(kwargs.file) ? kwargs.file : [kwargs.file]
-    const file = files[0]
-    if (!(file instanceof File)) throw notSpecified('file')
-    const fileName = optionalString(kwargs, 'filename') ?? file.name
+  async upload(key: ApiKeyRecord, request: DocumentRequest): Promise<{ document_id: string; document_key: string }> {
+    const file = request.file
+    if (file === undefined) throw notSpecified('file')
+    const fileName = request.filename || file.name
     if (!fileName) throw notSpecified('filename')
     const format = path.extname(fileName).slice(1).toLowerCase()
     if (UNSUPPORTED_FORMATS.includes(format)) {
       throw new HttpError(400, `Document format '${format}' is not supported by this server: its engines cannot read PDF or images. Supported: docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff.`)
     }
     if (!isDocumentFormat(format)) throw invalidFile(`the file type '${format || fileName}' is not supported (docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff)`)
-    const output = optionalString(kwargs, 'output_format')?.toLowerCase()
+    const output = request.output_format?.toLowerCase() || undefined
     if (output !== undefined && output !== format && !(sameFamily(output, format))) throw notSupported('output_format')
     if (file.size > this.o.maxBytes) throw new HttpError(413, `The document is larger than ${this.o.maxBytes} bytes.`)
 
-    const options: Kwargs = {}
-    for (const name of OPTIONS) if (kwargs[name] !== undefined) options[name] = kwargs[name]
-    const checked = readTranslateParams({ ...options, text: 'x' }) // validates every option now: 400 at upload, not a failed job
+    const options: Partial<TranslationOptions> = {}
+    for (const name of OPTIONS) if (request[name] !== undefined) Object.assign(options, { [name]: request[name] })
+    const checked = translateParams({ target_lang: '', ...options, text: ['x'] }) // every rule now: 400 at upload, not a failed job
     if (checked.sourceLang !== undefined && checked.sourceLang === baseLanguage(checked.targetLang)) throw new HttpError(400, SAME_LANGUAGE)
     const bytes = new Uint8Array(await file.arrayBuffer())
     const parts = await extract(format, bytes) // a damaged file is a 400 now, not a failed job later
@@ -112,8 +112,8 @@ export class DocumentService {
     return { document_id: documentId, document_key: documentKey }
   }
 
-  async status(documentId: string, kwargs: Kwargs) {
-    const row = await this.find(documentId, kwargs)
+  async status(documentId: string, request: DocumentRequest) {
+    const row = await this.find(documentId, request)
     const out: Record<string, unknown> = { document_id: row.document_id, status: row.status }
     if (row.status === 'translating') out.seconds_remaining = 1
     if (row.status === 'done') out.billed_characters = Number(row.billed_characters)
@@ -125,8 +125,8 @@ export class DocumentService {
    * The translated file, once: afterwards the document is gone. The result is read first, then — in one transaction —
    * the document is marked downloaded and its file deleted; a failed read leaves it downloadable.
    */
-  async download(documentId: string, kwargs: Kwargs): Promise<{ bytes: Uint8Array; fileName: string; format: DocumentFormat }> {
-    const row = await this.find(documentId, kwargs)
+  async download(documentId: string, request: DocumentRequest): Promise<{ bytes: Uint8Array; fileName: string; format: DocumentFormat }> {
+    const row = await this.find(documentId, request)
     if (row.status === 'queued' || row.status === 'translating') throw new HttpError(503, 'Document not ready')
     if (row.status === 'error') throw new HttpError(400, `Document translation failed: ${row.error_message}`)
     const legacy = path.join(this.o.dir, `${row.document_id}.out`)
@@ -143,8 +143,8 @@ export class DocumentService {
     return { bytes, fileName: row.file_name, format: row.format as DocumentFormat }
   }
 
-  private async find(documentId: string, kwargs: Kwargs) {
-    const key = optionalString(kwargs, 'document_key')
+  private async find(documentId: string, request: DocumentRequest) {
+    const key = request.document_key || undefined
     if (key === undefined) throw notSpecified('document_key')
     const row = /^[0-9A-F]{32}$/i.test(documentId)
       ? await this.o.db.selectFrom('documents').selectAll().where('document_id', '=', documentId.toUpperCase()).executeTakeFirst()
@@ -170,8 +170,8 @@ export class DocumentService {
       const parts = await extract(format, new Uint8Array(source.bytes))
       let translations: string[] = []
       if (parts.texts.length > 0) {
-        const params = readTranslateParams({
-          ...(JSON.parse(row.request) as Kwargs), text: parts.texts, tag_handling: parts.tagHandling, outline_detection: '0', ignore_tags: parts.ignoreTags,
+        const params = translateParams({
+          target_lang: '', ...(JSON.parse(row.request) as Partial<TranslationOptions>), text: parts.texts, tag_handling: parts.tagHandling, outline_detection: false, ignore_tags: parts.ignoreTags,
         })
         params.showBilledCharacters = true
         // Already in the target language: DeepL ends the job in error (and bills nothing) rather than copy it.

@@ -1,15 +1,26 @@
 /**
- * DeepL's error body, `{"message": "…"}`, for every error this API answers (framework-made ones included). A
- * parameter-schema 400 lists every failing parameter in `errors`; DeepL names one, so the first reason (written in
- * DeepL's wording by `schemas.ts`) becomes the message.
+ * DeepL's error body, `{"message": "…"}`, for every error this API answers (framework-made ones included). A 400 from
+ * routeless's check of a handler's types lists every failing parameter in `errors` (`{name, reason, kind}`); DeepL
+ * names one, so the first becomes the message in DeepL's words: `Parameter 'x' not specified.` for a missing one,
+ * the type's own `@errorMessage` where it has one, else `Value for 'x' not supported.`.
  */
-import type { HttpError } from 'routeless'
+import type { HttpError, ParamIssue } from 'routeless'
+import { notSpecifiedMessage, notSupportedMessage } from './params.ts'
 
 export function renderDeepLError(error: HttpError): Response {
   const headers = new Headers(error.headers)
   headers.set('content-type', 'application/json; charset=utf-8')
-  const issues = error.details?.errors as Array<{ name: string; reason: string }> | undefined
-  const message = issues?.length ? issues[0]!.reason : error.message
+  const issues = error.details?.errors as ParamIssue[] | undefined
+  const message = issues?.length ? deeplMessage(issues[0]!) : error.message
   const body = error.hasBody ? error.body : { message }
   return new Response(JSON.stringify(body), { status: error.status, headers })
+}
+
+function deeplMessage(issue: ParamIssue): string {
+  const name = issue.name.split('.')[0]!
+  if (issue.kind === 'missing') return notSpecifiedMessage(name)
+  // A reason without a kind is a Standard Schema's, already in DeepL's words (src/http/schemas.ts); a reason that
+  // does not start as routeless's generated ones do is a type's @errorMessage.
+  if (issue.kind === undefined || !/^(is|must) /.test(issue.reason)) return issue.reason
+  return notSupportedMessage(name)
 }

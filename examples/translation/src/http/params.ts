@@ -4,12 +4,15 @@
  */
 import { HttpError, type Kwargs } from 'routeless'
 
+export const notSpecifiedMessage = (name: string) => `Parameter '${name}' not specified.`
+export const notSupportedMessage = (name: string) => `Value for '${name}' not supported.`
+
 export function notSpecified(name: string): HttpError {
-  return new HttpError(400, `Parameter '${name}' not specified.`)
+  return new HttpError(400, notSpecifiedMessage(name))
 }
 
 export function notSupported(name: string): HttpError {
-  return new HttpError(400, `Value for '${name}' not supported.`)
+  return new HttpError(400, notSupportedMessage(name))
 }
 
 /** A single string; a repeated form field or a non-string JSON value is an error. Empty strings count as absent. */

@@ -5,9 +5,9 @@
  * by the schema's types (numbers, booleans, comma lists) before validation.
  */
 import { z } from 'zod'
+import { notSpecifiedMessage, notSupportedMessage } from './params.ts'
 
-export const notSpecifiedMessage = (name: string) => `Parameter '${name}' not specified.`
-export const notSupportedMessage = (name: string) => `Value for '${name}' not supported.`
+export { notSpecifiedMessage, notSupportedMessage }
 
 /** A required string; `''` counts as missing, a non-string (or a repeated form field) is not supported. */
 export function requiredText(name: string, max?: { length: number; message: string }) {

@@ -5,7 +5,7 @@
  */
 import { HttpError } from 'routeless'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
-import { readTranslateParams } from '../translate/translate-params.ts'
+import { translateParams } from '../translate/translate-params.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
 import { correct, rephrase } from './rule-based-writer.ts'
 import { styledLanguage, WRITE_TARGETS, type WriteParams } from './write-params.ts'
@@ -19,7 +19,7 @@ export async function improve(params: WriteParams, mode: 'rephrase' | 'correct',
     const base = target.split('-')[0]!.toLowerCase()
     let source = text
     if (base !== detected && text.trim() !== '') {
-      const [item] = await translation.translate(readTranslateParams({ text: [text], target_lang: target }), key, '')
+      const [item] = await translation.translate(translateParams({ text: [text], target_lang: target }), key, '')
       source = item!.text
     }
     const style = styledLanguage(base) ? params.style : 'default'
