@@ -33,9 +33,9 @@ export class ApiController<Principal = unknown> extends Controller<Services, Pri
 }
 
 /** One problem in this API's words: the type's own `@errorMessage` as it is, a generated reason after the field's name. */
-function fieldError({ name, reason, kind }: ParamIssue): FieldError {
+function fieldError({ name, reason, kind, own }: ParamIssue): FieldError {
   if (kind === 'unknown' && name === 'id') return { field: name, message: 'id is assigned by the server and cannot be set' }
-  return { field: name, message: /^(is|must) /.test(reason) ? `${name} ${reason}` : reason }
+  return { field: name, message: own ? reason : `${name} ${reason}` }
 }
 
 export const LOG_IN_FIRST = 'Log in first: POST /login gives a session cookie and an X-Session-Token for Authorization: Bearer'

@@ -66,10 +66,10 @@ describe('the error format', () => {
   it('gives a 400 of routeless\'s parameter binding the {field, message} shape of every other 400', async () => {
     const { ApiController } = await import('../src/api-controller.ts')
     const { HttpError } = await import('routeless')
-    const error = new HttpError(400, 'Invalid parameters: a: bad; b: worse', { details: { errors: [{ name: 'a', reason: 'bad' }, { name: 'b', reason: 'worse' }] } })
+    const error = new HttpError(400, 'Invalid parameters: a: is required; b: b is bad', { details: { errors: [{ name: 'a', reason: 'is required', kind: 'missing' }, { name: 'b', reason: 'b is bad', kind: 'invalid', own: true }] } })
     const response = ApiController.renderError(error)!
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ status: 400, error: 'Bad Request', message: 'bad; worse', errors: [{ field: 'a', message: 'bad' }, { field: 'b', message: 'worse' }] })
+    expect(await response.json()).toEqual({ status: 400, error: 'Bad Request', message: 'a is required; b is bad', errors: [{ field: 'a', message: 'a is required' }, { field: 'b', message: 'b is bad' }] })
     expect(ApiController.renderError(new HttpError(404, 'No configuration is named "x"'))).toBeUndefined()
   })
 })

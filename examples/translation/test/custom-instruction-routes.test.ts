@@ -11,6 +11,32 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 describe('/v3/style_rules/{id}/custom_instructions', () => {
+  // Checked by the handlers' types (src/styles/style-request.ts), then by custom-instructions.ts: DeepL's messages.
+  it.each([
+    [{ prompt: 'p' }, "Parameter 'label' not specified."],
+    [{ label: 'l' }, "Parameter 'prompt' not specified."],
+    [{ label: '', prompt: 'p' }, "Parameter 'label' not specified."],
+    [{ label: 7, prompt: 'p' }, "Value for 'label' not supported."],
+    [{ label: 'l'.repeat(101), prompt: 'p' }, "Parameter 'label' must be at most 100 characters."],
+    [{ label: 'l', prompt: '😀'.repeat(301) }, "Parameter 'prompt' must be at most 300 characters."],
+    [{ label: 'l', prompt: 'p', source_language: 'xx' }, "Value for 'source_language' not supported."],
+  ])('refuses %j with 400 on create and on replace', async (body, message) => {
+    const { style_id: id } = await (await call('/v3/style_rules', { json: { name: 'checks', language: 'de' } })).json()
+    const base = `/v3/style_rules/${id}/custom_instructions`
+    const first = await (await call(base, { json: { label: 'ok', prompt: 'fine' } })).json()
+    for (const [path, method] of [[base, 'POST'], [`${base}/${first.id}`, 'PUT']] as const) {
+      const res = await call(path, { method, json: body })
+      expect(res.status, method).toBe(400)
+      expect((await res.json()).message, method).toBe(message)
+    }
+    expect((await (await call(base)).json()).custom_instructions).toHaveLength(1)
+  })
+
+  it('takes a prompt of exactly 300 code points (emoji count once)', async () => {
+    const { style_id: id } = await (await call('/v3/style_rules', { json: { name: 'long', language: 'de' } })).json()
+    expect((await call(`/v3/style_rules/${id}/custom_instructions`, { json: { label: 'l'.repeat(100), prompt: '😀'.repeat(300) } })).status).toBe(201)
+  })
+
   it('creates (201), lists, gets, replaces and deletes (204) an instruction', async () => {
     const list = await call('/v3/style_rules', { json: { name: 'house style', language: 'de' } })
     expect(list.status).toBe(201)

@@ -207,6 +207,7 @@ function tagMap(tags: readonly ts.JSDocTagInfo[]): Record<string, string> {
  * mistake stops start-up (as tsoa and Encore do) instead of being ignored.
  */
 export function applyConstraints(schema: JsonSchema, tags: Record<string, string>, where = 'type'): JsonSchema {
+  if (Array.isArray(schema.anyOf) && schema.type === undefined) return constrainBranches(schema, tags, where)
   const out = { ...schema }
   const types = new Set<string>([schema.type].flat().filter(Boolean))
   const need = (tag: string, ...allowed: string[]) => {
@@ -251,4 +252,27 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
     out.type = Array.isArray(out.type) ? out.type.map((t: string) => (t === 'number' ? 'integer' : t)) : 'integer'
   }
   return out
+}
+
+/**
+ * `T[] | null`, `Page | undefined`-like unions: each tag goes to the branches it applies to (never `null`), and a tag
+ * that applies to none is the usual start-up error.
+ */
+function constrainBranches(schema: JsonSchema, tags: Record<string, string>, where: string): JsonSchema {
+  const { errorMessage, ...rest } = tags
+  let first: unknown
+  let applied = false
+  const anyOf = (schema.anyOf as JsonSchema[]).map((branch) => {
+    if (branch.type === 'null' || Object.keys(rest).length === 0) return branch
+    try {
+      const out = applyConstraints(branch, rest, where)
+      applied = true
+      return out
+    } catch (error) {
+      first ??= error
+      return branch
+    }
+  })
+  if (!applied && first) throw first
+  return { ...schema, anyOf, ...(errorMessage !== undefined ? applyConstraints({}, { errorMessage }, where) : {}) }
 }

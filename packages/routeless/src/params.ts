@@ -63,6 +63,8 @@ export interface ParamIssue {
    * how an API with fixed error messages tells them apart (DeepL's "Parameter 'x' not specified.").
    */
   kind?: 'missing' | 'unknown' | 'invalid'
+  /** True when `reason` is the type's own `@errorMessage` (send it as written), not a generated one. */
+  own?: boolean
 }
 
 export type Binder = (args: string[], kwargs: Kwargs) => Promise<{ args: unknown[]; kwargs: Kwargs }>

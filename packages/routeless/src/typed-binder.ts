@@ -60,6 +60,8 @@ function relink(schema: unknown): any {
   return out
 }
 
+type Fail = (name: string, reason: string, kind?: ParamIssue['kind'], own?: boolean) => void
+
 /** A compiled check of one value: coerce, then validate; the converted value or the issue. */
 interface Check {
   coerce: (value: unknown) => unknown
@@ -136,7 +138,7 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
 
   return (args, kwargs, json) => {
     let issues: ParamIssue[] | undefined
-    const fail = (name: string, reason: string, kind: ParamIssue['kind'] = 'invalid') => void (issues ??= []).push({ name, reason, kind })
+    const fail: Fail = (name, reason, kind = 'invalid', own = false) => void (issues ??= []).push(own ? { name, reason, kind, own } : { name, reason, kind })
     const outArgs: unknown[] = args.slice()
     if (positionalNeeded) {
       for (let i = 0, p = 0; i < args.length && p < positional.length; i++) {
@@ -162,18 +164,20 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
     }
     for (const key of required) if (kwargs[key] === undefined) fail(key, 'is required', 'missing')
     if (wholeCheck && !issues && !wholeCheck.validate(outKwargs)) {
-      fail(wholeName, wholeCheck.message ?? reasonOf(wholeCheck.validate.errors?.[0], whole!, undefined))
+      fail(wholeName, wholeCheck.message ?? reasonOf(wholeCheck.validate.errors?.[0], whole!, undefined), 'invalid', wholeCheck.message !== undefined)
     }
     return issues ? reject(issues) : { args: outArgs, kwargs: outKwargs }
   }
 }
 
-function run(check: Check, raw: unknown, name: string, fail: (name: string, reason: string, kind?: ParamIssue['kind']) => void, typed = false): unknown {
+function run(check: Check, raw: unknown, name: string, fail: Fail, typed = false): unknown {
   const value = typed ? raw : check.coerce(raw)
   if (check.validate && !check.validate(value)) {
     const error = check.validate.errors?.[0]
     const missing = error?.keyword === 'required'
-    fail(name + dotted(error), (missing ? undefined : messageAt(check, error)) ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid')
+    // `@errorMessage` speaks for the rules of a value, not its type: `label: 7` "must be a string", not "at most 100 characters".
+    const own = missing || error?.keyword === 'type' || error?.keyword === DATE_MARK ? undefined : messageAt(check, error)
+    fail(name + dotted(error), own ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid', own !== undefined)
     return raw
   }
   return check.date && typeof value === 'string' ? new Date(value) : value

@@ -1,13 +1,13 @@
 import { ApiController } from '../../src/http/api-controller.ts'
-import { readWriteParams } from '../../src/write/write-params.ts'
+import { type CorrectRequest, type RephraseRequest, writeParams } from '../../src/write/write-params.ts'
 import { improve } from '../../src/write/write-service.ts'
 
 /** POST /v2/write/rephrase (writing_style or tone) */
 export class Rephrase extends ApiController {
   static bodyLimit = 128 * 1024
 
-  POST() {
-    return improve(readWriteParams(this.kwargs, true), 'rephrase', this.context.translation, this.key)
+  POST(request: RephraseRequest) {
+    return improve(writeParams(request, true), 'rephrase', this.context.translation, this.key)
   }
 }
 
@@ -15,7 +15,7 @@ export class Rephrase extends ApiController {
 export class Correct extends ApiController {
   static bodyLimit = 128 * 1024
 
-  POST() {
-    return improve(readWriteParams(this.kwargs, false), 'correct', this.context.translation, this.key)
+  POST(request: CorrectRequest) {
+    return improve(writeParams(request, false), 'correct', this.context.translation, this.key)
   }
 }

@@ -1,7 +1,8 @@
 import { HttpError } from 'routeless'
+import { notSpecified } from '../../src/http/params.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
-import { optionalBoolean, requiredString } from '../../src/http/params.ts'
-import { readPage } from '../../src/memories/memory-params.ts'
+import { DEFAULT_PAGE_SIZE } from '../../src/http/paging.ts'
+import type { ConfiguredRules, InstructionInput, NewStyleRule, StyleRuleListQuery, StyleRulePatch } from '../../src/styles/style-request.ts'
 import { styleJson } from '../../src/styles/style-store.ts'
 
 const NOT_FOUND = 'Style rule list not found'
@@ -11,31 +12,31 @@ const NOT_FOUND = 'Style rule list not found'
  * POST|GET /v3/style_rules/{id}/custom_instructions, GET|PUT|DELETE …/custom_instructions/{instruction_id}.
  */
 export class Default extends ApiController {
-  async POST() {
-    const id = await this.context.styles.create(this.key.keyId, this.kwargs)
+  async POST(request: NewStyleRule) {
+    const id = await this.context.styles.create(this.key.keyId, request)
     this.response.status = 201
     return styleJson((await this.context.styles.get(id, this.key.keyId))!)
   }
 
-  async GET(id = '') {
-    if (!id) {
-      const rows = await this.context.styles.list(this.key.keyId, readPage(this.kwargs, 'page', 0, 0, 1_000_000), readPage(this.kwargs, 'page_size', 10, 1, 25))
-      const detailed = optionalBoolean(this.kwargs, 'detailed', false)
-      return { style_rules: rows.map((r) => styleJson(r, detailed)) }
+  async GET(id?: string, { page, page_size, detailed }: StyleRuleListQuery = {}) {
+    if (id === undefined) {
+      const rows = await this.context.styles.list(this.key.keyId, page ?? 0, page_size ?? DEFAULT_PAGE_SIZE)
+      return { style_rules: rows.map((r) => styleJson(r, detailed ?? false)) }
     }
     return styleJson(await this.find(id))
   }
 
-  async PATCH(id: string) {
+  async PATCH(id: string, { name }: StyleRulePatch) {
     const style = await this.find(id)
-    await this.context.styles.update(style.style_id, { name: requiredString(this.kwargs, 'name') })
+    if (name === '') throw notSpecified('name')
+    await this.context.styles.update(style.style_id, { name })
     return styleJson(await this.find(id))
   }
 
   /** PUT /v3/style_rules/{id}/configured_rules: the body is the ConfiguredRules object itself (replaces all). */
-  async PUT_$_configured_rules(id: string) {
+  async PUT_$_configured_rules(id: string, rules: ConfiguredRules) {
     const style = await this.find(id)
-    await this.context.styles.update(style.style_id, { configuredRules: this.body })
+    await this.context.styles.update(style.style_id, { configuredRules: rules })
     return styleJson(await this.find(id))
   }
 
@@ -44,8 +45,8 @@ export class Default extends ApiController {
   }
 
   /** POST /v3/style_rules/{id}/custom_instructions: adds one (201). */
-  async POST_$_custom_instructions(id: string) {
-    const created = await this.context.customInstructions.create(id, this.key.keyId, this.kwargs)
+  async POST_$_custom_instructions(id: string, input: InstructionInput) {
+    const created = await this.context.customInstructions.create(id, this.key.keyId, input)
     this.response.status = 201
     return created
   }
@@ -57,8 +58,8 @@ export class Default extends ApiController {
   }
 
   /** PUT /v3/style_rules/{id}/custom_instructions/{instruction_id}: replaces one. */
-  async PUT_$_custom_instructions(id: string, instructionId: string) {
-    return this.context.customInstructions.replace(id, this.key.keyId, instructionId, this.kwargs)
+  async PUT_$_custom_instructions(id: string, instructionId: string, input: InstructionInput) {
+    return this.context.customInstructions.replace(id, this.key.keyId, instructionId, input)
   }
 
   /** DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (204). */

@@ -1,6 +1,7 @@
 import { HttpError } from 'routeless'
 import { ApiController } from '../../src/http/api-controller.ts'
-import { readMemory, readPage, readSegments } from '../../src/memories/memory-params.ts'
+import { DEFAULT_PAGE_SIZE, type ListPage } from '../../src/http/paging.ts'
+import { memoryParams, type NewMemory, type NewSegments, segmentInputs, type SegmentPage } from '../../src/memories/memory-params.ts'
 
 const NOT_FOUND = 'Translation memory not found'
 
@@ -12,37 +13,34 @@ const NOT_FOUND = 'Translation memory not found'
 export class Default extends ApiController {
   static bodyLimit = 11 * 1024 * 1024
 
-  async GET(id = '') {
+  async GET(id?: string, { page, page_size }: ListPage = {}) {
     const store = this.context.memories
-    if (!id) {
-      const { items, total } = await store.list(this.key.keyId, readPage(this.kwargs, 'page', 0, 0, 1_000_000), readPage(this.kwargs, 'page_size', 10, 1, 25))
+    if (id === undefined) {
+      const { items, total } = await store.list(this.key.keyId, page ?? 0, page_size ?? DEFAULT_PAGE_SIZE)
       return { translation_memories: items, total_count: total }
     }
     return this.find(id)
   }
 
   /** GET /v3/translation_memories/{id}/segments?page_size&page_cursor */
-  async GET_$_segments(id: string) {
+  async GET_$_segments(id: string, { page_size, page_cursor }: SegmentPage = {}) {
     const memory = await this.find(id)
-    const store = this.context.memories
-    const cursor = Number(this.kwargs.page_cursor ?? 0)
-    if (!Number.isSafeInteger(cursor) || cursor < 0) throw new HttpError(400, "Value for 'page_cursor' not supported.")
-    return store.segments(memory.translation_memory_id, readPage(this.kwargs, 'page_size', 25, 1, 100), cursor)
+    return this.context.memories.segments(memory.translation_memory_id, page_size ?? 25, page_cursor ?? 0)
   }
 
-  async POST() {
+  async POST(request: NewMemory) {
     const store = this.context.memories
-    const m = readMemory(this.kwargs)
-    const created = await store.create(this.key.keyId, m.name, m.source, m.targets, readSegments(this.kwargs, m.targets, false))
+    const m = memoryParams(request)
+    const created = await store.create(this.key.keyId, m.name, m.source, m.targets, segmentInputs(request.segments ?? [], m.targets))
     this.response.status = 201
     return store.get(created, this.key.keyId)
   }
 
   /** POST /v3/translation_memories/{id}/segments: adds segments. */
-  async POST_$_segments(id: string) {
+  async POST_$_segments(id: string, { segments }: NewSegments) {
     const memory = await this.find(id)
     const store = this.context.memories
-    await store.addSegments(memory.translation_memory_id, readSegments(this.kwargs, memory.target_languages, true))
+    await store.addSegments(memory.translation_memory_id, segmentInputs(segments, memory.target_languages))
     return store.get(memory.translation_memory_id, this.key.keyId)
   }
 

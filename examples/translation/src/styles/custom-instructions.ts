@@ -8,25 +8,23 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { HttpError, type Kwargs } from 'routeless'
+import { HttpError } from 'routeless'
 import type { TranslationDatabase } from '../database/schema.ts'
-import { notSupported, optionalString, requiredString } from '../http/params.ts'
+import { notSpecified, notSupported } from '../http/params.ts'
 import { isSourceLanguage, normalizeCode } from '../languages/catalogue.ts'
+import type { InstructionInput } from './style-request.ts'
 import { MAX_INSTRUCTIONS, type CustomInstruction } from './style-store.ts'
 
 export const STYLE_NOT_FOUND = 'Style rule list not found'
 export const INSTRUCTION_NOT_FOUND = 'Custom instruction not found'
-const MAX_LABEL = 100
-const MAX_PROMPT = 300
 const ATTEMPTS = 8
 
-/** `{label, prompt, source_language?}` as DeepL takes it (label ≤ 100, prompt ≤ 300 code points). */
-export function readInstruction(kwargs: Kwargs): Omit<CustomInstruction, 'id'> {
-  const label = requiredString(kwargs, 'label')
-  const prompt = requiredString(kwargs, 'prompt')
-  if ([...label].length > MAX_LABEL) throw new HttpError(400, `Parameter 'label' must be at most ${MAX_LABEL} characters.`)
-  if ([...prompt].length > MAX_PROMPT) throw new HttpError(400, `Parameter 'prompt' must be at most ${MAX_PROMPT} characters.`)
-  const source = optionalString(kwargs, 'source_language')
+/** `{label, prompt, source_language?}` as DeepL takes it (the lengths are the type's: style-request.ts). */
+export function readInstruction(input: InstructionInput): Omit<CustomInstruction, 'id'> {
+  const { label, prompt } = input
+  if (label === '') throw notSpecified('label')
+  if (prompt === '') throw notSpecified('prompt')
+  const source = input.source_language || undefined
   if (source !== undefined && !isSourceLanguage(source)) throw notSupported('source_language')
   return { label, prompt, ...(source !== undefined && { source_language: normalizeCode(source).toLowerCase() }) }
 }
@@ -35,8 +33,8 @@ export class CustomInstructions {
   constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
 
   /** POST: adds an instruction at the end of the list (at most 200); the controller answers 201 with it. */
-  async create(styleId: string, ownerKeyId: string, kwargs: Kwargs): Promise<CustomInstruction> {
-    const fields = readInstruction(kwargs)
+  async create(styleId: string, ownerKeyId: string, input: InstructionInput): Promise<CustomInstruction> {
+    const fields = readInstruction(input)
     const created: CustomInstruction = { id: randomUUID(), ...fields }
     await this.change(styleId, ownerKeyId, (list) => {
       if (list.length >= MAX_INSTRUCTIONS) throw new HttpError(400, `A style rule list has at most ${MAX_INSTRUCTIONS} custom instructions.`)
@@ -59,8 +57,8 @@ export class CustomInstructions {
   }
 
   /** PUT …/custom_instructions/{instruction_id}: replaces label, prompt and source_language; the id and place stay. */
-  async replace(styleId: string, ownerKeyId: string, instructionId: string, kwargs: Kwargs): Promise<CustomInstruction> {
-    const fields = readInstruction(kwargs)
+  async replace(styleId: string, ownerKeyId: string, instructionId: string, input: InstructionInput): Promise<CustomInstruction> {
+    const fields = readInstruction(input)
     const replaced: CustomInstruction = { id: instructionId.toLowerCase(), ...fields }
     await this.change(styleId, ownerKeyId, (list) => {
       const at = list.findIndex((i) => i.id === replaced.id)

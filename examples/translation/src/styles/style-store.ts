@@ -4,9 +4,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import { HttpError, type Kwargs } from 'routeless'
+import { HttpError } from 'routeless'
 import type { StyleRulesTable, TranslationDatabase } from '../database/schema.ts'
-import { notSupported, requiredString } from '../http/params.ts'
+import { notSpecified, notSupported } from '../http/params.ts'
+import type { ConfiguredRules, InstructionInput, NewStyleRule } from './style-request.ts'
 
 export const STYLE_LANGUAGES = new Set(['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'])
 export const MAX_INSTRUCTIONS = 200
@@ -21,15 +22,17 @@ export interface CustomInstruction {
 export class StyleStore {
   constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
 
-  async create(ownerKeyId: string, kwargs: Kwargs): Promise<string> {
-    const name = requiredString(kwargs, 'name')
-    const language = requiredString(kwargs, 'language').trim().toLowerCase()
+  async create(ownerKeyId: string, request: NewStyleRule): Promise<string> {
+    const name = request.name
+    if (name === '') throw notSpecified('name')
+    const language = request.language.trim().toLowerCase()
+    if (language === '') throw notSpecified('language')
     if (!STYLE_LANGUAGES.has(language)) throw notSupported('language')
     const id = randomUUID()
     const time = this.now().toISOString()
     await this.db.insertInto('style_rules').values({
-      style_id: id, owner_key_id: ownerKeyId, name, language, version: 1, configured_rules: JSON.stringify(readRules(kwargs.configured_rules ?? {})),
-      custom_instructions: JSON.stringify(readInstructions(kwargs.custom_instructions ?? [])), creation_time: time, updated_time: time,
+      style_id: id, owner_key_id: ownerKeyId, name, language, version: 1, configured_rules: JSON.stringify(request.configured_rules ?? {}),
+      custom_instructions: JSON.stringify(instructions(request.custom_instructions ?? [])), creation_time: time, updated_time: time,
     }).execute()
     return id
   }
@@ -44,10 +47,10 @@ export class StyleStore {
     return this.db.selectFrom('style_rules').selectAll().where('style_id', '=', id.toLowerCase()).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
   }
 
-  async update(id: string, change: { name?: string; configuredRules?: unknown }): Promise<void> {
+  async update(id: string, change: { name?: string; configuredRules?: ConfiguredRules }): Promise<void> {
     const set: Partial<StyleRulesTable> = { updated_time: this.now().toISOString() }
     if (change.name !== undefined) set.name = change.name
-    if (change.configuredRules !== undefined) set.configured_rules = JSON.stringify(readRules(change.configuredRules))
+    if (change.configuredRules !== undefined) set.configured_rules = JSON.stringify(change.configuredRules)
     await this.db.updateTable('style_rules').set((eb) => ({ ...set, version: eb('version', '+', 1) })).where('style_id', '=', id).execute()
   }
 
@@ -65,22 +68,12 @@ export function styleJson(r: Selectable<StyleRulesTable>, detailed = true) {
   return out
 }
 
-/** `configured_rules`: an object of categories, each a map of rule → option (strings), stored as given. */
-function readRules(value: unknown): Record<string, Record<string, string>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw notSupported('configured_rules')
-  for (const category of Object.values(value)) {
-    if (typeof category !== 'object' || category === null || Array.isArray(category) || !Object.values(category).every((o) => typeof o === 'string')) throw notSupported('configured_rules')
-  }
-  return value as Record<string, Record<string, string>>
-}
-
-function readInstructions(value: unknown): CustomInstruction[] {
-  if (!Array.isArray(value) || value.length > MAX_INSTRUCTIONS) throw notSupported('custom_instructions')
-  return value.map((item) => {
-    const i = item as Record<string, unknown>
-    if (typeof i?.label !== 'string' || typeof i.prompt !== 'string' || !i.label || !i.prompt) throw notSupported('custom_instructions')
-    if ([...i.label].length > 100 || [...i.prompt].length > 300) throw new HttpError(400, 'A custom instruction has a label of at most 100 and a prompt of at most 300 characters.')
-    return { id: randomUUID(), label: i.label, prompt: i.prompt, ...(typeof i.source_language === 'string' ? { source_language: i.source_language.toLowerCase() } : {}) }
+/** Instructions given with a new list: each needs a label and a prompt that are more than spaces. */
+function instructions(list: InstructionInput[]): CustomInstruction[] {
+  return list.map((i) => {
+    if (i.label.trim() === '' || i.prompt.trim() === '') throw notSupported('custom_instructions')
+    const source = i.source_language || undefined
+    return { id: randomUUID(), label: i.label, prompt: i.prompt, ...(source !== undefined ? { source_language: source.toLowerCase() } : {}) }
   })
 }
 
