@@ -10,13 +10,8 @@
  */
 import { params, type StandardSchemaV1 } from 'routeless'
 import { z } from 'zod'
-import { NEWS_CATEGORIES } from '../aml/screening-list.ts'
 import { PRODUCTS } from '../auth/tokens.ts'
 import { FRAUD_REASONS } from '../fraud/fraud-reports.ts'
-import { JOB_ID, JOB_ID_MESSAGE } from '../jobs/job-status.ts'
-import { VERIFICATION_METHODS } from '../links/link-fields.ts'
-import { COUNTRY_MESSAGE } from '../reference/catalogue.ts'
-import { CONTINENTS, LOCALES } from '../reference/supported-documents.ts'
 
 /**
  * `schema` as routeless sees it: its JSON Schema for OpenAPI, and a validation that lets every value through as it
@@ -29,39 +24,6 @@ export function documented<S extends StandardSchemaV1>(schema: S): S {
     '~standard': { version: standard.version, vendor: standard.vendor, jsonSchema: standard.jsonSchema, validate: (value: unknown) => ({ value }) },
   } as unknown as S
 }
-
-// ---- validated by routeless -------------------------------------------------------------------------------------
-
-const countryFilter = z.string({ error: COUNTRY_MESSAGE }).regex(/^([A-Z]{2})?$/, COUNTRY_MESSAGE).optional()
-  .describe('ISO 3166-1 alpha-2 country code (two upper-case letters)')
-
-export const jobStatusParams = params({
-  summary: 'The status of a job: 202 while processing, 200 once decided, 404 (as data) when unknown',
-  tags: ['jobs'],
-  args: [z.string().regex(JOB_ID, JOB_ID_MESSAGE).describe("A job id: a TypeID with prefix 'job_'")],
-})
-
-export const bankCodesParams = params({
-  summary: 'Bank codes, optionally of one country (no token)',
-  tags: ['catalogue'],
-  kwargs: z.object({ country: countryFilter }),
-})
-
-export const supportedIdTypesParams = params({
-  summary: 'Supported ID types, optionally of one country (no token)',
-  tags: ['catalogue'],
-  kwargs: z.object({ country: countryFilter }),
-})
-
-export const supportedDocumentsParams = params({
-  summary: 'Documents accepted for document verification (no token)',
-  tags: ['catalogue'],
-  kwargs: z.object({
-    continent: z.enum(CONTINENTS, { error: `continent must be one of: ${CONTINENTS.join(', ')}` }).optional(),
-    locale: z.enum(LOCALES, { error: `locale must be one of: ${LOCALES.join(', ')}` }).optional().describe('Language of the country names (default en-GB)'),
-    country_code: countryFilter,
-  }),
-})
 
 // ---- documented here, validated by the handlers -----------------------------------------------------------------
 
@@ -103,65 +65,11 @@ export const tokenParams = params({
   })),
 })
 
-const linkFields = {
-  name: z.string().max(200),
-  description: z.string().max(1000).optional(),
-  id_types: jsonPart(`An array of {country, id_type, verification_method: ${VERIFICATION_METHODS.join(' | ')}}`),
-  callback_url: z.string().optional(),
-  notice_privacy_policy_url: z.string().describe('An https URL'),
-  logo_url: z.string().optional(),
-  redirect_url: z.string().optional(),
-  theme_color: z.string().optional(),
-  expires_at: z.string().optional().describe('ISO 8601 date-time'),
-  partner_params: jsonPart('An object of strings').optional(),
-}
 
-export const hostedLinksGetParams = params({
-  summary: 'List the hosted links (page, limit; newest first), or fetch one by ref_id',
-  tags: ['hosted links'],
-  args: [z.string().describe('The link\'s ref_id (a UUID)')],
-  kwargs: documented(z.object({
-    page: z.string().regex(/^\d{1,3}$/).optional().describe('1 to 100, default 1'),
-    limit: z.string().regex(/^\d{1,3}$/).optional().describe('1 to 100, default 25'),
-  })),
-})
 
-export const hostedLinksCreateParams = params({
-  summary: 'Create a hosted link (201)',
-  tags: ['hosted links'],
-  kwargs: documented(z.object({
-    ...linkFields,
-    is_single_use: z.enum(['true', 'false']),
-    user_id: z.string().optional().describe('Single-use links only'),
-  })),
-})
 
-export const hostedLinksUpdateParams = params({
-  summary: 'Change some fields of a hosted link',
-  tags: ['hosted links'],
-  args: [z.string().describe('The link\'s ref_id (a UUID)')],
-  kwargs: documented(z.object({
-    ...Object.fromEntries(Object.entries(linkFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof linkFields]: z.ZodOptional<(typeof linkFields)[K]> },
-    is_disabled: z.enum(['true', 'false']).optional(),
-  })),
-})
 
-export const idStatusParams = params({
-  summary: 'Availability of an ID authority (token required)',
-  tags: ['catalogue'],
-  kwargs: documented(z.object({ country: z.string().describe('Country code or name'), id_type: z.string() })),
-})
 
-export const amlNewsParams = params({
-  summary: 'News articles about one person an AML job matched',
-  tags: ['products'],
-  args: [z.string().describe('An AML job id'), z.string().describe('The person\'s ref in the job\'s people[]')],
-  kwargs: documented(z.object({
-    news_category: z.enum(NEWS_CATEGORIES),
-    page: z.string().regex(/^\d{1,3}$/).optional().describe('1 to 100, default 1'),
-    limit: z.string().regex(/^\d{1,3}$/).optional().describe('1 to 100, default 25'),
-  })),
-})
 
 const jpeg = () => z.file().mime(['image/jpeg'])
 const selfie = { selfie_image: jpeg().describe('JPEG, checked by content'), liveness_images: z.array(jpeg()).min(6).max(8).describe('6 to 8 repeated parts') }
@@ -293,8 +201,3 @@ export const reportFraudParams = params({
   })),
 })
 
-export const replayParams = params({
-  summary: 'Send a decided job\'s result to its callback URL again, freshly signed',
-  tags: ['jobs'],
-  args: [z.string().describe('A job id')],
-})
