@@ -2,10 +2,11 @@
  * Base class of the token-protected v3 controllers: the v3 error envelopes, the 10 MB gateway limit, multipart bodies
  * only, and the `SmileID-Token` guard before every handler (a class may set its own `static auth` for its 401 message).
  */
-import { type AuthSpec, Controller } from 'routeless'
+import { type AuthSpec, Controller, type Guard } from 'routeless'
 import { BODY_LIMIT } from '../config.ts'
+import type { Product } from '../jobs/products.ts'
 import type { Services } from '../services.ts'
-import { type Auth, smileIdToken } from './authenticate.ts'
+import { type Auth, smileIdToken, tokenForProduct } from './authenticate.ts'
 import { renderApiError } from './errors.ts'
 
 export class ApiController extends Controller<Services, Auth> {
@@ -18,3 +19,9 @@ export class ApiController extends Controller<Services, Auth> {
   /** The partner and key of the token (set by the guard; also `this.principal`). */
   declare auth: Auth
 }
+
+/** The guards of a product's submission route: a valid token, not scoped to another product. */
+export function productAuth(product: Product, ...more: Guard[]): Guard[] {
+  return [smileIdToken('Invalid authentication credentials.'), ...more, tokenForProduct(product)]
+}
+
