@@ -3,7 +3,9 @@
  * signature before the handler runs (wrong type, unknown field, missing field, out of range), and the v3 renderers
  * word its one 400 in the contract's envelopes. Over real HTTP, with the SDK's multipart encoding.
  */
+import { createApp } from 'routeless'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CONTROLLERS, requireTypes } from '../src/app.ts'
 import { V3Client } from './helpers/client.ts'
 import { CALLBACK, CLEARWATER, CONSENT, ekyc, LIVENESS, SELFIE } from './helpers/fixtures.ts'
 import { encodeMultipart, partsOf, type Part } from './helpers/multipart.ts'
@@ -130,6 +132,14 @@ describe('a query or a path part, checked against the handler\'s types', () => {
     const res = await fetch(`${server.url}/v3/services/${query}`)
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ error, code: '2413' })
+  })
+})
+
+describe('without the types', () => {
+  it('the service refuses to start rather than serve unchecked handlers', async () => {
+    const untyped = await createApp(CONTROLLERS, { types: 'off' })
+    expect(() => requireTypes(untyped)).toThrow(/types are unknown for .*Default\.POST \(v3\/enhanced_kyc\.ts\).*routeless build/)
+    requireTypes(server.service.app)
   })
 })
 
