@@ -92,6 +92,32 @@ describe('a multipart body, checked against the handler\'s form type', () => {
   })
 })
 
+describe('the hosted-link forms (create and update share their parts\' types)', () => {
+  const link = (o: Record<string, unknown> = {}) => ({ id_types: [{ country: 'NG', id_type: 'NIN', verification_method: 'biometric_kyc' }], name: 'Open an account', notice_privacy_policy_url: 'https://example.com/privacy', is_single_use: 'false', ...o })
+
+  it.each([
+    ['a blank name', link({ name: '   ' }), required('name')],
+    ['a name over 200 characters', link({ name: 'n'.repeat(201) }), required('name')],
+    ['a privacy notice over http', link({ notice_privacy_policy_url: 'http://example.com/privacy' }), required('notice_privacy_policy_url')],
+    ['a description over 1000 characters', link({ description: 'd'.repeat(1001) }), "Field 'description' is invalid."],
+    ['an unknown part', link({ colour: 'red' }), "Field 'colour' is not supported."],
+  ])('refuses %s on create', async (_what, fields, message) => {
+    const res = await client.post('/v3/hosted_links', fields)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe(message)
+  })
+
+  it('refuses the same on update, and keeps the link unchanged', async () => {
+    const created = await client.post('/v3/hosted_links', link())
+    expect(created.status).toBe(201)
+    const path = `/v3/hosted_links/${created.body.ref_id}`
+    expect((await client.put(path, { name: ' ' })).body.message).toBe(required('name'))
+    expect((await client.put(path, { is_disabled: 'sometimes' })).body.message).toBe("Field 'is_disabled' is invalid.")
+    expect((await client.put(path, { expires_at: 'soon' })).body.message).toBe("Field 'expires_at' is invalid.")
+    expect((await client.get(path)).body).toMatchObject({ name: 'Open an account', is_disabled: false, expires_at: null })
+  })
+})
+
 describe('a query or a path part, checked against the handler\'s types', () => {
   it.each([
     ['/v3/hosted_links?page=0', 'page must be an integer from 1 to 100'],

@@ -11,14 +11,16 @@ import type { LinkIdType } from './hosted-link-store.ts'
 
 export const VERIFICATION_METHODS = ['biometric_kyc', 'doc_verification', 'enhanced_document_verification', 'enhanced_kyc'] as const
 
+/**
+ * A link's name: up to 200 characters, not blank.
+ * @maxLength 200
+ * @pattern \S
+ */
+export type LinkName = string
+
 /** The parts of a hosted link that create and update share. */
 export interface LinkParts {
-  /**
-   * @minLength 1
-   * @maxLength 200
-   * @pattern \S
-   */
-  name?: string
+  name?: LinkName
   /**
    * @maxLength 1000
    * @errorMessage Field 'description' is invalid.
@@ -49,7 +51,7 @@ export interface LinkParts {
 
 /** `POST /v3/hosted_links`. */
 export interface CreateLinkForm extends LinkParts {
-  name: string
+  name: LinkName
   id_types: JsonPart
   notice_privacy_policy_url: HttpsUrl
   /** @errorMessage Field 'is_single_use' is invalid. */
