@@ -1,4 +1,5 @@
 /** Builds the whole service: database, stores, the routeless app over `controllers/`, and the worker. */
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openDatabase } from '@routeless/example-kit'
 import { createApp, type Application } from 'routeless'
@@ -49,6 +50,7 @@ export async function createVerificationService(config: Config): Promise<Verific
   }
   const worker = new Worker(queue, services)
   const app = await createApp(CONTROLLERS, { context: services, bodyLimit: BODY_LIMIT, renderError: renderApiError })
+  requireTypes(app)
   const openapi = verificationOpenApi(app)
   services.openapi = () => openapi
   return {
@@ -73,3 +75,15 @@ export async function registerConfiguredPartner(services: Services): Promise<voi
   await services.partners.upsert(id, existing?.name ?? `Partner ${id}`, partnerCallbackUrl ?? existing?.callbackUrl ?? null)
   await services.partners.addKey(id, apiKey)
 }
+
+/**
+ * The handlers' types are this API's contract (README, "The types are the contract"): without them routeless would
+ * bind by name and check nothing, so the service refuses to start instead (no `typescript` installed and no manifest
+ * from `routeless build`, or a manifest older than the controllers).
+ */
+export function requireTypes(app: Application): void {
+  const untyped = [...app.table.handlers()].filter((h) => !h.types).map((h) => `${h.className}.${h.name} (${path.relative(CONTROLLERS, h.file)})`)
+  if (untyped.length === 0) return
+  throw new Error(`The handlers' types are unknown for ${untyped.join(', ')}: install typescript, or run \`npx routeless build\` in ${path.dirname(CONTROLLERS)} and ship .routeless/manifest.json`)
+}
+

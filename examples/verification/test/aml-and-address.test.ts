@@ -34,7 +34,7 @@ describe('POST /v3/aml', () => {
     ['no full_name', aml({ full_name: undefined }), "Required field 'full_name' is missing or invalid."],
     ['birth_year as a date', aml({ birth_year: '1980-01-01' }), "Field 'birth_year' is invalid."],
     ['birth_year in the future', aml({ birth_year: '3000' }), "Field 'birth_year' is invalid."],
-    ['strict_match yes', aml({ strict_match: 'yes' }), "Field 'strict_match' is invalid."],
+    ['strict_match maybe', aml({ strict_match: 'maybe' }), "Field 'strict_match' is invalid."],
     ['21 aliases', aml({ aliases: Array.from({ length: 21 }, (_, i) => `a${i}`) }), "Field 'aliases' must contain at most 20 entries."],
     ['long alias', aml({ aliases: ['x'.repeat(257)] }), "Field 'aliases' entries must be at most 256 characters."],
     ['search_existing_user without user_id', aml({ search_existing_user: 'true' }), "Required field 'user_id' is missing or invalid when search_existing_user is true."],

@@ -70,7 +70,7 @@ describe('POST /v3/biometric_kyc', () => {
     if (reason === 'image_unavailable_or_invalid') expect(result.message).toBe('Error: selfie, liveness image(s) are unusable')
   })
 
-  it.each(['pass', '1220.5', '12e2', '.0', '-1'])('rejects the sandbox_result %s', async (value) => {
+  it.each(['pass', '1220.5', '1e400', '.0', '-1', '1220,1'])('rejects the sandbox_result %s', async (value) => {
     const res = await client.post('/v3/biometric_kyc', bkyc({ sandbox_result: value }))
     expect(res.status).toBe(400)
     expect(res.body.message).toBe("Field 'sandbox_result' is invalid.")
@@ -146,7 +146,7 @@ describe('SmartSelfie registration, authentication and compare', () => {
     expect(unknown.body).toEqual({ status: 'Not Found', message: 'User not found' })
     const noImages = await client.post('/v3/authentication', { ...common, user_id: 'nobody' })
     expect(noImages.body.message).toBe("Required field 'selfie_image' is missing or invalid.")
-    const badFlag = await client.post('/v3/authentication', { ...common, user_id: 'nobody', use_enrolled_image: 'yes' })
+    const badFlag = await client.post('/v3/authentication', { ...common, user_id: 'nobody', use_enrolled_image: 'maybe' })
     expect(badFlag.body.message).toBe("Field 'use_enrolled_image' is invalid.")
   })
 

@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readAddress } from '../../src/products/address.ts'
-import { addressParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readAddress, type AddressForm } from '../../src/products/address.ts'
 
 /** POST /v3/address */
 export class Default extends ApiController {
-  static params = { POST: addressParams }
+  static params = { POST: params({ summary: 'Submit an address verification job (ZA: id_number; NG: utility account)', tags: ['products'] }) }
+  static auth = productAuth('address_verification')
 
-  async POST() {
-    return acceptJob(this, await readAddress(this, multipartForm(this)), 'short')
+  async POST(form: AddressForm) {
+    return acceptJob(this, await readAddress(this, form), 'short')
   }
 }

@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readAuthentication } from '../../src/products/smart-selfie.ts'
-import { authenticationParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readAuthentication, type AuthenticationForm } from '../../src/products/smart-selfie.ts'
 
 /** POST /v3/authentication */
 export class Default extends ApiController {
-  static params = { POST: authenticationParams }
+  static params = { POST: params({ summary: 'Submit a SmartSelfie authentication of an enrolled user', tags: ['products'] }) }
+  static auth = productAuth('smart_selfie_authentication')
 
-  async POST() {
-    return acceptJob(this, await readAuthentication(this, multipartForm(this)))
+  async POST(form: AuthenticationForm) {
+    return acceptJob(this, await readAuthentication(this, form))
   }
 }

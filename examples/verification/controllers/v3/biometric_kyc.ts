@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readBiometricKyc } from '../../src/products/biometric-kyc.ts'
-import { biometricKycParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readBiometricKyc, type BiometricKycForm } from '../../src/products/biometric-kyc.ts'
 
 /** POST /v3/biometric_kyc */
 export class Default extends ApiController {
-  static params = { POST: biometricKycParams }
+  static params = { POST: params({ summary: 'Submit a Biometric KYC job: an ID number and a selfie with liveness frames', tags: ['products'] }) }
+  static auth = productAuth('biometric_kyc')
 
-  async POST() {
-    return acceptJob(this, await readBiometricKyc(this, multipartForm(this)))
+  async POST(form: BiometricKycForm) {
+    return acceptJob(this, await readBiometricKyc(this, form))
   }
 }

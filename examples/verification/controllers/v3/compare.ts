@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readCompare } from '../../src/products/smart-selfie.ts'
-import { compareParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readCompare, type CompareForm } from '../../src/products/smart-selfie.ts'
 
 /** POST /v3/compare */
 export class Default extends ApiController {
-  static params = { POST: compareParams }
+  static params = { POST: params({ summary: 'Submit a SmartSelfie comparison of a selfie with another image', tags: ['products'] }) }
+  static auth = productAuth('smart_selfie_compare')
 
-  async POST() {
-    return acceptJob(this, await readCompare(this, multipartForm(this)))
+  async POST(form: CompareForm) {
+    return acceptJob(this, await readCompare(this, form))
   }
 }

@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readDocumentVerification } from '../../src/products/document-verification.ts'
-import { documentVerificationParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readDocumentVerification, type DocumentVerificationForm } from '../../src/products/document-verification.ts'
 
 /** POST /v3/document_verification */
 export class Default extends ApiController {
-  static params = { POST: documentVerificationParams }
+  static params = { POST: params({ summary: 'Submit a Document Verification job', tags: ['products'] }) }
+  static auth = productAuth('document_verification')
 
-  async POST() {
-    return acceptJob(this, await readDocumentVerification(this, multipartForm(this), 'document_verification'))
+  async POST(form: DocumentVerificationForm) {
+    return acceptJob(this, await readDocumentVerification(this, form, 'document_verification'))
   }
 }

@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readDocumentVerification } from '../../src/products/document-verification.ts'
-import { enhancedDocumentVerificationParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readDocumentVerification, type EnhancedDocumentVerificationForm } from '../../src/products/document-verification.ts'
 
 /** POST /v3/enhanced_document_verification */
 export class Default extends ApiController {
-  static params = { POST: enhancedDocumentVerificationParams }
+  static params = { POST: params({ summary: 'Submit an Enhanced Document Verification job (the document, checked against the ID authority)', tags: ['products'] }) }
+  static auth = productAuth('enhanced_document_verification')
 
-  async POST() {
-    return acceptJob(this, await readDocumentVerification(this, multipartForm(this), 'enhanced_document_verification'))
+  async POST(form: EnhancedDocumentVerificationForm) {
+    return acceptJob(this, await readDocumentVerification(this, form, 'enhanced_document_verification'))
   }
 }

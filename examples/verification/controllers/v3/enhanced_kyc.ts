@@ -1,24 +1,25 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
 import { answerEnhancedKycSync } from '../../src/http/enhanced-kyc-sync.ts'
-import { readEnhancedKyc } from '../../src/products/enhanced-kyc.ts'
-import { enhancedKycParams, enhancedKycSyncParams } from '../../src/http/params.ts'
+import { readEnhancedKyc, type EnhancedKycForm } from '../../src/products/enhanced-kyc.ts'
 
 /** POST /v3/enhanced_kyc */
 export class Default extends ApiController {
-  static params = { POST: enhancedKycParams }
+  static params = { POST: params({ summary: 'Submit an Enhanced KYC job (202; the result goes to callback_url)', tags: ['products'] }) }
+  static auth = productAuth('enhanced_kyc')
 
-  async POST() {
-    return acceptJob(this, await readEnhancedKyc(this, multipartForm(this), { sync: false }))
+  async POST(form: EnhancedKycForm) {
+    return acceptJob(this, await readEnhancedKyc(this, form, { sync: false }))
   }
 }
 
 /** POST /v3/enhanced_kyc/sync */
 export class Sync extends ApiController {
-  static params = { POST: enhancedKycSyncParams }
+  static params = { POST: params({ summary: 'Enhanced KYC, answered inline (signed like a callback)', tags: ['products'] }) }
+  static auth = productAuth('enhanced_kyc')
 
-  async POST() {
-    return answerEnhancedKycSync(this, await readEnhancedKyc(this, multipartForm(this), { sync: true }))
+  async POST(form: EnhancedKycForm) {
+    return answerEnhancedKycSync(this, await readEnhancedKyc(this, form, { sync: true }))
   }
 }

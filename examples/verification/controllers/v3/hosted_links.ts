@@ -1,25 +1,30 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { smileIdToken, unscopedToken } from '../../src/http/authenticate.ts'
-import { createLink, getLink, listLinks, updateLink } from '../../src/links/hosted-links-api.ts'
-import { hostedLinksCreateParams, hostedLinksGetParams, hostedLinksUpdateParams } from '../../src/http/params.ts'
+import { createLink, getLink, listLinks, updateLink, type LinkListQuery, type LinkRef } from '../../src/links/hosted-links-api.ts'
+import type { CreateLinkForm, UpdateLinkForm } from '../../src/links/link-fields.ts'
 
 const UNAUTHORIZED = 'Missing or invalid authentication credentials.'
+const tags = ['hosted links']
 
 /** POST /v3/hosted_links, GET /v3/hosted_links, GET and PUT /v3/hosted_links/{refId} */
 export class Default extends ApiController {
-  static params = { GET: hostedLinksGetParams, POST: hostedLinksCreateParams, PUT: hostedLinksUpdateParams }
+  static params = {
+    GET: params({ summary: 'List the hosted links (page, limit; newest first), or fetch one by ref_id', tags }),
+    POST: params({ summary: 'Create a hosted link (201)', tags }),
+    PUT: params({ summary: 'Change some fields of a hosted link', tags }),
+  }
   static auth = [smileIdToken(UNAUTHORIZED), unscopedToken(UNAUTHORIZED)]
 
-  GET(refId = '', kwargs: Record<string, unknown>) {
-    return refId ? getLink(this, refId) : listLinks(this, kwargs)
+  GET(refId: LinkRef = '', query: LinkListQuery) {
+    return refId ? getLink(this, refId) : listLinks(this, query)
   }
 
-  async POST() {
-    return createLink(this, multipartForm(this))
+  POST(form: CreateLinkForm) {
+    return createLink(this, form)
   }
 
-  async PUT(refId: string) {
-    return updateLink(this, refId, multipartForm(this))
+  PUT(refId: LinkRef, form: UpdateLinkForm) {
+    return updateLink(this, refId, form)
   }
 }

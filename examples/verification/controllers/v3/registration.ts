@@ -1,14 +1,14 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readRegistration } from '../../src/products/smart-selfie.ts'
-import { registrationParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { readRegistration, type RegistrationForm } from '../../src/products/smart-selfie.ts'
 
 /** POST /v3/registration */
 export class Default extends ApiController {
-  static params = { POST: registrationParams }
+  static params = { POST: params({ summary: 'Submit a SmartSelfie registration (enrolls the user on clear)', tags: ['products'] }) }
+  static auth = productAuth('smart_selfie_registration')
 
-  async POST() {
-    return acceptJob(this, await readRegistration(this, multipartForm(this)))
+  async POST(form: RegistrationForm) {
+    return acceptJob(this, await readRegistration(this, form))
   }
 }

@@ -1,12 +1,12 @@
-import { replayCallback } from '../../src/callbacks/replay.ts'
+import { params } from 'routeless'
+import { replayCallback, type ReplayForm, type ReplayJobId } from '../../src/callbacks/replay.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
-import { replayParams } from '../../src/http/params.ts'
 
 /** POST /v3/replay/{job_id} */
 export class Default extends ApiController {
-  static params = { POST: replayParams }
+  static params = { POST: params({ summary: 'Send a decided job\'s result to its callback URL again, freshly signed', tags: ['jobs'] }) }
 
-  POST(jobId: string) {
-    return replayCallback(this, jobId)
+  POST(jobId: ReplayJobId, form: ReplayForm) {
+    return replayCallback(this, jobId, form)
   }
 }

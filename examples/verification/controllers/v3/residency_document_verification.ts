@@ -1,14 +1,15 @@
-import { multipartForm } from '../../src/forms/multipart.ts'
+import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
-import { ApiController } from '../../src/http/api-controller.ts'
-import { readDocumentVerification } from '../../src/products/document-verification.ts'
-import { residencyDocumentVerificationParams } from '../../src/http/params.ts'
+import { ApiController, productAuth } from '../../src/http/api-controller.ts'
+import { partnerHeader } from '../../src/http/authenticate.ts'
+import { readDocumentVerification, type ResidencyDocumentVerificationForm } from '../../src/products/document-verification.ts'
 
 /** POST /v3/residency_document_verification */
 export class Default extends ApiController {
-  static params = { POST: residencyDocumentVerificationParams }
+  static params = { POST: params({ summary: 'Submit a Residency Document Verification job (passport and visa; SmileID-Partner-ID header required)', tags: ['products'] }) }
+  static auth = productAuth('document_verification', partnerHeader())
 
-  async POST() {
-    return acceptJob(this, await readDocumentVerification(this, multipartForm(this), 'residency_document_verification'))
+  async POST(form: ResidencyDocumentVerificationForm) {
+    return acceptJob(this, await readDocumentVerification(this, form, 'residency_document_verification'))
   }
 }

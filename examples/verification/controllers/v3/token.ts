@@ -1,12 +1,12 @@
-import { issueToken } from '../../src/auth/issue-token.ts'
+import { params } from 'routeless'
+import { issueToken, type TokenForm } from '../../src/auth/issue-token.ts'
 import { OpenController } from '../../src/http/open-controller.ts'
-import { tokenParams } from '../../src/http/params.ts'
 
 /** POST /v3/token */
 export class Default extends OpenController {
-  static params = { POST: tokenParams }
+  static params = { POST: params({ summary: 'Issue a SmileID-Token for the smileid-partner-id and smileid-api-key headers', tags: ['auth'] }) }
 
-  POST() {
-    return issueToken(this)
+  POST(form: TokenForm) {
+    return issueToken(this, form)
   }
 }

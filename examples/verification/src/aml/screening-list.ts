@@ -41,6 +41,7 @@ export function findEntry(ref: string): ScreeningEntry | undefined {
 export const NEWS_CATEGORIES = ['arms_trafficking', 'credit_update', 'environmental_crime', 'financial_crime', 'human_rights_violation',
   'leadership_change', 'legal_risk', 'location_change', 'narcotics', 'other', 'other_crime', 'ownership_change', 'product_change',
   'regulatory', 'sexual_crime', 'technology_event', 'terrorism', 'violent_crime'] as const
+export type NewsCategory = (typeof NEWS_CATEGORIES)[number]
 
 export function newsCategoryLabel(category: string): string {
   return category.split('_').map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w)).join(' ')

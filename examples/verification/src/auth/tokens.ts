@@ -6,6 +6,7 @@ export const PRODUCTS = [
   'enhanced_document_verification', 'enhanced_kyc', 'phone_number_verification', 'smart_selfie_authentication',
   'smart_selfie_registration', 'smart_selfie_compare',
 ] as const
+export type TokenProduct = (typeof PRODUCTS)[number]
 
 export interface TokenClaims {
   partner_id: string

@@ -2,18 +2,28 @@
  * POST /v3/replay/{job_id}: queues the job's stored result for delivery again (to the stored callback URL, or to the
  * `callback_url` of an optional multipart body). 409 while the job is still processing.
  */
-import { text } from '../forms/fields.ts'
-import { multipartForm } from '../forms/multipart.ts'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError } from '../http/errors.ts'
 import { isValidCallbackUrl } from '../validation/callback-url.ts'
 
-const JOB_ID = /^job_[0-9a-z]{26}$/
+/**
+ * The job to replay: a TypeID with prefix 'job_'.
+ * @pattern ^job_[0-9a-z]{26}$
+ * @errorMessage "job_id" must be a valid TypeID with prefix 'job_'
+ */
+export type ReplayJobId = string
 
-export async function replayCallback(c: ApiController, jobId: string) {
-  if (!JOB_ID.test(jobId)) throw apiError(400, `"job_id" must be a valid TypeID with prefix 'job_'`)
-  const form = multipartForm(c, { optional: true })
-  const override = text(form, 'callback_url')?.trim()
+/** The optional multipart body. */
+export interface ReplayForm {
+  /**
+   * Send there instead of the job's callback URL
+   * @errorMessage No valid callback URL available
+   */
+  callback_url?: string
+}
+
+export async function replayCallback(c: ApiController, jobId: ReplayJobId, form: ReplayForm) {
+  const override = form.callback_url?.trim() || undefined
   if (override !== undefined && !isValidCallbackUrl(override)) throw apiError(400, 'No valid callback URL available')
   const job = await c.context.jobs.find(c.auth.partnerId, jobId)
   if (!job) throw apiError(404, 'Job not found')

@@ -5,6 +5,7 @@ import type { Database } from '../storage/schema.ts'
 
 export const FRAUD_REASONS = ['FIRST_PARTY_FRAUD', 'SECOND_PARTY_FRAUD', 'THIRD_PARTY_FRAUD', 'SYNTHETIC_IDENTITY', 'ACCOUNT_TAKEOVER',
   'DOCUMENT_FORGERY', 'IDENTITY_FARMING', 'MULE_ACCOUNT', 'OTHER'] as const
+export type FraudReason = (typeof FRAUD_REASONS)[number]
 
 export interface FraudReport {
   isFraud: boolean

@@ -5,7 +5,9 @@
  */
 import { AccessDenied, type Guard } from 'routeless'
 import type { TokenClaims } from '../auth/tokens.ts'
+import type { Product } from '../jobs/products.ts'
 import type { ApiController } from './api-controller.ts'
+import { apiError } from './errors.ts'
 
 export interface Auth {
   partnerId: string
@@ -38,3 +40,25 @@ export function unscopedToken(message: string): Guard {
     if ((controller as ApiController).auth.claims.product !== undefined) throw unauthorized(message)
   }
 }
+
+/**
+ * A token scoped to one product is refused (403) on the others. A guard, after `smileIdToken`: the contract answers
+ * it before any field is judged.
+ */
+export function tokenForProduct(product: Product): Guard {
+  return (controller) => {
+    const scoped = (controller as ApiController).auth.claims.product
+    if (scoped !== undefined && scoped !== product) throw apiError(403, 'Token is not authorized for this product.')
+  }
+}
+
+/** Residency DocV requires `SmileID-Partner-ID`, and it must be the token's partner: checked before any field. */
+export function partnerHeader(): Guard {
+  return (controller) => {
+    const c = controller as ApiController
+    const header = c.request.headers.get('smileid-partner-id')?.trim()
+    if (!header || !/^\d{3,}$/.test(header)) throw apiError(400, "Required header 'SmileID-Partner-ID' is missing or invalid.")
+    if (header.replace(/^0+(?=\d)/, '') !== c.auth.partnerId) throw apiError(403, 'You are not authorized to do that.')
+  }
+}
+

@@ -5,6 +5,7 @@ import { renderApiError, renderServiceError } from './errors.ts'
 
 export class OpenController extends Controller<Services> {
   static bodyLimit = 64 * 1024
+  static consumes = ['multipart'] as const
   static renderError = renderApiError
 }
 

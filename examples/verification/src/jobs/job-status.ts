@@ -1,12 +1,17 @@
 /**
  * GET /v3/status/{jobId}: 202 while processing, 200 when terminal, 404 (as data) for unknown or foreign jobs. A
- * malformed id is a 400 from the controller's parameter schema (src/http/params.ts).
+ * malformed id is a 400 from the handler's type (`JobId`).
  */
 import type { ApiController } from '../http/api-controller.ts'
 
 export const API_VERSION = 'v3.0.0-routeless'
-export const JOB_ID = /^job_[0-9a-hjkmnp-tv-z]{26}$/
-export const JOB_ID_MESSAGE = `"jobId" must be a valid TypeID with prefix 'job_'`
+
+/**
+ * A job id: a TypeID with prefix 'job_' (src/typeid.ts).
+ * @pattern ^job_[0-9a-hjkmnp-tv-z]{26}$
+ * @errorMessage "jobId" must be a valid TypeID with prefix 'job_'
+ */
+export type JobId = string
 
 export async function jobStatus(c: ApiController, jobId: string) {
   const job = await c.context.jobs.find(c.auth.partnerId, jobId)

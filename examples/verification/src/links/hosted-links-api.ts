@@ -1,39 +1,58 @@
 /** The hosted-link API: create (201), list (paged), fetch and partial update of a partner's links. */
 import { randomUUID } from 'node:crypto'
-import { bool, text } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
 import type { ApiController } from '../http/api-controller.ts'
-import { apiError, required } from '../http/errors.ts'
+import { apiError } from '../http/errors.ts'
 import { newTypeId } from '../typeid.ts'
 import { UserIdTaken, type HostedLink } from './hosted-link-store.ts'
-import { readDisabled, readLinkFields } from './link-fields.ts'
+import { readLinkFields, type CreateLinkForm, type UpdateLinkForm } from './link-fields.ts'
 import { linkState, linkUrl } from './link-state.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const SINGLE_USE_DAYS = 90
 
-export async function createLink(c: ApiController, form: Form) {
+/**
+ * A link's ref_id (a UUID).
+ * @format uuid
+ * @errorMessage refId must be a valid link id
+ */
+export type LinkRef = string
+
+/** The query of the list. */
+export interface LinkListQuery {
+  /**
+   * 1 to 100, default 1
+   * @integer
+   * @minimum 1
+   * @maximum 100
+   * @errorMessage page must be an integer from 1 to 100
+   */
+  page?: number
+  /**
+   * 1 to 100, default 25
+   * @integer
+   * @minimum 1
+   * @maximum 100
+   * @errorMessage limit must be an integer from 1 to 100
+   */
+  limit?: number
+}
+
+export async function createLink(c: ApiController, form: CreateLinkForm) {
   const fields = readLinkFields(form)
-  if (!fields.idTypes) throw required('id_types')
-  if (!fields.name) throw required('name')
-  if (!fields.noticePrivacyPolicyUrl) throw required('notice_privacy_policy_url')
-  const isSingleUse = bool(form, 'is_single_use')
-  if (isSingleUse === undefined) throw required('is_single_use')
-  const givenUserId = text(form, 'user_id')?.trim()
+  const isSingleUse = form.is_single_use
+  const givenUserId = form.user_id
   if (givenUserId !== undefined && !isSingleUse) throw apiError(400, "Field 'user_id' is only allowed on single-use links.")
-  if (givenUserId !== undefined && !/^[A-Za-z0-9._:@-]{1,128}$/.test(givenUserId)) throw required('user_id')
   const partner = await c.context.partners.find(c.auth.partnerId)
   const now = new Date()
   const link: HostedLink = {
     refId: randomUUID(),
     partnerId: c.auth.partnerId,
     userId: isSingleUse ? givenUserId ?? newTypeId('user') : null,
-    name: fields.name,
+    name: fields.name!,
     description: fields.description ?? null,
-    idTypes: fields.idTypes,
+    idTypes: fields.idTypes!,
     isSingleUse,
     callbackUrl: fields.callbackUrl ?? partner?.callbackUrl ?? null,
-    noticePrivacyPolicyUrl: fields.noticePrivacyPolicyUrl,
+    noticePrivacyPolicyUrl: fields.noticePrivacyPolicyUrl!,
     logoUrl: fields.logoUrl ?? null,
     redirectUrl: fields.redirectUrl ?? null,
     themeColor: fields.themeColor ?? null,
@@ -53,22 +72,20 @@ export async function createLink(c: ApiController, form: Form) {
   return { link: linkUrl(c.context.config.publicUrl, link), message: 'Hosted Link created', ref_id: link.refId, user_id: link.userId }
 }
 
-export async function getLink(c: ApiController, refId: string) {
+export async function getLink(c: ApiController, refId: LinkRef) {
   return resource(c, await findLink(c, refId))
 }
 
-export async function listLinks(c: ApiController, query: Record<string, unknown>) {
-  const page = pageParam(query.page, 'page', 1)
-  const limit = pageParam(query.limit, 'limit', 25)
+export async function listLinks(c: ApiController, { page = 1, limit = 25 }: LinkListQuery) {
   const { links, total } = await c.context.links.list(c.auth.partnerId, page, limit)
   return { links: await Promise.all(links.map((l) => resource(c, l))), meta: { current_page: page, limit, total_count: total } }
 }
 
-export async function updateLink(c: ApiController, refId: string, form: Form) {
+export async function updateLink(c: ApiController, refId: LinkRef, form: UpdateLinkForm) {
   const link = await findLink(c, refId)
-  for (const fixed of ['is_single_use', 'user_id']) if (form[fixed] !== undefined) throw apiError(400, `Field '${fixed}' cannot be changed.`)
+  for (const fixed of ['is_single_use', 'user_id'] as const) if (form[fixed] !== undefined) throw apiError(400, `Field '${fixed}' cannot be changed.`)
   const fields = readLinkFields(form)
-  const disabled = readDisabled(form)
+  const disabled = form.is_disabled
   const updated: HostedLink = {
     ...link,
     ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
@@ -79,8 +96,7 @@ export async function updateLink(c: ApiController, refId: string, form: Form) {
   return resource(c, updated)
 }
 
-async function findLink(c: ApiController, refId: string): Promise<HostedLink> {
-  if (!UUID.test(refId)) throw apiError(400, 'refId must be a valid link id')
+async function findLink(c: ApiController, refId: LinkRef): Promise<HostedLink> {
   const link = await c.context.links.find(c.auth.partnerId, refId.toLowerCase())
   if (!link) throw apiError(404, 'Link not found')
   return link
@@ -115,11 +131,4 @@ async function resource(c: ApiController, l: HostedLink) {
     successful_jobs: counts.successful,
     failed_jobs: counts.failed,
   }
-}
-
-function pageParam(value: unknown, name: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback
-  const n = typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : NaN
-  if (!(n >= 1 && n <= 100)) throw apiError(400, `${name} must be an integer from 1 to 100`)
-  return n
 }

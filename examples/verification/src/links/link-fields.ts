@@ -1,16 +1,74 @@
-/** The fields of a hosted link, shared by create and update: each one read from the form only when present. */
-import { bool, jsonArray, jsonObject, text } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
+/** The parts of a hosted link, shared by create and update: their types, and the rules a type cannot say. */
+import type { HttpsUrl, JsonPart, UserId } from '../forms/field-types.ts'
+import { parseJsonArray, parseJsonObject } from '../forms/json-part.ts'
 import { apiError, invalid, required } from '../http/errors.ts'
 import { isCountryCode } from '../reference/countries.ts'
 import { findIdType } from '../reference/id-types.ts'
 import { documentTypesOf } from '../reference/supported-documents.ts'
 import { isValidCallbackUrl } from '../validation/callback-url.ts'
-import { isHttpsUrl } from '../validation/consent.ts'
 import { checkPartnerParams } from '../validation/partner-params.ts'
 import type { LinkIdType } from './hosted-link-store.ts'
 
 export const VERIFICATION_METHODS = ['biometric_kyc', 'doc_verification', 'enhanced_document_verification', 'enhanced_kyc'] as const
+
+/**
+ * A link's name: up to 200 characters, not blank.
+ * @maxLength 200
+ * @pattern \S
+ */
+export type LinkName = string
+
+/** The parts of a hosted link that create and update share. */
+export interface LinkParts {
+  name?: LinkName
+  /**
+   * @maxLength 1000
+   * @errorMessage Field 'description' is invalid.
+   */
+  description?: string
+  /** JSON: an array of 1 to 50 `{country, id_type, verification_method}`, each enabled for its method */
+  id_types?: JsonPart
+  /**
+   * Else the partner's default callback URL
+   * @errorMessage Field 'callback_url' is invalid.
+   */
+  callback_url?: string
+  notice_privacy_policy_url?: HttpsUrl
+  /** @errorMessage Field 'logo_url' is invalid. */
+  logo_url?: HttpsUrl
+  /** @errorMessage Field 'redirect_url' is invalid. */
+  redirect_url?: string
+  /**
+   * @pattern ^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$
+   * @errorMessage Field 'theme_color' is invalid.
+   */
+  theme_color?: string
+  /** @errorMessage Field 'expires_at' is invalid. */
+  expires_at?: Date
+  /** JSON: an object of strings */
+  partner_params?: JsonPart
+}
+
+/** `POST /v3/hosted_links`. */
+export interface CreateLinkForm extends LinkParts {
+  name: LinkName
+  id_types: JsonPart
+  notice_privacy_policy_url: HttpsUrl
+  /** @errorMessage Field 'is_single_use' is invalid. */
+  is_single_use: boolean
+  /** Single-use links only */
+  user_id?: UserId
+}
+
+/** `PUT /v3/hosted_links/{refId}`: any of the shared parts, and `is_disabled`. */
+export interface UpdateLinkForm extends LinkParts {
+  /** @errorMessage Field 'is_disabled' is invalid. */
+  is_disabled?: boolean
+  /** Fixed at creation: sending it is a 400 */
+  is_single_use?: unknown
+  /** Fixed at creation: sending it is a 400 */
+  user_id?: unknown
+}
 
 export interface LinkFields {
   name?: string
@@ -25,58 +83,32 @@ export interface LinkFields {
   partnerParams?: Record<string, string> | null
 }
 
-export function readLinkFields(form: Form): LinkFields {
+/** The fields the parts give (their types checked by routeless); what a type cannot say is checked here. */
+export function readLinkFields(parts: LinkParts): LinkFields {
   const out: LinkFields = {}
-  const name = text(form, 'name')
-  if (name !== undefined) {
-    if (!name.trim() || name.length > 200) throw required('name')
-    out.name = name.trim()
+  if (parts.name !== undefined) out.name = parts.name.trim()
+  if (parts.description !== undefined) out.description = parts.description.trim() || null
+  if (parts.id_types !== undefined) out.idTypes = readIdTypes(parts.id_types)
+  if (parts.callback_url !== undefined) {
+    if (!isValidCallbackUrl(parts.callback_url)) throw invalid('callback_url')
+    out.callbackUrl = parts.callback_url
   }
-  const description = text(form, 'description')
-  if (description !== undefined) {
-    if (description.length > 1000) throw invalid('description')
-    out.description = description.trim() || null
+  if (parts.notice_privacy_policy_url !== undefined) out.noticePrivacyPolicyUrl = parts.notice_privacy_policy_url
+  if (parts.logo_url !== undefined) out.logoUrl = parts.logo_url
+  if (parts.redirect_url !== undefined) {
+    if (!isValidCallbackUrl(parts.redirect_url)) throw invalid('redirect_url')
+    out.redirectUrl = parts.redirect_url
   }
-  if (form.id_types !== undefined) out.idTypes = readIdTypes(form)
-  const callback = text(form, 'callback_url')
-  if (callback !== undefined) {
-    if (!isValidCallbackUrl(callback.trim())) throw invalid('callback_url')
-    out.callbackUrl = callback.trim()
-  }
-  const notice = text(form, 'notice_privacy_policy_url')
-  if (notice !== undefined) {
-    if (!isHttpsUrl(notice.trim())) throw required('notice_privacy_policy_url')
-    out.noticePrivacyPolicyUrl = notice.trim()
-  }
-  const logo = text(form, 'logo_url')
-  if (logo !== undefined) {
-    if (!isHttpsUrl(logo.trim())) throw invalid('logo_url')
-    out.logoUrl = logo.trim()
-  }
-  const redirect = text(form, 'redirect_url')
-  if (redirect !== undefined) {
-    if (!isValidCallbackUrl(redirect.trim())) throw invalid('redirect_url')
-    out.redirectUrl = redirect.trim()
-  }
-  const theme = text(form, 'theme_color')
-  if (theme !== undefined) {
-    if (!/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(theme.trim())) throw invalid('theme_color')
-    out.themeColor = theme.trim()
-  }
-  const expires = text(form, 'expires_at')
-  if (expires !== undefined) {
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(expires) || Number.isNaN(Date.parse(expires))) throw invalid('expires_at')
-    out.expiresAt = new Date(expires).toISOString()
-  }
-  const params = jsonObject(form, 'partner_params')
-  if (params !== undefined) out.partnerParams = checkPartnerParams(params)
+  if (parts.theme_color !== undefined) out.themeColor = parts.theme_color
+  if (parts.expires_at !== undefined) out.expiresAt = parts.expires_at.toISOString()
+  if (parts.partner_params !== undefined) out.partnerParams = checkPartnerParams(parseJsonObject(parts.partner_params, 'partner_params'))
   return out
 }
 
 /** `[{country, id_type, verification_method}]`, at least one, no other properties, each enabled for its method. */
-function readIdTypes(form: Form): LinkIdType[] {
-  const list = jsonArray(form, 'id_types')
-  if (!list || list.length === 0 || list.length > 50) throw required('id_types')
+function readIdTypes(text: JsonPart): LinkIdType[] {
+  const list = parseJsonArray(text, 'id_types')
+  if (list.length === 0 || list.length > 50) throw required('id_types')
   return list.map((entry) => {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw required('id_types')
     const { country, id_type, verification_method, ...rest } = entry as Record<string, unknown>
@@ -92,8 +124,4 @@ function readIdTypes(form: Form): LinkIdType[] {
 function isEnabled(country: string, idType: string, method: string): boolean {
   if (method === 'doc_verification') return documentTypesOf(country).includes(idType) || findIdType(country, idType) !== undefined
   return findIdType(country, idType)?.products.includes(method) ?? false
-}
-
-export function readDisabled(form: Form): boolean | undefined {
-  return bool(form, 'is_disabled')
 }

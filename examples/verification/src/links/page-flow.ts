@@ -2,9 +2,8 @@
  * The hosted verification page: GET shows the form (or why the link cannot be used), POST turns the end user's
  * details and images into a job and redirects (303) to its result page, which refreshes until the job is decided.
  */
-import { text } from '../forms/fields.ts'
 import { readImage } from '../forms/images.ts'
-import type { Form } from '../forms/multipart.ts'
+import type { Kwargs as Form } from 'routeless'
 import { HttpError, isHttpError, Redirect, type Controller } from 'routeless'
 import type { Product } from '../jobs/products.ts'
 import type { JobRequest } from '../jobs/job-request.ts'
@@ -77,10 +76,10 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
   const fail = (message: string) => new HttpError(400, message)
   const choice = link.idTypes[Number(values.choice ?? '0')]
   if (!choice) throw fail('Choose a document.')
-  if (text(form, 'consent') !== 'granted') throw fail('Please agree to the privacy notice to continue.')
-  const user_details = readUserDetails({
-    user_details: JSON.stringify({ given_names: values.given_names ?? '', last_name: values.last_name ?? '', email: values.email || undefined, phone_number: values.phone_number || undefined }),
-  }, { contactMessage: 'Give an email address or a phone number.' })
+  if (form.consent !== 'granted') throw fail('Please agree to the privacy notice to continue.')
+  const user_details = readUserDetails(
+    JSON.stringify({ given_names: values.given_names ?? '', last_name: values.last_name ?? '', email: values.email || undefined, phone_number: values.phone_number || undefined }),
+    { contactMessage: 'Give an email address or a phone number.' })
   const product = PRODUCT_OF[choice.verification_method]!
   const idNumber = values.id_number?.trim()
   const type = findIdType(choice.country, choice.id_type)

@@ -1,28 +1,69 @@
 /** POST /v3/aml, /v3/aml/sync and /v3/aml/monitoring: name screening against sanctions, PEP and news lists. */
-import { bool, jsonArray, text } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
+import type { JsonPart } from '../forms/field-types.ts'
+import { parseJsonArray } from '../forms/json-part.ts'
 import type { Submission } from '../http/accept-job.ts'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError, required } from '../http/errors.ts'
 import { resolveUserId } from '../http/user-id.ts'
 import { isCountryCode } from '../reference/countries.ts'
-import { checkTokenProduct, readCallbackUrl, readCommonFields } from './common-fields.ts'
+import { readCallbackUrl, readCommonFields, type CommonForm } from './common-fields.ts'
 
 export type AmlVariant = 'one_time' | 'sync' | 'monitoring'
 
-export async function readAml(c: ApiController, form: Form, variant: AmlVariant): Promise<Submission> {
+/** The form of the three AML routes. */
+export interface AmlForm extends CommonForm {
+  /** JSON: an array of 1 to 250 ISO 3166-1 alpha-2 codes */
+  countries: JsonPart
+  /**
+   * Unless search_existing_user (monitoring)
+   * @maxLength 256
+   */
+  full_name?: string
+  /**
+   * Four digits, 1000 to this year
+   * @pattern ^\d{4}$
+   * @errorMessage Field 'birth_year' is invalid.
+   */
+  birth_year?: string
+  /**
+   * Default true; echoed in the result
+   * @errorMessage Field 'strict_match' is invalid.
+   */
+  strict_match?: boolean
+  /** JSON: an array of at most 20 names, each at most 256 characters */
+  aliases?: JsonPart
+  /**
+   * Screen the enrolled user named by user_id, with the name of their last KYC
+   * @errorMessage Field 'search_existing_user' is invalid.
+   */
+  search_existing_user?: boolean
+  /** The SDK's name (also sent as a header) */
+  source_sdk?: string
+  source_sdk_version?: string
+}
+
+/** `/v3/aml/monitoring` words a malformed year its own way. */
+export interface AmlMonitoringForm extends AmlForm {
+  /**
+   * Four digits, 1000 to this year
+   * @pattern ^\d{4}$
+   * @errorMessage Field 'birth_year' must be a four digit year.
+   */
+  birth_year?: string
+}
+
+/** The types say each part's shape; the rules between parts, the lists' contents and the lookups are here. */
+export async function readAml(c: ApiController, form: AmlForm, variant: AmlVariant): Promise<Submission> {
   const product = variant === 'monitoring' ? 'aml' : 'one_time_aml'
-  checkTokenProduct(c, product)
-  const countries = readCountries(form)
+  const countries = readCountries(form.countries)
   const common = readCommonFields(c, form, { contactMessage: 'Either user_details.email or user_details.phone_number is required.' })
-  const search_existing_user = bool(form, 'search_existing_user') ?? false
-  let full_name = text(form, 'full_name')?.trim()
+  const search_existing_user = form.search_existing_user ?? false
+  let full_name = form.full_name?.trim() || undefined
   if (!full_name && !(variant === 'monitoring' && search_existing_user)) throw required('full_name')
-  if (full_name && full_name.length > 256) throw required('full_name')
-  const birth_year = readBirthYear(form, variant)
-  const strict_match = readStrictMatch(form)
-  const aliases = readAliases(form)
-  const bodyUserId = text(form, 'user_id')?.trim()
+  const birth_year = readBirthYear(form.birth_year, variant)
+  const strict_match = form.strict_match ?? true
+  const aliases = readAliases(form.aliases)
+  const bodyUserId = form.user_id?.trim() || undefined
   if (search_existing_user && !bodyUserId) throw apiError(400, "Required field 'user_id' is missing or invalid when search_existing_user is true.")
   const userId = resolveUserId(c.auth, c.request, bodyUserId)
   if (search_existing_user) {
@@ -42,42 +83,25 @@ export async function readAml(c: ApiController, form: Form, variant: AmlVariant)
   return { product, userId, request, callbackUrl }
 }
 
-function readCountries(form: Form): string[] {
-  let list: unknown[] | undefined
-  try {
-    list = jsonArray(form, 'countries')
-  } catch {
-    throw required('countries')
-  }
-  if (!list || list.length === 0 || list.length > 250 || !list.every(isCountryCode)) throw required('countries')
+function readCountries(text: JsonPart): string[] {
+  const list = parseJsonArray(text, 'countries')
+  if (list.length === 0 || list.length > 250 || !list.every(isCountryCode)) throw required('countries')
   return [...new Set(list as string[])]
 }
 
-function readBirthYear(form: Form, variant: AmlVariant): number | undefined {
-  const raw = text(form, 'birth_year')?.trim()
-  if (raw === undefined) return undefined
+/** The year's range moves with the calendar, so it is checked here. */
+function readBirthYear(raw: string | undefined, variant: AmlVariant): number | undefined {
+  if (raw === undefined || raw === '') return undefined
   const year = Number(raw)
-  if (!/^\d{4}$/.test(raw) || year < 1000 || year > new Date().getUTCFullYear()) {
+  if (year < 1000 || year > new Date().getUTCFullYear()) {
     throw apiError(400, variant === 'monitoring' ? "Field 'birth_year' must be a four digit year." : "Field 'birth_year' is invalid.")
   }
   return year
 }
 
-function readStrictMatch(form: Form): boolean {
-  const raw = text(form, 'strict_match')?.trim().toLowerCase()
-  if (raw === undefined) return true
-  if (raw !== 'true' && raw !== 'false') throw apiError(400, "Field 'strict_match' is invalid.")
-  return raw === 'true'
-}
-
-function readAliases(form: Form): string[] | undefined {
-  let list: unknown[] | undefined
-  try {
-    list = jsonArray(form, 'aliases')
-  } catch {
-    throw required('aliases')
-  }
-  if (!list) return undefined
+function readAliases(text: JsonPart | undefined): string[] | undefined {
+  if (text === undefined || text === '') return undefined
+  const list = parseJsonArray(text, 'aliases')
   if (list.length > 20) throw apiError(400, "Field 'aliases' must contain at most 20 entries.")
   if (!list.every((a) => typeof a === 'string')) throw required('aliases')
   if (list.some((a) => (a as string).length > 256)) throw apiError(400, "Field 'aliases' entries must be at most 256 characters.")

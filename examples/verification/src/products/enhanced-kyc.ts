@@ -1,21 +1,21 @@
 /** POST /v3/enhanced_kyc and /v3/enhanced_kyc/sync: an ID number checked against the (sandbox) ID authority. */
-import { text } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
 import type { Submission } from '../http/accept-job.ts'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError } from '../http/errors.ts'
 import { resolveUserId } from '../http/user-id.ts'
 import { isInvalidFormatTestNumber } from '../sandbox/decide.ts'
-import { checkTokenProduct, readCallbackUrl, readCommonFields } from './common-fields.ts'
-import { INVALID_ID_NUMBER, readIdInfo } from './id-info.ts'
+import { readCallbackUrl, readCommonFields, type CommonForm } from './common-fields.ts'
+import { INVALID_ID_NUMBER, readIdInfo, type IdInfoParts } from './id-info.ts'
 
-export async function readEnhancedKyc(c: ApiController, form: Form, options: { sync: boolean }): Promise<Submission> {
-  checkTokenProduct(c, 'enhanced_kyc')
+/** The form of both routes (the sync one answers inline and ignores `callback_url`). */
+export interface EnhancedKycForm extends IdInfoParts, CommonForm {}
+
+export async function readEnhancedKyc(c: ApiController, form: EnhancedKycForm, options: { sync: boolean }): Promise<Submission> {
   const common = readCommonFields(c, form)
   const idNumberMessage = options.sync ? "Required field 'id_number' is missing or invalid." : INVALID_ID_NUMBER
   const { type: _type, ...id } = readIdInfo(form, 'enhanced_kyc', { idNumberMessage })
   const callbackUrl = options.sync ? null : await readCallbackUrl(c, form, { required: true })
-  const userId = resolveUserId(c.auth, c.request, text(form, 'user_id'))
+  const userId = resolveUserId(c.auth, c.request, form.user_id)
   const request = { ...common, ...id }
   if (isInvalidFormatTestNumber('enhanced_kyc', request)) throw apiError(400, idNumberMessage)
   return { product: 'enhanced_kyc', userId, request, callbackUrl }

@@ -1,31 +1,41 @@
-/** The image parts of the biometric and document products, with their count and format rules. */
-import { file, files } from '../forms/fields.ts'
+/** The image parts of the biometric and document products: their types, and the checks of their bytes. */
+import type { FilePart } from '../forms/field-types.ts'
 import { readImage, type ImageInfo } from '../forms/images.ts'
-import type { Form } from '../forms/multipart.ts'
-import { apiError, required } from '../http/errors.ts'
+import { required } from '../http/errors.ts'
 
-export async function readSelfie(form: Form, maxBytes: number, field = 'selfie_image'): Promise<ImageInfo> {
-  const part = file(form, field)
-  if (!part) throw required(field)
-  return readImage(part, field, { formats: ['jpeg'], maxBytes })
+/** A selfie with 6 to 8 liveness frames. */
+export interface SelfieParts {
+  /** JPEG, checked by content */
+  selfie_image: FilePart
+  /**
+   * 6 to 8 repeated parts (JPEG, checked by content)
+   * @minItems 6
+   * @maxItems 8
+   * @errorMessage Field 'liveness_images' must contain between 6 and 8 images.
+   */
+  liveness_images: FilePart[]
 }
 
-/** 6 to 8 repeated `liveness_images` parts (JPEG); with `optional`, none at all is fine too. */
-export async function readLiveness(form: Form, maxBytes: number, options: { optional?: boolean } = {}): Promise<ImageInfo[]> {
-  const parts = files(form, 'liveness_images')
-  if (parts.length === 0 && options.optional) return []
-  if (parts.length === 0) throw required('liveness_images')
-  if (parts.length < 6 || parts.length > 8) throw apiError(400, "Field 'liveness_images' must contain between 6 and 8 images.")
-  return Promise.all(parts.map((p) => readImage(p, 'liveness_images', { formats: ['jpeg'], maxBytes })))
+/**
+ * The `File` of a file part. The types let only objects through, and a multipart body holds no object but a file;
+ * this says so to TypeScript and checks it once more.
+ */
+export function fileOf(part: FilePart, field: string): File {
+  if (!((part as unknown) instanceof File)) throw required(field)
+  return part as unknown as File
+}
+
+export function readSelfie(part: FilePart, maxBytes: number, field = 'selfie_image'): Promise<ImageInfo> {
+  return readImage(fileOf(part, field), field, { formats: ['jpeg'], maxBytes })
+}
+
+/** The liveness frames (JPEG); their count is the type's. */
+export function readLiveness(parts: FilePart[] | undefined, maxBytes: number): Promise<ImageInfo[]> {
+  return Promise.all((parts ?? []).map((p) => readImage(fileOf(p, 'liveness_images'), 'liveness_images', { formats: ['jpeg'], maxBytes })))
 }
 
 /** A document image (front, back or visa): JPEG or PNG. */
-export async function readDocumentImage(form: Form, field: string, maxBytes: number, options: { required: boolean }): Promise<ImageInfo | undefined> {
-  const part = file(form, field)
-  if (!part) {
-    if (options.required) throw required(field)
-    return undefined
-  }
+export function readDocumentImage(part: FilePart, field: 'document' | 'document_back' | 'visa', maxBytes: number): Promise<ImageInfo> {
   const message = field === 'visa' ? 'Visa image must be JPEG or PNG.' : 'Document image must be JPEG or PNG.'
-  return readImage(part, field, { formats: ['jpeg', 'png'], maxBytes, message })
+  return readImage(fileOf(part, field), field, { formats: ['jpeg', 'png'], maxBytes, message })
 }

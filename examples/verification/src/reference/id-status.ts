@@ -6,10 +6,18 @@ import { apiError } from '../http/errors.ts'
 import { resolveCountry } from './countries.ts'
 import { findIdType, idTypesOf } from './id-types.ts'
 
-export function idStatus(country: unknown, idType: unknown) {
-  if (country === undefined || country === '') throw apiError(400, '"country" is required')
-  if (idType === undefined || idType === '') throw apiError(400, '"id_type" is required')
-  if (typeof country !== 'string' || typeof idType !== 'string') throw apiError(400, 'Invalid country')
+/** The query of `/v3/services/id_status`. */
+export interface IdStatusQuery {
+  /**
+   * A country code or an English country name
+   * @minLength 1
+   */
+  country: string
+  /** @minLength 1 */
+  id_type: string
+}
+
+export function idStatus({ country, id_type: idType }: IdStatusQuery) {
   const code = resolveCountry(country)
   if (!code || idTypesOf(code).length === 0) throw apiError(400, 'Invalid country')
   const type = findIdType(code, idType.trim().toUpperCase())

@@ -4,6 +4,8 @@ import { readDataFile } from './data-file.ts'
 
 export const CONTINENTS = ['AFRICA', 'ASIA', 'EUROPE', 'NORTH AMERICA', 'OCEANIA', 'SOUTH AMERICA'] as const
 export const LOCALES = ['en-GB', 'fr-FR', 'ar-EG'] as const
+export type Continent = (typeof CONTINENTS)[number]
+export type Locale = (typeof LOCALES)[number]
 
 interface DocumentRow {
   country: string

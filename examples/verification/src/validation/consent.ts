@@ -1,6 +1,5 @@
 /** `consent`: the end user's recorded consent, all four fields required. */
-import { jsonObject } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
+import { parseJsonObject } from '../forms/json-part.ts'
 import { apiError, required } from '../http/errors.ts'
 
 export interface Consent {
@@ -23,11 +22,10 @@ export function checkConsent(raw: Record<string, unknown>, now = Date.now()): Co
   return { granted: true, granted_at: grantedAt, notice_language: raw.notice_language, notice_privacy_policy_url: raw.notice_privacy_policy_url as string }
 }
 
-export function readConsent(form: Form): Consent {
-  if (form.consent === undefined || form.consent === '') throw apiError(400, 'consent is required')
-  const raw = jsonObject(form, 'consent')
-  if (!raw) throw required('consent')
-  return checkConsent(raw)
+/** The `consent` part (JSON text). */
+export function readConsent(text: string | undefined): Consent {
+  if (!text) throw apiError(400, 'consent is required')
+  return checkConsent(parseJsonObject(text, 'consent'))
 }
 
 export function isHttpsUrl(value: unknown): value is string {

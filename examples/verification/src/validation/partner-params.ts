@@ -1,15 +1,13 @@
 /** `partner_params` (string values, echoed on results) and `metadata` (name/value pairs). */
-import { jsonArray, jsonObject } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
+import { parseJsonArray, parseJsonObject } from '../forms/json-part.ts'
 import { invalid } from '../http/errors.ts'
 
 /** Keys the service keeps for itself; they are never echoed back. */
 export const INTERNAL_PARTNER_PARAMS = ['_sandbox_v3', 'job_id', 'job_type', 'user_id']
 
-export function readPartnerParams(form: Form): Record<string, string> | undefined {
-  const raw = jsonObject(form, 'partner_params')
-  if (!raw) return undefined
-  return checkPartnerParams(raw)
+/** The `partner_params` part (JSON text), when sent. */
+export function readPartnerParams(text: string | undefined): Record<string, string> | undefined {
+  return text ? checkPartnerParams(parseJsonObject(text, 'partner_params')) : undefined
 }
 
 export function checkPartnerParams(raw: Record<string, unknown>): Record<string, string> {
@@ -37,9 +35,10 @@ export interface MetadataEntry {
   value: string
 }
 
-export function readMetadata(form: Form): MetadataEntry[] | undefined {
-  const raw = jsonArray(form, 'metadata')
-  if (!raw) return undefined
+/** The `metadata` part (JSON text), when sent. */
+export function readMetadata(text: string | undefined): MetadataEntry[] | undefined {
+  if (!text) return undefined
+  const raw = parseJsonArray(text, 'metadata')
   if (raw.length > 50) throw invalid('metadata')
   return raw.map((entry) => {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('metadata')

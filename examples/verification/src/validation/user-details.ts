@@ -1,6 +1,5 @@
 /** `user_details`: the end user's names and at least one way to reach them. */
-import { jsonObject } from '../forms/fields.ts'
-import type { Form } from '../forms/multipart.ts'
+import { parseJsonObject } from '../forms/json-part.ts'
 import { apiError, required } from '../http/errors.ts'
 
 export interface UserDetails {
@@ -15,9 +14,10 @@ export interface UserDetails {
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const PHONE = /^\+[1-9]\d{6,14}$/
 
-export function readUserDetails(form: Form, options: { contactMessage?: string } = {}): UserDetails {
-  const raw = jsonObject(form, 'user_details')
-  if (!raw) throw required('user_details')
+/** The `user_details` part (JSON text). */
+export function readUserDetails(text: string | undefined, options: { contactMessage?: string } = {}): UserDetails {
+  if (!text) throw required('user_details')
+  const raw = parseJsonObject(text, 'user_details')
   const out: UserDetails = { given_names: name(raw.given_names, 'given_names'), last_name: name(raw.last_name, 'last_name') }
   for (const field of ['email', 'phone_number'] as const) {
     const value = raw[field]

@@ -1,19 +1,24 @@
-import { amlNews } from '../../../src/aml/news.ts'
-import { multipartForm } from '../../../src/forms/multipart.ts'
+import { params } from 'routeless'
+import { amlNews, type NewsQuery } from '../../../src/aml/news.ts'
 import { acceptJob } from '../../../src/http/accept-job.ts'
-import { ApiController } from '../../../src/http/api-controller.ts'
-import { readAml } from '../../../src/products/aml.ts'
-import { amlMonitoringParams, amlNewsParams } from '../../../src/http/params.ts'
+import { ApiController, productAuth } from '../../../src/http/api-controller.ts'
+import { smileIdToken } from '../../../src/http/authenticate.ts'
+import { readAml, type AmlMonitoringForm } from '../../../src/products/aml.ts'
 
 /** POST /v3/aml/monitoring and GET /v3/aml/monitoring/{job_id}/news/{reference} */
 export class Default extends ApiController {
-  static params = { GET_$_news: amlNewsParams, POST: amlMonitoringParams }
+  static params = {
+    GET_$_news: params({ summary: 'News articles about one person an AML job matched', tags: ['products'] }),
+    POST: params({ summary: 'Submit an AML screening with monitoring', tags: ['products'] }),
+  }
+  static auth = { GET: smileIdToken('Invalid authentication credentials.'), POST: productAuth('aml') }
 
-  async POST() {
-    return acceptJob(this, await readAml(this, multipartForm(this), 'monitoring'))
+  async POST(form: AmlMonitoringForm) {
+    return acceptJob(this, await readAml(this, form, 'monitoring'))
   }
 
-  GET_$_news(jobId: string, reference: string, kwargs: Record<string, unknown>) {
-    return amlNews(this, jobId, reference, kwargs)
+  /** `reference` is the person's ref in the job's people[]. */
+  GET_$_news(jobId: string, reference: string, query: NewsQuery) {
+    return amlNews(this, jobId, reference, query)
   }
 }

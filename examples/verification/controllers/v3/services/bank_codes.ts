@@ -1,13 +1,12 @@
-import type { KwargsOf } from 'routeless'
+import { params } from 'routeless'
 import { CatalogueController } from '../../../src/http/open-controller.ts'
-import { bankCodes } from '../../../src/reference/catalogue.ts'
-import { bankCodesParams } from '../../../src/http/params.ts'
+import { bankCodes, type CountryQuery } from '../../../src/reference/catalogue.ts'
 
 /** GET /v3/services/bank_codes (no token) */
 export class Default extends CatalogueController {
-  static params = { GET: bankCodesParams }
+  static params = { GET: params({ summary: 'Bank codes, optionally of one country (no token)', tags: ['catalogue'] }) }
 
-  GET({ country }: KwargsOf<typeof bankCodesParams>) {
+  GET({ country }: CountryQuery) {
     return bankCodes(country)
   }
 }

@@ -1,14 +1,16 @@
+import { params } from 'routeless'
 import { ApiController } from '../../../src/http/api-controller.ts'
 import { smileIdToken } from '../../../src/http/authenticate.ts'
-import { idStatus } from '../../../src/reference/id-status.ts'
-import { idStatusParams } from '../../../src/http/params.ts'
+import { apiErrorRenderer, QUERY_FIELDS } from '../../../src/http/errors.ts'
+import { idStatus, type IdStatusQuery } from '../../../src/reference/id-status.ts'
 
 /** GET /v3/services/id_status (token required) */
 export class Default extends ApiController {
-  static params = { GET: idStatusParams }
+  static params = { GET: params({ summary: 'Availability of an ID authority (token required)', tags: ['catalogue'] }) }
   static auth = smileIdToken('Invalid token')
+  static renderError = apiErrorRenderer(QUERY_FIELDS)
 
-  GET({ country, id_type }: { country?: unknown; id_type?: unknown }) {
-    return idStatus(country, id_type)
+  GET(query: IdStatusQuery) {
+    return idStatus(query)
   }
 }

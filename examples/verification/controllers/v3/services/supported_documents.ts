@@ -1,13 +1,12 @@
-import type { KwargsOf } from 'routeless'
+import { params } from 'routeless'
 import { CatalogueController } from '../../../src/http/open-controller.ts'
-import { supportedDocumentList } from '../../../src/reference/catalogue.ts'
-import { supportedDocumentsParams } from '../../../src/http/params.ts'
+import { supportedDocumentList, type SupportedDocumentsQuery } from '../../../src/reference/catalogue.ts'
 
 /** GET /v3/services/supported_documents (no token) */
 export class Default extends CatalogueController {
-  static params = { GET: supportedDocumentsParams }
+  static params = { GET: params({ summary: 'Documents accepted for document verification (no token)', tags: ['catalogue'] }) }
 
-  GET(kwargs: KwargsOf<typeof supportedDocumentsParams>) {
-    return supportedDocumentList(kwargs)
+  GET(query: SupportedDocumentsQuery) {
+    return supportedDocumentList(query)
   }
 }

@@ -1,13 +1,12 @@
-import type { KwargsOf } from 'routeless'
+import { params } from 'routeless'
 import { CatalogueController } from '../../../src/http/open-controller.ts'
-import { supportedIdTypes } from '../../../src/reference/catalogue.ts'
-import { supportedIdTypesParams } from '../../../src/http/params.ts'
+import { supportedIdTypes, type CountryQuery } from '../../../src/reference/catalogue.ts'
 
 /** GET /v3/services/supported_id_types (no token) */
 export class Default extends CatalogueController {
-  static params = { GET: supportedIdTypesParams }
+  static params = { GET: params({ summary: 'Supported ID types, optionally of one country (no token)', tags: ['catalogue'] }) }
 
-  GET({ country }: KwargsOf<typeof supportedIdTypesParams>) {
+  GET({ country }: CountryQuery) {
     return supportedIdTypes(country)
   }
 }

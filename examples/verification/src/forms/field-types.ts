@@ -1,0 +1,39 @@
+/**
+ * Types the v3 forms share, with the contract's rules as JSDoc constraints: routeless checks them before a handler
+ * runs (see the README, "The types are the contract"). The SDKs send scalars as text parts, objects and arrays as one
+ * part holding JSON, booleans as "true"/"false" and images as file parts.
+ */
+
+/**
+ * A part holding JSON text: routeless takes a form value as a string and cannot read an object out of it, so the
+ * module that owns the field parses it (src/validation).
+ */
+export type JsonPart = string
+
+/**
+ * A file part. routeless cannot declare `File` (it has no JSON Schema); an object type that takes any member is
+ * what a file part is to its validator, so a text value in its place is refused. The bytes are checked by content
+ * (src/forms/images.ts); `GET /openapi.json` shows it as binary (src/http/openapi.ts).
+ */
+export interface FilePart {
+  [member: string]: unknown
+}
+
+/**
+ * A user id: letters, digits and `._:@-`, at most 128.
+ * @pattern ^[A-Za-z0-9._:@-]{1,128}$
+ */
+export type UserId = string
+
+/**
+ * An https URL.
+ * @maxLength 2048
+ * @pattern ^https://[^/?#@\s]+([/?#]\S*)?$
+ */
+export type HttpsUrl = string
+
+/**
+ * An ISO 3166-1 alpha-2 country code.
+ * @pattern ^[A-Z]{2}$
+ */
+export type CountryCode = string
