@@ -40,7 +40,7 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
 
   it('takes JSON members as sent, and reads query and form strings by type', async () => {
     expect(await call('/servers/7', json({ port: 22 }))).toEqual({ status: 200, body: { id: 7, port: 22, host: null, same: true, portType: 'number', argType: 'number' } })
-    expect(await errors('/servers/7', json({ port: '22' }))).toEqual([{ name: 'port', reason: 'must be an integer, got "22"' }])
+    expect(await errors('/servers/7', json({ port: '22' }))).toEqual([{ name: 'port', reason: 'port must be an integer from 1 to 65535' }])
     expect(await call('/servers/7', form('port=22&host=h'))).toMatchObject({ status: 200, body: { port: 22, host: 'h', portType: 'number' } })
     expect(await call('/servers/7?port=22', json({ host: 'h' }))).toMatchObject({ status: 200, body: { port: 22 } })
   })
@@ -60,7 +60,8 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
       { name: 'colour', reason: 'is not a parameter (expected port, host)', kind: 'unknown' },
     ])
     expect((await call('/servers/7', json({}))).body.errors).toEqual([{ name: 'port', reason: 'is required', kind: 'missing' }])
-    expect(await errors('/servers/7', json({ port: 1.5 }))).toEqual([{ name: 'port', reason: 'must be an integer' }])
+    expect(await errors('/servers/7', json({ port: 1.5 }))).toEqual([{ name: 'port', reason: 'port must be an integer from 1 to 65535' }])
+    expect(await errors('/servers/7', json({ host: 5, port: 1 }))).toEqual([{ name: 'host', reason: 'must be a string' }])
     expect(await errors('/servers/7', json({ port: 70000 }))).toEqual([{ name: 'port', reason: 'port must be an integer from 1 to 65535' }])
   })
 

@@ -16,9 +16,9 @@ describe('/v3/style_rules/{id}/custom_instructions', () => {
     [{ prompt: 'p' }, "Parameter 'label' not specified."],
     [{ label: 'l' }, "Parameter 'prompt' not specified."],
     [{ label: '', prompt: 'p' }, "Parameter 'label' not specified."],
-    [{ label: 7, prompt: 'p' }, "Value for 'label' not supported."],
-    [{ label: 'l'.repeat(101), prompt: 'p' }, "Parameter 'label' must be at most 100 characters."],
-    [{ label: 'l', prompt: '😀'.repeat(301) }, "Parameter 'prompt' must be at most 300 characters."],
+    [{ label: 7, prompt: 'p' }, "Parameter 'label' must be a text of at most 100 characters."],
+    [{ label: 'l'.repeat(101), prompt: 'p' }, "Parameter 'label' must be a text of at most 100 characters."],
+    [{ label: 'l', prompt: '😀'.repeat(301) }, "Parameter 'prompt' must be a text of at most 300 characters."],
     [{ label: 'l', prompt: 'p', source_language: 'xx' }, "Value for 'source_language' not supported."],
   ])('refuses %j with 400 on create and on replace', async (body, message) => {
     const { style_id: id } = await (await call('/v3/style_rules', { json: { name: 'checks', language: 'de' } })).json()

@@ -140,7 +140,7 @@ function linked<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(linked) as T
   if (typeof schema !== 'object' || schema === null) return schema
   const out: Record<string, unknown> = {}
-  if ((schema as Record<string, unknown>)['x-js'] === 'File') return { type: 'string', format: 'binary' } as T
+  if ((schema as Record<string, unknown>)['x-js'] === 'File') out.type = 'string', out.format = 'binary' // a multipart part
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'errorMessage' || k === 'x-js') continue // routeless's own keywords: no part of the published schema
     out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : linked(v)

@@ -175,8 +175,8 @@ function run(check: Check, raw: unknown, name: string, fail: Fail, typed = false
   if (check.validate && !check.validate(value)) {
     const error = check.validate.errors?.[0]
     const missing = error?.keyword === 'required'
-    // `@errorMessage` speaks for the rules of a value, not its type: `label: 7` "must be a string", not "at most 100 characters".
-    const own = missing || error?.keyword === 'type' || error?.keyword === DATE_MARK ? undefined : messageAt(check, error)
+    // `@errorMessage` speaks for every failure of its value, its type's included (as ajv-errors reads the tag).
+    const own = missing ? undefined : messageAt(check, error)
     fail(name + dotted(error), own ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid', own !== undefined)
     return raw
   }

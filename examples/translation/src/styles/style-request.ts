@@ -7,13 +7,13 @@ import type { ListPage } from '../http/paging.ts'
 
 /**
  * @maxLength 100
- * @errorMessage Parameter 'label' must be at most 100 characters.
+ * @errorMessage Parameter 'label' must be a text of at most 100 characters.
  */
 export type Label = string
 
 /**
  * @maxLength 300
- * @errorMessage Parameter 'prompt' must be at most 300 characters.
+ * @errorMessage Parameter 'prompt' must be a text of at most 300 characters.
  */
 export type Prompt = string
 

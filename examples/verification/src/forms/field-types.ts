@@ -11,13 +11,10 @@
 export type JsonPart = string
 
 /**
- * A file part. routeless cannot declare `File` (it has no JSON Schema); an object type that takes any member is
- * what a file part is to its validator, so a text value in its place is refused. The bytes are checked by content
- * (src/forms/images.ts); `GET /openapi.json` shows it as binary (src/http/openapi.ts).
+ * A file part: routeless takes a `File` only from a multipart part (a text value in its place is refused). The bytes
+ * are checked by content (src/forms/images.ts); `GET /openapi.json` shows it as binary.
  */
-export interface FilePart {
-  [member: string]: unknown
-}
+export type FilePart = File
 
 /**
  * A user id: letters, digits and `._:@-`, at most 128.

@@ -2,7 +2,7 @@
  * The v3 error envelopes. Most routes answer `{"status":"<reason phrase>","message":"…"}`; the gateway answers 413
  * in its own envelope; the public catalogue routes use `{"error":"…","code":"2413"}`.
  */
-import { HttpError, STATUS_TEXT } from 'routeless'
+import { HttpError, type ParamIssue, STATUS_TEXT } from 'routeless'
 
 export const MULTIPART_REQUIRED = 'Unsupported Media Type. Required Content-Type is multipart/form-data'
 export const PAYLOAD_TOO_LARGE = 'Request payload too large. Maximum allowed size is 10 MB.'
@@ -57,16 +57,11 @@ export const QUERY_FIELDS: FieldMessages = {
   unknown: (name) => `"${name}" is not allowed`,
 }
 
-/**
- * A reason routeless wrote itself ("must be a string", "is required", "must match pattern …"), as opposed to a
- * field's JSDoc `@errorMessage`, which is the contract's own sentence and is sent as it is.
- */
-const GENERATED = /^(must|is) /
-
 /** The v3 message of one refused parameter. */
-export function issueMessage(issue: { name: string; reason: string; kind?: string }, messages: FieldMessages = FORM_FIELDS): string {
+export function issueMessage(issue: ParamIssue, messages: FieldMessages = FORM_FIELDS): string {
   if (issue.kind === 'unknown') return messages.unknown(issue.name)
-  if (!GENERATED.test(issue.reason)) return issue.reason
+  // A field's JSDoc `@errorMessage` is the contract's own sentence: sent as it is.
+  if (issue.own) return issue.reason
   return issue.kind === 'missing' ? messages.missing(issue.name) : messages.invalid(issue.name)
 }
 

@@ -1,8 +1,8 @@
 /**
  * The OpenAPI 3.1 document served at `GET /openapi.json`: routeless generates the paths, parameters, multipart bodies
  * and answers from the route table and the handlers' types (summaries from `params({ summary, tags })`); this adds
- * what is this API's own — `SmileID-Token` as the security scheme (and the token route's key headers), file parts as
- * binary and the v3 error envelope. Sub-resources
+ * what is this API's own — `SmileID-Token` as the security scheme (and the token route's key headers) and the v3
+ * error envelope. File parts (`File`) are binary in routeless's document already. Sub-resources
  * (`/v3/users/{userId}/report-fraud`, `/v3/aml/monitoring/{jobId}/news/{reference}`) come from their handler names.
  */
 import type { Application } from 'routeless'
@@ -31,11 +31,6 @@ export function verificationOpenApi(app: Application): Record<string, unknown> {
       if (PUBLIC.includes(path) || path.startsWith('/links/')) op.security = []
     }
   }
-  // A file part's type (`FilePart`) is, to JSON Schema, an object: OpenAPI describes multipart files as binary.
-  if (doc.components?.schemas?.FilePart) {
-    delete doc.components.schemas.FilePart
-    inlineFileParts(doc)
-  }
   const token = doc.paths['/v3/token']?.post
   if (token) {
     token.parameters = [
@@ -45,16 +40,4 @@ export function verificationOpenApi(app: Application): Record<string, unknown> {
     token.requestBody.required = false
   }
   return doc
-}
-
-const FILE_REF = '#/components/schemas/FilePart'
-
-function inlineFileParts(node: unknown): void {
-  if (typeof node !== 'object' || node === null) return
-  for (const [key, value] of Object.entries(node)) {
-    if (typeof value === 'object' && value !== null && (value as { $ref?: string }).$ref === FILE_REF) {
-      const { $ref: _ref, ...rest } = value as Record<string, unknown>
-      ;(node as Record<string, unknown>)[key] = { type: 'string', format: 'binary', ...rest }
-    } else inlineFileParts(value)
-  }
 }
