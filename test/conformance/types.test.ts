@@ -89,6 +89,18 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await errors('/servers/7', { ...form('note=x'), method: 'PUT' })).toEqual([{ name: 'file', reason: 'is required' }])
   })
 
+  it('folds nested form fields into the objects the type declares, and reads a form value as JSON where an object is declared', async () => {
+    const nested = form('user[name]=Ann&user.age=30&user[address][city]=Oslo&tags=a&tags=b')
+    expect(await call('/users', nested)).toEqual({ status: 200, body: { created: { name: 'Ann', age: 30, address: { city: 'Oslo' } }, tags: ['a', 'b'] } })
+    expect((await call('/users', form(`user=${encodeURIComponent('{"name":"Bo","age":4}')}&tags=x`))).body).toEqual({ created: { name: 'Bo', age: 4 }, tags: ['x'] })
+    expect(await errors('/users', form('user[name]=Ann&user[age]=old&tags=a'))).toEqual([{ name: 'user.age', reason: 'must be a number' }])
+    expect(await errors('/users', form('user[name]=&user[age]=1&tags=a'))).toEqual([{ name: 'user.name', reason: 'must NOT have fewer than 1 characters' }])
+    expect(await errors('/users', form('user[name]=A&user[age]=1&user[colour]=red&tags=a'))).toEqual([{ name: 'user.colour', reason: 'is not a known field' }])
+    const deep = await call('/users', form('user[a][b][c][d][e][f][g][h][i]=x&tags=a'))
+    expect(deep.status).toBe(400)
+    expect((await call('/users', form('user[name]=A&user[age]=1&tags[1001]=a'))).status).toBe(400)
+  })
+
   it('takes `id?: string` as an optional path part', async () => {
     expect(await call('/opt')).toEqual({ status: 200, body: { id: null } })
     expect(await call('/opt/5')).toEqual({ status: 200, body: { id: '5' } })
