@@ -1,6 +1,6 @@
 import { HttpError } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
-import { createGlossary, findGlossary, GLOSSARY_BODY_LIMIT, glossaryName, readDictionary, v2GlossaryJson } from '../../src/glossaries/glossary-api.ts'
+import { createGlossary, findGlossary, GLOSSARY_BODY_LIMIT, glossaryName, type NewGlossaryV2, readDictionary, v2GlossaryJson } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 
 /**
@@ -10,15 +10,15 @@ import { ApiController } from '../../src/http/api-controller.ts'
 export class Default extends ApiController {
   static bodyLimit = GLOSSARY_BODY_LIMIT
 
-  async POST() {
-    const name = glossaryName(this.kwargs)
-    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, [readDictionary(this.kwargs)])
+  async POST(request: NewGlossaryV2) {
+    const name = glossaryName(request.name)
+    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, [readDictionary(request)])
     this.response.status = 201
     return v2GlossaryJson(glossary)
   }
 
-  async GET(id = '') {
-    if (!id) return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
+  async GET(id?: string) {
+    if (id === undefined) return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
     return v2GlossaryJson(await findGlossary(this.context.glossaries, id, this.key.keyId))
   }
 

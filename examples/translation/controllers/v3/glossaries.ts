@@ -1,8 +1,10 @@
 import { HttpError } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
-import { createGlossary, findGlossary, GLOSSARY_BODY_LIMIT, glossaryJson, glossaryLanguage, glossaryName, readDictionaries, readDictionary, dictionaryJson } from '../../src/glossaries/glossary-api.ts'
+import {
+  createGlossary, dictionaryJson, type DictionaryFields, findGlossary, GLOSSARY_BODY_LIMIT, glossaryJson, glossaryName, type GlossaryPatch,
+  languagePair, type LanguagePair, type NewGlossary, readDictionaries, readDictionary,
+} from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
-import { optionalString } from '../../src/http/params.ts'
 
 /**
  * Multilingual glossaries: POST|GET /v3/glossaries, GET|PATCH|DELETE /v3/glossaries/{id},
@@ -11,35 +13,35 @@ import { optionalString } from '../../src/http/params.ts'
 export class Default extends ApiController {
   static bodyLimit = GLOSSARY_BODY_LIMIT
 
-  async POST() {
-    const name = glossaryName(this.kwargs)
-    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, readDictionaries(this.kwargs, false))
+  async POST(request: NewGlossary) {
+    const name = glossaryName(request.name)
+    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, readDictionaries(request.dictionaries ?? []))
     this.response.status = 201
     return glossaryJson(glossary)
   }
 
-  async GET(id = '') {
+  async GET(id?: string) {
     const store = this.context.glossaries
-    if (!id) return { glossaries: (await store.list(this.key.keyId)).map(glossaryJson) }
+    if (id === undefined) return { glossaries: (await store.list(this.key.keyId)).map(glossaryJson) }
     return glossaryJson(await findGlossary(store, id, this.key.keyId))
   }
 
   /** GET /v3/glossaries/{id}/entries?source_lang&target_lang: one dictionary's entries as TSV in JSON. */
-  async GET_$_entries(id: string) {
+  async GET_$_entries(id: string, pair: LanguagePair) {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
-    const [source, target] = [glossaryLanguage(this.kwargs, 'source_lang'), glossaryLanguage(this.kwargs, 'target_lang')]
+    const [source, target] = languagePair(pair)
     const entries = await store.entries(glossary.glossaryId, source, target)
     if (!entries) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
     return { dictionaries: [{ source_lang: source, target_lang: target, entries: toTsv(entries), entries_format: 'tsv' }] }
   }
 
   /** Renames and/or merges one dictionary's entries (new sources added, existing ones overwritten). */
-  async PATCH(id: string) {
+  async PATCH(id: string, patch: GlossaryPatch) {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
-    const name = optionalString(this.kwargs, 'name') === undefined ? undefined : glossaryName(this.kwargs)
-    const dictionaries = readDictionaries(this.kwargs, false)
+    const name = patch.name ? glossaryName(patch.name) : undefined
+    const dictionaries = readDictionaries(patch.dictionaries ?? [])
     if (dictionaries.length > 1) throw new HttpError(400, 'PATCH takes at most one dictionary.')
     if (name === undefined && dictionaries.length === 0) throw new HttpError(400, "Parameter 'name' or 'dictionaries' not specified.")
     if (name !== undefined) await store.rename(glossary.glossaryId, name)
@@ -48,9 +50,9 @@ export class Default extends ApiController {
   }
 
   /** PUT /v3/glossaries/{id}/dictionaries: replaces (or adds) one pair's dictionary. */
-  async PUT_$_dictionaries(id: string) {
+  async PUT_$_dictionaries(id: string, fields: DictionaryFields) {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
-    const dictionary = readDictionary(this.kwargs)
+    const dictionary = readDictionary(fields)
     await this.context.glossaries.replaceDictionary(glossary.glossaryId, dictionary)
     return dictionaryJson({ sourceLang: dictionary.sourceLang, targetLang: dictionary.targetLang, entryCount: dictionary.entries.length })
   }
@@ -61,10 +63,10 @@ export class Default extends ApiController {
   }
 
   /** DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang: one dictionary. */
-  async DELETE_$_dictionaries(id: string) {
+  async DELETE_$_dictionaries(id: string, pair: LanguagePair) {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
-    const [source, target] = [glossaryLanguage(this.kwargs, 'source_lang'), glossaryLanguage(this.kwargs, 'target_lang')]
+    const [source, target] = languagePair(pair)
     if (!(await store.deleteDictionary(glossary.glossaryId, source, target))) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
   }
 }

@@ -1,10 +1,11 @@
 /**
- * The glossary endpoints (v2 and v3) behind their controllers: inputs read from JSON or form bodies (deepl-node
- * sends v3 dictionaries as `dictionaries[0].source_lang` … form fields), DeepL's limits, and the JSON shapes with
- * lower-case language codes.
+ * The glossary endpoints (v2 and v3) behind their controllers: their inputs as the handlers' types (routeless checks
+ * them, from JSON or forms — deepl-node sends v3 dictionaries as `dictionaries[0].source_lang` … fields, which
+ * routeless folds into the declared list), the rules a type cannot say (DeepL's languages and limits), and the JSON
+ * shapes with lower-case language codes.
  */
-import { HttpError, type Kwargs } from 'routeless'
-import { notSpecified, notSupported, optionalString, requiredString } from '../http/params.ts'
+import { HttpError } from 'routeless'
+import { notSpecified, notSupported } from '../http/params.ts'
 import { parseEntries, type EntriesFormat } from './entries.ts'
 import type { DictionaryInfo, DictionaryInput, GlossaryInfo, GlossaryStore } from './glossary-store.ts'
 
@@ -15,48 +16,73 @@ export const MAX_GLOSSARIES_PER_KEY = 1000
 /** The request body limit of the glossary controllers: a 10 MiB glossary plus its encoding. */
 export const GLOSSARY_BODY_LIMIT = 11 * 1024 * 1024
 
-export function glossaryLanguage(kwargs: Kwargs, name: string): string {
-  const code = requiredString(kwargs, name).trim().toLowerCase()
-  if (!GLOSSARY_LANGUAGES.has(code)) throw notSupported(name)
-  return code
+/** One dictionary: a language pair and its entries (TSV by default, or CSV). */
+export interface DictionaryFields {
+  source_lang: string
+  target_lang: string
+  entries: string
+  entries_format?: string | null
+  [extra: string]: unknown
 }
 
-export function glossaryName(kwargs: Kwargs): string {
-  const name = requiredString(kwargs, 'name')
+/** POST /v2/glossaries: a name and one dictionary. */
+export interface NewGlossaryV2 extends DictionaryFields {
+  name: string
+}
+
+/** POST /v3/glossaries: a name and its dictionaries (none is allowed, as DeepL allows it). */
+export interface NewGlossary {
+  name: string
+  dictionaries?: DictionaryFields[]
+  [extra: string]: unknown
+}
+
+/** PATCH /v3/glossaries/{id}: a new name, one dictionary to merge, or both. */
+export interface GlossaryPatch {
+  name?: string | null
+  dictionaries?: DictionaryFields[]
+  [extra: string]: unknown
+}
+
+/** A language pair, for one dictionary's entries or its deletion. */
+export interface LanguagePair {
+  source_lang: string
+  target_lang: string
+  [extra: string]: unknown
+}
+
+export function glossaryLanguage(code: string, name: string): string {
+  const lower = code.trim().toLowerCase()
+  if (lower === '') throw notSpecified(name)
+  if (!GLOSSARY_LANGUAGES.has(lower)) throw notSupported(name)
+  return lower
+}
+
+export function languagePair(pair: LanguagePair): [string, string] {
+  return [glossaryLanguage(pair.source_lang, 'source_lang'), glossaryLanguage(pair.target_lang, 'target_lang')]
+}
+
+export function glossaryName(name: string | null | undefined): string {
+  if (!name) throw notSpecified('name')
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw new HttpError(400, `Parameter 'name' may have at most ${MAX_NAME_BYTES} UTF-8 bytes.`)
   return name
 }
 
-/** One dictionary from flat fields (`source_lang`, `target_lang`, `entries`, `entries_format`). */
-export function readDictionary(fields: Kwargs): DictionaryInput {
-  const sourceLang = glossaryLanguage(fields, 'source_lang')
-  const targetLang = glossaryLanguage(fields, 'target_lang')
+/** One dictionary, its entries parsed. */
+export function readDictionary(fields: DictionaryFields): DictionaryInput {
+  const [sourceLang, targetLang] = languagePair(fields)
   if (sourceLang === targetLang) throw new HttpError(400, 'Source and target language of a glossary dictionary must differ.')
-  const entries = requiredString(fields, 'entries')
+  const entries = fields.entries
+  if (entries === '') throw notSpecified('entries')
   if (Buffer.byteLength(entries) > MAX_GLOSSARY_BYTES) throw new HttpError(413, `A glossary may have at most ${MAX_GLOSSARY_BYTES / 1024 / 1024} MiB of entries.`)
-  const format = (optionalString(fields, 'entries_format') ?? 'tsv').toLowerCase()
+  const format = (fields.entries_format || 'tsv').toLowerCase()
   if (format !== 'tsv' && format !== 'csv') throw notSupported('entries_format')
   return { sourceLang, targetLang, entries: parseEntries(entries, format as EntriesFormat, { sourceLang, targetLang }) }
 }
 
-/** `dictionaries` as a JSON array of objects, or as deepl-node's `dictionaries[i].field` form fields. */
-export function readDictionaries(kwargs: Kwargs, required: boolean): DictionaryInput[] {
-  const list: Kwargs[] = []
-  if (Array.isArray(kwargs.dictionaries)) {
-    for (const d of kwargs.dictionaries) {
-      if (typeof d !== 'object' || d === null || Array.isArray(d)) throw notSupported('dictionaries')
-      list.push(d as Kwargs)
-    }
-  } else if (kwargs.dictionaries !== undefined && kwargs.dictionaries !== null) throw notSupported('dictionaries')
-  for (const [key, value] of Object.entries(kwargs)) {
-    const m = /^dictionaries\[(\d+)\]\.(\w+)$/.exec(key)
-    if (!m) continue
-    const i = Number(m[1])
-    if (i > 1000) throw notSupported('dictionaries')
-    ;(list[i] ??= {})[m[2]!] = value
-  }
-  if (required && list.length === 0) throw notSpecified('dictionaries')
-  const dictionaries = list.filter(Boolean).map(readDictionary)
+/** The dictionaries of a glossary, in the order given: one per language pair, 10 MiB of entries in all. */
+export function readDictionaries(list: DictionaryFields[]): DictionaryInput[] {
+  const dictionaries = list.map(readDictionary)
   const pairs = new Set(dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`))
   if (pairs.size !== dictionaries.length) throw new HttpError(400, 'Each language pair may appear in one dictionary only.')
   if (dictionaries.reduce((n, d) => n + d.entries.reduce((m, [s, t]) => m + Buffer.byteLength(s) + Buffer.byteLength(t) + 2, 0), 0) > MAX_GLOSSARY_BYTES) {
