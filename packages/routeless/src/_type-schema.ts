@@ -88,12 +88,8 @@ export class SchemaWriter {
     if (ts.isUnionTypeNode(node)) {
       // `Page | null`, `Page | undefined`: the alias's constraints on the member it makes (null keeps none).
       const members = node.types.filter((t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword)
-      if (members.length !== 1) return schema
-      if (Array.isArray(schema.anyOf)) {
-        const at = schema.anyOf.findIndex((b: JsonSchema) => b.type !== 'null')
-        return at < 0 ? schema : { ...schema, anyOf: schema.anyOf.map((b: JsonSchema, i: number) => (i === at ? this.aliasedAt(members[0]!, b) : b)) }
-      }
-      return this.aliasedAt(members[0]!, schema)
+      // (An `anyOf` takes each tag on the branches it fits: applyConstraints.)
+      return members.length === 1 ? this.aliasedAt(members[0]!, schema) : schema
     }
     if (!ts.isTypeReferenceNode(node) || schema.$ref) return schema
     let symbol = checker.getSymbolAtLocation(node.typeName)

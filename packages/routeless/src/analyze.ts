@@ -11,7 +11,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type ts from 'typescript'
 import { parseHandlerName } from './_handler-names.ts'
-import { SchemaWriter, Unsupported } from './_type-schema.ts'
+import { applyConstraints, SchemaWriter, Unsupported } from './_type-schema.ts'
+import { createHash } from 'node:crypto'
 import { handlerKey, MANIFEST_FORMAT, sha256, type HandlerTypes, type JsonSchema, type Manifest, type PositionalParam } from './manifest.ts'
 
 type TS = typeof ts
@@ -21,6 +22,16 @@ export interface AnalyzeInput {
   file: string
   /** Its path below the prefix (`v3/glossaries`, `''` for the root). */
   module: string
+}
+
+let id: string | undefined
+
+/**
+ * Names this analyser's code (its functions' own source, so it is the same from `src` and from a bundle): a manifest
+ * another version wrote is read again instead of trusted — the schemas it holds may say less than this one would.
+ */
+export function analyzerId(): string {
+  return (id ??= createHash('sha256').update([analyze, describeMethod, SchemaWriter, applyConstraints].map(String).join('\n')).digest('hex').slice(0, 16))
 }
 
 /** `typescript` as the application would import it (its own install first), or undefined when it is not installed. */
@@ -42,7 +53,7 @@ export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
   const program = ts.createProgram(inputs.map((i) => i.file), compilerOptions(ts, cwd))
   const checker = program.getTypeChecker()
   const writer = new SchemaWriter(ts, checker)
-  const manifest: Manifest = { format: MANIFEST_FORMAT, typescript: ts.version, files: {}, handlers: {}, $defs: writer.defs }
+  const manifest: Manifest = { format: MANIFEST_FORMAT, typescript: ts.version, analyzer: analyzerId(), files: {}, handlers: {}, $defs: writer.defs }
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   for (const input of inputs) {
     const source = program.getSourceFile(input.file)

@@ -47,6 +47,8 @@ export interface ManifestFile {
 export interface Manifest {
   format: number
   typescript: string
+  /** Which analyser wrote it (`analyzerId()`): another one's manifest is read again where `typescript` is at hand. */
+  analyzer?: string
   /** By file, relative to the manifest's base directory. */
   files: Record<string, ManifestFile>
   /** By `<file>#<Class>.<method>`. */

@@ -43,6 +43,11 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   let manifest = typeof options.manifest === 'object' ? options.manifest : readManifest(manifestFile!)
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file) && declaresTypes(s.file))
+  // A cache another version of the analyser wrote is read again (never in 'manifest' mode: that one was built to ship).
+  if (mode === 'auto' && manifestFile && manifest && files.length > 0) {
+    const { analyzerId, loadTypeScript } = await import('./analyze.ts')
+    if (manifest.analyzer !== analyzerId() && (await loadTypeScript(cwd))) manifest = undefined
+  }
   const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd))
   const warnings: string[] = []
   let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'

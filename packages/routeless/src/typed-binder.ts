@@ -283,7 +283,7 @@ const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?$/
 
 /**
  * Converts a string the way its declared type reads it; anything else is left for the validator to refuse. Strict:
- * `" 12 "`, `"0x10"`, `"Infinity"` stay strings; `""` is null only where the type allows null and not a string.
+ * `" 12 "`, `"0x10"`, `"Infinity"` stay strings; `""` and `"null"` are null only where the type allows null and not a string.
  */
 function coercer(schema: JsonSchema, validators: TypeValidators, seen = new Map<JsonSchema, (value: unknown) => unknown>()): (value: unknown) => unknown {
   const s = validators.deref(schema)
@@ -352,7 +352,7 @@ function buildCoercer(s: JsonSchema, validators: TypeValidators, seen: Map<JsonS
     if (Array.isArray(v) && v.length === 1 && !types.has('array')) v = v[0] // a repeated key sent once more is still one value
     if (typeof v !== 'string') return v
     if (literals) return literals.find((l) => typeof l === 'string' ? l === v : String(l) === v) ?? v
-    if (v === '' && types.has('null') && !types.has('string')) return null
+    if ((v === '' || v === 'null') && types.has('null') && !types.has('string')) return null
     if ((types.has('number') || types.has('integer')) && DECIMAL.test(v)) {
       const n = Number(v)
       if (Number.isFinite(n)) return n

@@ -1,28 +1,45 @@
-/** Parameter schemas of the developer-key admin endpoints (routeless `static params`, DeepL's messages). */
-import { HttpError, params } from 'routeless'
-import { z } from 'zod'
-import { notSupportedMessage, optionalText, requiredText } from '../http/schemas.ts'
+/** The developer-key admin endpoints' inputs as the handlers' types (routeless checks them), and the key lookup. */
+import { HttpError } from 'routeless'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import type { KeyStore, LimitsUpdate } from '../keys/key-store.ts'
 
 export const MAX_LABEL_LENGTH = 256
-const labelLength = { length: MAX_LABEL_LENGTH, message: `Parameter 'label' may have at most ${MAX_LABEL_LENGTH} characters.` }
-const keyId = requiredText('key_id').describe('The developer key (two GUIDs joined by a colon)')
 
-/** `characters` / `speech_to_text_milliseconds`: absent = unchanged, null (or `null` in a form) = unlimited, else an integer ≥ 0. */
-function limit(name: string) {
-  const message = notSupportedMessage(name)
-  return z.union([z.int({ error: message }).min(0, message), z.null(), z.literal('null').transform(() => null)], { error: message }).optional()
+/**
+ * @maxLength 256
+ * @errorMessage Parameter 'label' may have at most 256 characters.
+ */
+export type KeyLabel = string
+
+/**
+ * An integer ≥ 0; null (or `null` in a form) is unlimited.
+ * @integer
+ * @minimum 0
+ */
+export type UsageLimit = number
+
+/** POST /v2/admin/developer-keys. */
+export interface NewDeveloperKey {
+  label?: KeyLabel | null
+  [extra: string]: unknown
 }
 
-export const createKeyParams = params({ summary: 'Create a developer key (its secret is in `key`, shown once)', tags: ['admin'], kwargs: z.object({ label: optionalText('label', labelLength) }) })
-export const keyIdParams = params({ summary: 'Deactivate a developer key for good', tags: ['admin'], kwargs: z.object({ key_id: keyId }) })
-export const labelParams = params({ summary: 'Rename a developer key', tags: ['admin'], kwargs: z.object({ key_id: keyId, label: requiredText('label', labelLength) }) })
-export const limitsParams = params({
-  summary: "Set a developer key's usage limits (fields given only)",
-  tags: ['admin'],
-  kwargs: z.object({ key_id: keyId, characters: limit('characters'), speech_to_text_milliseconds: limit('speech_to_text_milliseconds') }),
-})
+/** The developer key (two GUIDs joined by a colon). */
+export interface KeyRef {
+  key_id: string
+  [extra: string]: unknown
+}
+
+/** PUT /v2/admin/developer-keys/label. */
+export interface KeyLabelChange extends KeyRef {
+  label: KeyLabel
+}
+
+/** PUT /v2/admin/developer-keys/limits: the limits given change; absent ones stay. */
+export interface KeyLimits extends KeyRef {
+  characters?: UsageLimit | null
+  speech_to_text_milliseconds?: UsageLimit | null
+}
 
 /** The developer key named by `key_id`; 404 when there is none (admin keys are not managed here). */
 export async function developerKey(keyId: string, keys: KeyStore): Promise<ApiKeyRecord> {
@@ -31,6 +48,6 @@ export async function developerKey(keyId: string, keys: KeyStore): Promise<ApiKe
   return key
 }
 
-export function limitsUpdate(kwargs: { characters?: number | null; speech_to_text_milliseconds?: number | null }): LimitsUpdate {
+export function limitsUpdate(kwargs: KeyLimits): LimitsUpdate {
   return { characters: kwargs.characters, speechToTextMilliseconds: kwargs.speech_to_text_milliseconds }
 }

@@ -1,11 +1,10 @@
 /** `GET /v2/admin/analytics/custom-tags`: characters per `X-DeepL-Reporting-Tag`, per period or per day, paged. */
-import type { KwargsOf } from 'routeless'
 import type { UsageStore } from '../usage/usage-store.ts'
 import { customTagBreakdown } from './breakdown.ts'
-import type { customTagReportParams } from './analytics-params.ts'
+import type { CustomTagReportQuery } from './analytics-params.ts'
 import { formatUsageDate, formatWithoutZone, readDateRange } from './date-range.ts'
 
-export async function customTagReport(kwargs: KwargsOf<typeof customTagReportParams>, usage: UsageStore, pageSize: number) {
+export async function customTagReport(kwargs: CustomTagReportQuery, usage: UsageStore, pageSize: number) {
   const aggregateBy = kwargs.aggregate_by === 'day' ? 'day' : 'period'
   const range = readDateRange(kwargs)
   const page = kwargs.page ?? 0

@@ -1,12 +1,11 @@
 /** `GET /v2/admin/analytics`: totals for a date range, optionally per key or per key and day. */
-import type { KwargsOf } from 'routeless'
 import type { KeyStore } from '../keys/key-store.ts'
 import type { UsageStore } from '../usage/usage-store.ts'
 import { usageBreakdown } from './breakdown.ts'
-import type { usageReportParams } from './analytics-params.ts'
+import type { UsageReportQuery } from './analytics-params.ts'
 import { formatUsageDate, formatWithoutZone, readDateRange } from './date-range.ts'
 
-export async function usageReport(kwargs: KwargsOf<typeof usageReportParams>, usage: UsageStore, keys: KeyStore) {
+export async function usageReport(kwargs: UsageReportQuery, usage: UsageStore, keys: KeyStore) {
   const groupBy = kwargs.group_by ?? ''
   const range = readDateRange(kwargs)
   const rows = await usage.rows(range.firstDay, range.lastDay)

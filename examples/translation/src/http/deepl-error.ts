@@ -19,8 +19,7 @@ export function renderDeepLError(error: HttpError): Response {
 function deeplMessage(issue: ParamIssue): string {
   const name = issue.name.split('.')[0]!
   if (issue.kind === 'missing') return notSpecifiedMessage(name)
-  // A reason without a kind is a Standard Schema's, already in DeepL's words (src/http/schemas.ts); `own` marks a
-  // type's @errorMessage.
-  if (issue.kind === undefined || issue.own) return issue.reason
+  // `own`: the type's @errorMessage, in DeepL's words already.
+  if (issue.own) return issue.reason
   return notSupportedMessage(name)
 }

@@ -1,14 +1,15 @@
-import type { KwargsOf } from 'routeless'
-import { createKeyParams, developerKey, keyIdParams, labelParams, limitsParams, limitsUpdate } from '../../../src/admin/developer-key-params.ts'
+import { params } from 'routeless'
+import { developerKey, type KeyLabelChange, type KeyLimits, type KeyRef, limitsUpdate, type NewDeveloperKey } from '../../../src/admin/developer-key-params.ts'
 import { AdminController } from '../../../src/http/api-controller.ts'
+import { notSpecified } from '../../../src/http/params.ts'
 import { toApiKeyJson } from '../../../src/keys/api-key.ts'
 
 /** POST /v2/admin/developer-keys (create; the secret is in `key`, shown once), GET (list). */
 export class Default extends AdminController {
-  static params = { POST: createKeyParams }
+  static params = { POST: params({ summary: 'Create a developer key (its secret is in `key`, shown once)', tags: ['admin'] }) }
 
-  async POST({ label }: KwargsOf<typeof createKeyParams>) {
-    const created = await this.context.keys.create({ admin: false, label })
+  async POST({ label }: NewDeveloperKey) {
+    const created = await this.context.keys.create({ admin: false, label: label || undefined })
     return toApiKeyJson(created.record, created.secret)
   }
 
@@ -19,9 +20,9 @@ export class Default extends AdminController {
 
 /** PUT /v2/admin/developer-keys/deactivate */
 export class Deactivate extends AdminController {
-  static params = { PUT: keyIdParams }
+  static params = { PUT: params({ summary: 'Deactivate a developer key for good', tags: ['admin'] }) }
 
-  async PUT({ key_id }: KwargsOf<typeof keyIdParams>) {
+  async PUT({ key_id }: KeyRef) {
     const key = await developerKey(key_id, this.context.keys)
     return toApiKeyJson((await this.context.keys.deactivate(key.keyId))!)
   }
@@ -29,9 +30,10 @@ export class Deactivate extends AdminController {
 
 /** PUT /v2/admin/developer-keys/label */
 export class Label extends AdminController {
-  static params = { PUT: labelParams }
+  static params = { PUT: params({ summary: 'Rename a developer key', tags: ['admin'] }) }
 
-  async PUT({ key_id, label }: KwargsOf<typeof labelParams>) {
+  async PUT({ key_id, label }: KeyLabelChange) {
+    if (label === '') throw notSpecified('label')
     const key = await developerKey(key_id, this.context.keys)
     return toApiKeyJson((await this.context.keys.setLabel(key.keyId, label))!)
   }
@@ -39,10 +41,10 @@ export class Label extends AdminController {
 
 /** PUT /v2/admin/developer-keys/limits */
 export class Limits extends AdminController {
-  static params = { PUT: limitsParams }
+  static params = { PUT: params({ summary: "Set a developer key's usage limits (fields given only)", tags: ['admin'] }) }
 
-  async PUT(kwargs: KwargsOf<typeof limitsParams>) {
-    const key = await developerKey(kwargs.key_id, this.context.keys)
-    return toApiKeyJson((await this.context.keys.setLimits(key.keyId, limitsUpdate(kwargs)))!)
+  async PUT(limits: KeyLimits) {
+    const key = await developerKey(limits.key_id, this.context.keys)
+    return toApiKeyJson((await this.context.keys.setLimits(key.keyId, limitsUpdate(limits)))!)
   }
 }

@@ -1,0 +1,17 @@
+/** `/v2/languages`: the source or the target list of the catalogue. */
+import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './catalogue.ts'
+
+export const TYPE_INVALID = "Parameter 'type' is invalid. 'source' and 'target' are valid values."
+
+/** @errorMessage Parameter 'type' is invalid. 'source' and 'target' are valid values. */
+export type LanguageListType = '' | 'source' | 'target'
+
+export interface LanguageListQuery {
+  /** Default: source. */
+  type?: LanguageListType | null
+  [extra: string]: unknown
+}
+
+export function languageList(type: string | undefined) {
+  return type === 'target' ? TARGET_LANGUAGES : SOURCE_LANGUAGES
+}
