@@ -10,6 +10,7 @@ import type { TranslationService } from './translate/translation-service.ts'
 import type { Meter } from './usage/meter.ts'
 import type { UsageStore } from './usage/usage-store.ts'
 import type { VoiceService } from './voice/voice-service.ts'
+import type { QualityJobs } from './quality/quality-jobs.ts'
 
 export interface Services {
   keys: KeyStore
@@ -24,6 +25,8 @@ export interface Services {
   customInstructions: CustomInstructions
   /** Real-time voice sessions and their WebSocket (`/v3/voice/realtime`). */
   voice: VoiceService
+  /** Quality evaluation jobs (`/v1/quality-evaluation`). */
+  quality: QualityJobs
   /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */
