@@ -32,6 +32,7 @@ import { SpeechUsage } from './voice/speech-usage.ts'
 import { VoiceService } from './voice/voice-service.ts'
 import { VoiceSessions } from './voice/voice-sessions.ts'
 import { QualityJobs } from './quality/quality-jobs.ts'
+import { TmxTransfer } from './memories/tmx-transfer.ts'
 import { UsageStore } from './usage/usage-store.ts'
 
 export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
@@ -99,6 +100,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     const services: Services = {
       voice,
       quality: new QualityJobs(database.db, glossaries, now),
+      tmx: new TmxTransfer(memories, config.tmxMaxBytes, now),
       keys, usage, meter, glossaries, translation, documents, memories, styles,
       customInstructions: new CustomInstructions(database.db, now),
       rateLimit: keyRateLimit(config.rateLimit, undefined, redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests)),

@@ -32,6 +32,8 @@ export interface Config {
   /** Background jobs: how long a worker holds one without renewing its lease, and the longest sleep between looks. */
   jobLeaseMs: number
   jobPollMs: number
+  /** Largest TMX file imported into a translation memory. */
+  tmxMaxBytes: number
   /** Speech engines and real-time voice sessions (src/speech, src/voice). */
   voice: VoiceConfig
 }
@@ -77,6 +79,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documentConcurrency: integer(env, 'DOCUMENT_CONCURRENCY', 2, 1),
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', 30_000, 100),
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 5),
+    tmxMaxBytes: integer(env, 'TMX_MAX_BYTES', 10 * 1024 * 1024, 1),
     voice: {
       speechEngine: env.SPEECH_ENGINE || 'pocketsphinx',
       speechEngineUrl: env.SPEECH_ENGINE_URL || undefined,

@@ -11,6 +11,7 @@ import type { Meter } from './usage/meter.ts'
 import type { UsageStore } from './usage/usage-store.ts'
 import type { VoiceService } from './voice/voice-service.ts'
 import type { QualityJobs } from './quality/quality-jobs.ts'
+import type { TmxTransfer } from './memories/tmx-transfer.ts'
 
 export interface Services {
   keys: KeyStore
@@ -27,6 +28,8 @@ export interface Services {
   voice: VoiceService
   /** Quality evaluation jobs (`/v1/quality-evaluation`). */
   quality: QualityJobs
+  /** TMX import and export of translation memories. */
+  tmx: TmxTransfer
   /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */
