@@ -29,7 +29,7 @@ const TMX = `<?xml version="1.0" encoding="UTF-8"?>
   </body>
 </tmx>`
 
-const post = (body: string | Uint8Array, type = 'application/x-tmx+xml', id = memoryId) => call(`/v3/translation_memories/${id}/tmx`, { method: 'POST', body, headers: { 'Content-Type': type } })
+const post = (body: string | Uint8Array<ArrayBuffer>, type = 'application/x-tmx+xml', id = memoryId) => call(`/v3/translation_memories/${id}/tmx`, { method: 'POST', body, headers: { 'Content-Type': type } })
 
 describe('TMX', () => {
   it('imports the units that have the source and a target of the memory (base languages match), and skips the rest', async () => {
@@ -64,7 +64,7 @@ describe('TMX', () => {
     expect(await (await post(xml, 'text/xml', copy.translation_memory_id)).json()).toEqual({ imported_segments: 3, skipped_units: 0 })
   })
 
-  const refused = async (body: string | Uint8Array, status: number, message: RegExp) => {
+  const refused = async (body: string | Uint8Array<ArrayBuffer>, status: number, message: RegExp) => {
     const started = performance.now()
     const res = await post(body)
     const elapsed = performance.now() - started
