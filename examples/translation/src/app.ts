@@ -33,6 +33,7 @@ import { VoiceService } from './voice/voice-service.ts'
 import { VoiceSessions } from './voice/voice-sessions.ts'
 import { QualityJobs } from './quality/quality-jobs.ts'
 import { TmxTransfer } from './memories/tmx-transfer.ts'
+import { VoiceJobs } from './voice/voice-jobs.ts'
 import { UsageStore } from './usage/usage-store.ts'
 
 export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
@@ -89,11 +90,12 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       maxBytes: config.documentMaxBytes,
     })
     const speechUsage = new SpeechUsage(database.db, now)
+    const speech = overrides.speech ?? createSpeechEngine(config.voice)
+    const synthesizer = overrides.synthesizer ?? new EspeakSynthesizer()
     const voice = new VoiceService({
       sessions: new VoiceSessions(database.db, speechUsage, now, config.voice.tokenTtlMs),
       usage: speechUsage, keys, glossaries, translation,
-      speech: overrides.speech ?? createSpeechEngine(config.voice),
-      synthesizer: overrides.synthesizer ?? new EspeakSynthesizer(),
+      speech, synthesizer,
       limits: { maxMs: config.voice.sessionMaxMs, idleMs: config.voice.idleMs, engineTimeoutMs: config.voice.speechEngineTimeoutMs, partialMs: config.voice.partialMs },
       onError: (error) => console.error('voice:', error),
     })
@@ -101,6 +103,10 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       voice,
       quality: new QualityJobs(database.db, glossaries, now),
       tmx: new TmxTransfer(memories, config.tmxMaxBytes, now),
+      voiceJobs: new VoiceJobs({
+        db: database.db, queue, keys, usage: speechUsage, translation, speech, synthesizer,
+        engineTimeoutMs: config.voice.speechEngineTimeoutMs, maxBytes: config.voice.jobMaxBytes, now,
+      }),
       keys, usage, meter, glossaries, translation, documents, memories, styles,
       customInstructions: new CustomInstructions(database.db, now),
       rateLimit: keyRateLimit(config.rateLimit, undefined, redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests)),

@@ -12,6 +12,7 @@ import type { UsageStore } from './usage/usage-store.ts'
 import type { VoiceService } from './voice/voice-service.ts'
 import type { QualityJobs } from './quality/quality-jobs.ts'
 import type { TmxTransfer } from './memories/tmx-transfer.ts'
+import type { VoiceJobs } from './voice/voice-jobs.ts'
 
 export interface Services {
   keys: KeyStore
@@ -30,6 +31,8 @@ export interface Services {
   quality: QualityJobs
   /** TMX import and export of translation memories. */
   tmx: TmxTransfer
+  /** Voice translation jobs (`/v1/jobs/voice/translate`). */
+  voiceJobs: VoiceJobs
   /** The per-key rate limit guard (a no-op without RATE_LIMIT_REQUESTS); run after authentication. */
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */

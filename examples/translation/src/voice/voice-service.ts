@@ -7,13 +7,12 @@ import { HttpError, type SocketHandlers } from 'routeless'
 import type { KeyStore } from '../keys/key-store.ts'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import type { GlossaryStore } from '../glossaries/glossary-store.ts'
-import { canonicalTarget, isSourceLanguage } from '../languages/catalogue.ts'
 import type { SpeechEngine, SpeechSynthesizer } from '../speech/speech-engine.ts'
-import type { TranslateParams } from '../translate/translate-params.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
 import { QUOTA_MESSAGE } from '../usage/meter.ts'
 import { RealtimeSession, type RealtimeLimits } from './realtime-session.ts'
 import type { SpeechUsage } from './speech-usage.ts'
+import { translateSpoken } from './spoken-translation.ts'
 import { readVoiceSessionRequest, type VoiceSessionRequest } from './voice-request.ts'
 import type { VoiceSessionConfig, VoiceSessions } from './voice-sessions.ts'
 
@@ -92,21 +91,10 @@ export class VoiceService {
     return left
   }
 
-  private async translate(key: ApiKeyRecord, config: VoiceSessionConfig, text: string, source: string | undefined, target: string): Promise<string> {
-    const sourceLang = source && isSourceLanguage(source) ? source.toUpperCase() : undefined
-    const glossaryIds = config.glossaryId && sourceLang ? [config.glossaryId] : []
-    const params: TranslateParams = {
-      texts: [text], sourceLang, targetLang: canonicalTarget(target) ?? target.toUpperCase(), context: undefined, showBilledCharacters: false,
-      splitSentences: '1', preserveFormatting: false, formality: FORMALITY[config.formality], modelType: undefined, glossaryIds,
-      styleId: undefined, translationMemoryId: undefined, translationMemoryThreshold: 75, customInstructions: [], tagHandling: undefined,
-      tagHandlingVersion: 'v1', outlineDetection: true, nonSplittingTags: [], splittingTags: [], ignoreTags: [],
-    }
-    const [item] = await this.options.translation.translate(params, key, '', { meter: false })
-    return item!.text
+  private translate(key: ApiKeyRecord, config: VoiceSessionConfig, text: string, source: string | undefined, target: string): Promise<string> {
+    return translateSpoken(this.options.translation, key, text, source, target, { formality: config.formality, glossaryId: config.glossaryId })
   }
 }
-
-const FORMALITY = { default: 'default', formal: 'prefer_more', more: 'prefer_more', informal: 'prefer_less', less: 'prefer_less' } as const
 
 /** `http://host/v3/voice/realtime` → `ws://host/v3/voice/realtime/connect` (https → wss). */
 export function streamingUrl(requestUrl: URL): string {
