@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import WebSocket from 'ws'
-import { readWav, Resampler, toBytes } from '../src/speech/pcm.ts'
+import { readWav, Resampler, toBytes, wav } from '../src/speech/pcm.ts'
 
 /** `text` spoken by espeak-ng (US English), as s16le at `rate` Hz, followed by `silenceMs` of silence. */
 export function speech(text: string, rate = 16_000, silenceMs = 800): Uint8Array {
@@ -13,6 +13,14 @@ export function speech(text: string, rate = 16_000, silenceMs = 800): Uint8Array
   const padded = new Int16Array(resampled.length + Math.round((rate * silenceMs) / 1000))
   padded.set(resampled)
   return toBytes(padded)
+}
+
+/** `text` spoken by espeak-ng and encoded by opusenc (opus-tools) as an Ogg/Opus stream. */
+export function oggOpus(text: string): Uint8Array {
+  const out = execFileSync('espeak-ng', ['-v', 'en-us', '--stdout', '--stdin'], { input: text })
+  // opusenc needs a WAV with its true sizes (espeak-ng streams with 0x7fffffff ones): write it again.
+  const { samples, rate } = readWav(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))
+  return new Uint8Array(execFileSync('opusenc', ['--quiet', '-', '-'], { input: wav(samples, rate) }))
 }
 
 export interface Conversation {

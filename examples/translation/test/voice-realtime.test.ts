@@ -6,7 +6,7 @@
 import { encode, decode } from '@msgpack/msgpack'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
-import { converse, fakeTranscriber, speech, streamPcm, type FakeTranscriber } from './_speech.ts'
+import { converse, fakeTranscriber, oggOpus, speech, streamPcm, type FakeTranscriber } from './_speech.ts'
 
 const PCM = 'audio/pcm;encoding=s16le;rate=16000'
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any })
@@ -76,6 +76,33 @@ for (const kind of ['node', 'uws'] as const) {
       const view = new DataView(sent[0]!.file.buffer, sent[0]!.file.byteOffset)
       expect(String.fromCharCode(...sent[0]!.file.subarray(0, 4))).toBe('RIFF')
       expect(view.getUint32(24, true)).toBe(16_000)
+    })
+
+    it('decodes Ogg/Opus (ogg-opus-decoder) sent in arbitrary pieces', async () => {
+      fake.requests.length = 0
+      const s = await session(server, { source_media_content_type: 'audio/ogg;codecs=opus', source_language: 'en', target_languages: ['de'] })
+      const ogg = oggOpus('Good morning')
+      const { messages, close } = await converse(connectUrl(s), (ws) => {
+        for (let at = 0; at < ogg.length; at += 777) ws.send(JSON.stringify({ source_media_chunk: { data: Buffer.from(ogg.subarray(at, at + 777)).toString('base64') } }))
+        ws.send(JSON.stringify({ end_of_source_media: {} }))
+      })
+      expect(close.code).toBe(1000)
+      expect(messages.find((m) => m.target_transcript_update)?.target_transcript_update).toMatchObject({ language: 'de', concluded: [{ text: 'Guten Morgen' }] })
+      // The engine got the decoded speech: 16 kHz, about as long as espeak-ng spoke it (~0.8 s).
+      const wav = fake.requests[0]!.file
+      expect(wav.length - 44).toBeGreaterThan(16_000)
+    })
+
+    it('sends synthesised target speech (espeak-ng) as target_media_chunk when asked', async () => {
+      const s = await session(server, { source_media_content_type: PCM, source_language: 'en', target_languages: ['fr'], target_media_languages: ['de'], target_media_content_type: 'audio/pcm;encoding=s16le;rate=24000', target_media_voice: 'female' })
+      const { messages } = await converse(connectUrl(s), (ws) => streamPcm(ws, speech('Good morning')))
+      expect(new Set(messages.filter((m) => m.target_transcript_update).map((m) => m.target_transcript_update.language))).toEqual(new Set(['fr', 'de']))
+      const media = messages.filter((m) => m.target_media_chunk).map((m) => m.target_media_chunk)
+      expect(media).toHaveLength(1)
+      expect(media[0]).toMatchObject({ language: 'de', content_type: 'audio/pcm;encoding=s16le;rate=24000' })
+      const pcm = Buffer.from(media[0].data, 'base64')
+      expect(pcm.length).toBeGreaterThan(24_000) // over half a second at 24 kHz
+      expect(names(messages).slice(-3)).toEqual(['end_of_target_transcript', 'end_of_target_transcript', 'end_of_stream'])
     })
 
     it('speaks msgpack in BINARY frames when asked', async () => {
