@@ -1,7 +1,8 @@
 /** The deterministic quality evaluator (each check, spans in code points) and /v1/quality-evaluation over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { evaluate } from '../src/quality/evaluator.ts'
-import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
+import { postgresAvailable } from '@routeless/example-kit/testing'
+import { ADMIN_KEY, api, startServer, type Storage, type TestServer } from './_server.ts'
 
 const one = (source: string, target: string, languages: [string, string] = ['en', 'de'], glossary?: Map<string, string>) =>
   evaluate({ sourceLanguage: languages[0], targetLanguage: languages[1], segments: [{ source, target }], glossary }).segments[0]!.errors
@@ -68,11 +69,12 @@ describe('evaluator', () => {
   })
 })
 
-describe('/v1/quality-evaluation', () => {
+const storages: Storage[] = ['sqlite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])]
+for (const storage of storages) describe(`/v1/quality-evaluation [${storage}]`, () => {
   let server: TestServer
   let call: ReturnType<typeof api>
   beforeAll(async () => {
-    server = await startServer()
+    server = await startServer({ storage })
     call = api(server)
   })
   afterAll(() => server.close())

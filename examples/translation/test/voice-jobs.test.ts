@@ -2,21 +2,14 @@
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readWav } from '../src/speech/pcm.ts'
-import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
+import { postgresAvailable } from '@routeless/example-kit/testing'
+import { ADMIN_KEY, api, startServer, type Storage, type TestServer } from './_server.ts'
 import { fakeTranscriber, type FakeTranscriber } from './_speech.ts'
 
+const storages: Storage[] = ['sqlite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])]
 let server: TestServer
 let fake: FakeTranscriber
 let call: ReturnType<typeof api>
-beforeAll(async () => {
-  fake = await fakeTranscriber((i) => (i % 2 === 0 ? 'Good morning' : 'Thank you'))
-  server = await startServer({ env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: fake.url, JOB_POLL_MS: '50', VOICE_JOB_MAX_BYTES: '5000000' } })
-  call = api(server)
-})
-afterAll(async () => {
-  await server.close()
-  await fake.close()
-})
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any })
 /** Two utterances a second apart (SSML), as the WAV file espeak-ng writes (22 050 Hz). */
@@ -45,7 +38,17 @@ async function settled(jobId: string) {
   throw new Error('job did not finish')
 }
 
-describe('voice translation jobs', () => {
+for (const storage of storages) describe(`voice translation jobs [${storage}]`, () => {
+  beforeAll(async () => {
+    fake = await fakeTranscriber((i) => (i % 2 === 0 ? 'Good morning' : 'Thank you'))
+    server = await startServer({ storage, env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: fake.url, JOB_POLL_MS: '50', VOICE_JOB_MAX_BYTES: '5000000' } })
+    call = api(server)
+  })
+  afterAll(async () => {
+    await server.close()
+    await fake.close()
+  })
+
   it('upload → status → text, subtitles and synthesised speech, billed as speech milliseconds', async () => {
     const file = wavFile(WAV)
     const created = await create({

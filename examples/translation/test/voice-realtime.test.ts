@@ -5,7 +5,8 @@
  */
 import { encode, decode } from '@msgpack/msgpack'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
+import { postgresAvailable } from '@routeless/example-kit/testing'
+import { ADMIN_KEY, api, startServer, type Storage, type TestServer } from './_server.ts'
 import { converse, fakeTranscriber, oggOpus, speech, streamPcm, type FakeTranscriber } from './_speech.ts'
 
 const PCM = 'audio/pcm;encoding=s16le;rate=16000'
@@ -182,11 +183,12 @@ for (const kind of ['node', 'uws'] as const) {
   })
 }
 
-describe('real-time voice limits', () => {
+const storages: Storage[] = ['sqlite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])]
+for (const storage of storages) describe(`real-time voice limits [${storage}]`, () => {
   let server: TestServer
   beforeAll(async () => {
     const fake = await fakeTranscriber(() => 'Good morning')
-    server = await startServer({ env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: fake.url, VOICE_TOKEN_TTL_MS: '150', VOICE_SESSION_MAX_MS: '2500', VOICE_IDLE_MS: '400' } })
+    server = await startServer({ storage, env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: fake.url, VOICE_TOKEN_TTL_MS: '150', VOICE_SESSION_MAX_MS: '2500', VOICE_IDLE_MS: '400' } })
     const close = server.close
     server.close = async () => {
       await close()
