@@ -58,7 +58,7 @@ export interface FakeTranscriber {
 }
 
 /** An OpenAI-compatible `/v1/audio/transcriptions` on loopback that answers `answer(index)` (a text, or a status). */
-export async function fakeTranscriber(answer: (index: number) => string | number): Promise<FakeTranscriber> {
+export async function fakeTranscriber(answer: (index: number) => string | number | 'hang'): Promise<FakeTranscriber> {
   const requests: FakeTranscriber['requests'] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -69,6 +69,7 @@ export async function fakeTranscriber(answer: (index: number) => string | number
       requests.push({ model: String(form.get('model')), language: form.get('language') as string | null, file: new Uint8Array(await file.arrayBuffer()) })
       const a = answer(requests.length - 1)
       if (req.url !== '/v1/audio/transcriptions') return void res.writeHead(404).end()
+      if (a === 'hang') return
       if (typeof a === 'number') return void res.writeHead(a).end('{}')
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ text: a }))
     })

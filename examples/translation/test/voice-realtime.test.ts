@@ -197,6 +197,25 @@ for (const storage of storages) describe(`real-time voice limits [${storage}]`, 
   })
   afterAll(() => server.close())
 
+  it('stops a client that sends audio faster than it can be recognised (back-pressure), billing what was processed', async () => {
+    const slow = await fakeTranscriber(() => 'hang')
+    const stalled = await startServer({ storage, env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: slow.url, SPEECH_ENGINE_TIMEOUT_MS: '20000' } })
+    try {
+      const s = await session(stalled, { source_media_content_type: PCM, target_languages: ['de'] })
+      // Speech, then a pause (an utterance goes to the engine, which never answers), then a flood.
+      const flood = new Uint8Array([...speech('Good morning'), ...new Uint8Array(3 * 1024 * 1024)])
+      const { messages, close } = await converse(connectUrl(s), (ws) => streamPcm(ws, flood, { chunkMs: 1000, end: false }))
+      expect(close).toMatchObject({ code: 1008, reason: expect.stringMatching(/faster than it can be processed/) })
+      expect(messages.at(-1)).toMatchObject({ error: { error_code: 429 } })
+      const billed = await speechUsed(stalled)
+      expect(billed).toBeGreaterThanOrEqual(1000) // the first second (speech, pause) was decoded and counted…
+      expect(billed).toBeLessThan((flood.length / 32_000) * 1000) // …the flood that was refused was not
+    } finally {
+      await stalled.close()
+      await slow.close()
+    }
+  })
+
   it('refuses an expired token', async () => {
     const s = await session(server, { source_media_content_type: PCM })
     await new Promise((r) => setTimeout(r, 250))

@@ -16,6 +16,11 @@ import { decodeClientMessage, encodeServerMessage, MessageError } from './voice-
 import type { VoiceSessionConfig } from './voice-sessions.ts'
 
 export const MAX_CHUNK_BYTES = 100 * 1024
+/**
+ * Back-pressure: audio received but not yet processed. A client streaming in real time never comes near it; one that
+ * sends faster than recognition keeps up is stopped (an error, close 1008) instead of filling the server's memory.
+ */
+export const MAX_PENDING_BYTES = 2 * 1024 * 1024
 
 export interface RealtimeLimits {
   /** Longest session, in audio milliseconds and in wall-clock time (whichever comes first). */
@@ -43,8 +48,9 @@ export class RealtimeSession {
   private readonly decoder: AudioDecoder
   private readonly segmenter: Segmenter
   private work: Promise<void> = Promise.resolve()
-  /** Chunks waiting to be decoded. */
+  /** Chunks waiting to be decoded, and their bytes. */
   private queued = 0
+  private pendingBytes = 0
   private samples = 0
   private ending = false
   private closed = false
@@ -79,9 +85,14 @@ export class RealtimeSession {
     if (message.kind === 'end') return this.finish('End of stream')
     if (message.data.length > MAX_CHUNK_BYTES) return this.fail('source_media_chunk', 413, 4130000, `A source_media_chunk may carry at most ${MAX_CHUNK_BYTES} bytes.`, 1009)
     const data = message.data
+    if (this.pendingBytes + data.length > MAX_PENDING_BYTES) {
+      return this.fail('source_media_chunk', 429, 4290000, `Audio is arriving faster than it can be processed (over ${MAX_PENDING_BYTES} bytes waiting): send it in real time.`, 1008)
+    }
     this.queued++
+    this.pendingBytes += data.length
     this.step(async () => {
       this.queued--
+      this.pendingBytes -= data.length
       let samples
       try {
         samples = await this.decoder.push(data)
@@ -178,6 +189,7 @@ export class RealtimeSession {
       try {
         await fn()
       } catch (error) {
+        if (this.closed) return // the socket ended while this step waited (an engine call it no longer needs)
         this.deps.onError(error)
         const status = (error as { status?: number }).status
         this.fail('source_media_chunk', status === 504 ? 504 : 503, status === 504 ? 5040000 : 5030000, (error as Error).message, 1011)
