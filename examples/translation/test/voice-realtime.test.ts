@@ -106,6 +106,15 @@ for (const kind of ['node', 'uws'] as const) {
       expect(names(messages).slice(-3)).toEqual(['end_of_target_transcript', 'end_of_target_transcript', 'end_of_stream'])
     })
 
+    it('translates with the session glossary, whose pairs are checked when the session is requested', async () => {
+      const g = await json(await api(server)('/v3/glossaries', { json: { name: 'voice', dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: 'good morning\tMoin', entries_format: 'tsv' }] } }))
+      expect((await api(server)('/v3/voice/realtime', { json: { source_media_content_type: PCM, source_language: 'en', target_languages: ['de', 'fr'], glossary_id: g.body.glossary_id } })).status).toBe(400)
+      const s = await session(server, { source_media_content_type: PCM, source_language: 'en', source_language_mode: 'fixed', target_languages: ['de'], glossary_id: g.body.glossary_id, formality: 'formal' })
+      fake.requests.length = 0
+      const { messages } = await converse(connectUrl(s), (ws) => streamPcm(ws, speech('Good morning')))
+      expect(messages.find((m) => m.target_transcript_update)?.target_transcript_update.concluded[0].text).toBe('Moin')
+    })
+
     it('speaks msgpack in BINARY frames when asked', async () => {
       const s = await session(server, { source_media_content_type: PCM, source_language: 'en', target_languages: ['de'], message_format: 'msgpack' })
       const pcm = speech('Good morning')

@@ -191,8 +191,9 @@ export class RealtimeSession {
       } catch (error) {
         if (this.closed) return // the socket ended while this step waited (an engine call it no longer needs)
         this.deps.onError(error)
-        const status = (error as { status?: number }).status
-        this.fail('source_media_chunk', status === 504 ? 504 : 503, status === 504 ? 5040000 : 5030000, (error as Error).message, 1011)
+        const status = (error as { status?: unknown }).status
+        const code = typeof status === 'number' && status >= 400 && status < 600 ? status : 500
+        this.fail('source_media_chunk', code, code * 10_000, (error as Error).message, 1011)
       }
     })
   }

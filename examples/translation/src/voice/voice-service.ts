@@ -9,6 +9,7 @@ import type { ApiKeyRecord } from '../keys/api-key.ts'
 import type { GlossaryStore } from '../glossaries/glossary-store.ts'
 import type { SpeechEngine, SpeechSynthesizer } from '../speech/speech-engine.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
+import { baseLanguage } from '../languages/catalogue.ts'
 import { QUOTA_MESSAGE } from '../usage/meter.ts'
 import { RealtimeSession, type RealtimeLimits } from './realtime-session.ts'
 import type { SpeechUsage } from './speech-usage.ts'
@@ -42,7 +43,7 @@ export class VoiceService {
 
   async requestSession(key: ApiKeyRecord, body: VoiceSessionRequest, requestUrl: URL): Promise<StreamingResponse> {
     const config = readVoiceSessionRequest(body)
-    if (config.glossaryId && !(await this.options.glossaries.exists(config.glossaryId, key.keyId))) throw new HttpError(404, `Glossary '${config.glossaryId}' not found.`)
+    if (config.glossaryId) await this.checkGlossary(key.keyId, config)
     await this.quotaLeft(key.keyId)
     const issued = await this.options.sessions.create(key.keyId, config)
     return { streaming_url: streamingUrl(requestUrl), ...issued }
@@ -82,6 +83,19 @@ export class VoiceService {
       },
       message: (_socket, data) => realtime?.message(data),
       close: () => realtime?.closedByClient(),
+    }
+  }
+
+  /** The glossary must be the key's and have a dictionary from the source language to each target's base. */
+  private async checkGlossary(keyId: string, config: VoiceSessionConfig): Promise<void> {
+    const id = config.glossaryId!
+    if (!(await this.options.glossaries.exists(id, keyId))) throw new HttpError(404, `Glossary '${id}' not found.`)
+    const source = config.sourceLanguage!.toUpperCase()
+    for (const target of config.targetLanguages) {
+      const base = baseLanguage(target)
+      if (!(await this.options.glossaries.dictionary(id, source, base))) {
+        throw new HttpError(400, `No dictionary found for language pair ${source.toLowerCase()}-${base.toLowerCase()} in glossary '${id}'.`)
+      }
     }
   }
 
