@@ -197,7 +197,7 @@ for (const storage of storages) describe(`real-time voice limits [${storage}]`, 
   let server: TestServer
   beforeAll(async () => {
     const fake = await fakeTranscriber(() => 'Good morning')
-    server = await startServer({ storage, env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: fake.url, VOICE_TOKEN_TTL_MS: '150', VOICE_SESSION_MAX_MS: '2500', VOICE_IDLE_MS: '400' } })
+    server = await startServer({ storage, env: { SPEECH_ENGINE: 'openai', SPEECH_ENGINE_URL: fake.url, VOICE_TOKEN_TTL_MS: '150', VOICE_SESSION_MAX_MS: '2500', VOICE_IDLE_MS: '400', VOICE_PARTIAL_MS: '300' } })
     const close = server.close
     server.close = async () => {
       await close()
@@ -223,6 +223,18 @@ for (const storage of storages) describe(`real-time voice limits [${storage}]`, 
       await stalled.close()
       await slow.close()
     }
+  })
+
+  it('sends tentative updates while an utterance grows, streamed in real time, then concludes it', async () => {
+    const s = await session(server, { source_media_content_type: PCM, source_language: 'en', target_languages: ['de'] })
+    const { messages } = await converse(connectUrl(s), (ws) => streamPcm(ws, speech('Good morning, and a very good evening to everyone', 16_000, 600), { chunkMs: 100, pauseMs: 100 }))
+    const source = messages.filter((m) => m.source_transcript_update).map((m) => m.source_transcript_update)
+    const firstConcluded = source.findIndex((u) => u.concluded.length > 0)
+    expect(firstConcluded).toBeGreaterThan(0)
+    expect(source[0]).toEqual({ concluded: [], tentative: [{ language: 'en', text: 'Good morning', start_time: expect.any(Number), end_time: expect.any(Number) }] })
+    const target = messages.filter((m) => m.target_transcript_update).map((m) => m.target_transcript_update)
+    expect(target[0]).toMatchObject({ language: 'de', concluded: [], tentative: [{ text: 'Guten Morgen' }] })
+    expect(target.some((t) => t.concluded.length === 1 && t.tentative.length === 0)).toBe(true)
   })
 
   it('refuses an expired token', async () => {
