@@ -2,7 +2,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { JobQueue, openDatabase, type Database } from '@routeless/example-kit'
-import { createApp } from 'routeless'
+import { createApp, type Application, type UpgradeDecision } from 'routeless'
 import { Redis } from 'ioredis'
 import { keyRateLimit } from './auth/key-rate-limit.ts'
 import { RedisTokenBucketStore } from './auth/redis-token-bucket.ts'
@@ -22,15 +22,29 @@ import { renderDeepLError } from './http/deepl-error.ts'
 import { deeplOpenApi } from './http/openapi.ts'
 import { KeyStore } from './keys/key-store.ts'
 import type { Services } from './services.ts'
-import { withTraceId, type FetchHandler } from './trace-id.ts'
+import { handleWithTraceId, withTraceId, type FetchHandler } from './trace-id.ts'
 import { TranslationService } from './translate/translation-service.ts'
 import { Meter } from './usage/meter.ts'
+import { createSpeechEngine } from './speech/create-speech-engine.ts'
+import { EspeakSynthesizer } from './speech/espeak-synthesizer.ts'
+import type { SpeechEngine, SpeechSynthesizer } from './speech/speech-engine.ts'
+import { SpeechUsage } from './voice/speech-usage.ts'
+import { VoiceService } from './voice/voice-service.ts'
+import { VoiceSessions } from './voice/voice-sessions.ts'
+import { QualityJobs } from './quality/quality-jobs.ts'
+import { TmxTransfer } from './memories/tmx-transfer.ts'
+import { VoiceJobs } from './voice/voice-jobs.ts'
 import { UsageStore } from './usage/usage-store.ts'
 
 export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
 
 export interface TranslationApp {
   fetch: FetchHandler
+  /** The core's answer (what routeless/uws serves), with X-Trace-ID. */
+  handle: Application['handle']
+  /** WebSocket upgrades (the voice stream), decided by the controllers' WEBSOCKET handlers; refusals carry X-Trace-ID. */
+  upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
+  socketError(error: unknown): void
   services: Services
   database: Database<TranslationDatabase>
   close(): Promise<void>
@@ -39,6 +53,9 @@ export interface TranslationApp {
 export interface AppOverrides {
   /** An engine instance instead of the configured one (tests). */
   engine?: TranslationEngine
+  /** A speech engine and a synthesizer instead of the configured ones (tests). */
+  speech?: SpeechEngine
+  synthesizer?: SpeechSynthesizer
   now?: () => Date
 }
 
@@ -72,7 +89,24 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       db: database.db, queue, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
       maxBytes: config.documentMaxBytes,
     })
+    const speechUsage = new SpeechUsage(database.db, now)
+    const speech = overrides.speech ?? createSpeechEngine(config.voice)
+    const synthesizer = overrides.synthesizer ?? new EspeakSynthesizer()
+    const voice = new VoiceService({
+      sessions: new VoiceSessions(database.db, speechUsage, now, config.voice.tokenTtlMs),
+      usage: speechUsage, keys, glossaries, translation,
+      speech, synthesizer,
+      limits: { maxMs: config.voice.sessionMaxMs, idleMs: config.voice.idleMs, engineTimeoutMs: config.voice.speechEngineTimeoutMs, partialMs: config.voice.partialMs },
+      onError: (error) => console.error('voice:', error),
+    })
     const services: Services = {
+      voice,
+      quality: new QualityJobs(database.db, glossaries, now),
+      tmx: new TmxTransfer(memories, config.tmxMaxBytes, now),
+      voiceJobs: new VoiceJobs({
+        db: database.db, queue, keys, usage: speechUsage, translation, speech, synthesizer,
+        engineTimeoutMs: config.voice.speechEngineTimeoutMs, maxBytes: config.voice.jobMaxBytes, now,
+      }),
       keys, usage, meter, glossaries, translation, documents, memories, styles,
       customInstructions: new CustomInstructions(database.db, now),
       rateLimit: keyRateLimit(config.rateLimit, undefined, redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests)),
@@ -86,6 +120,13 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     await queue.start()
     return {
       fetch: withTraceId(app.fetch), services, database,
+      handle: handleWithTraceId(app),
+      upgrade: async (request, env) => {
+        const decision = await app.upgrade(request, env)
+        if (!decision.accepted) decision.response = await withTraceId(async () => decision.response)(request)
+        return decision
+      },
+      socketError: (error) => console.error('websocket:', error),
       close: async () => {
         await queue.stop()
         await database.close()

@@ -32,6 +32,27 @@ export interface Config {
   /** Background jobs: how long a worker holds one without renewing its lease, and the longest sleep between looks. */
   jobLeaseMs: number
   jobPollMs: number
+  /** Largest TMX file imported into a translation memory. */
+  tmxMaxBytes: number
+  /** Speech engines and real-time voice sessions (src/speech, src/voice). */
+  voice: VoiceConfig
+}
+
+export interface VoiceConfig {
+  /** `pocketsphinx` (default) or `openai` (an OpenAI-compatible `/audio/transcriptions`). */
+  speechEngine: string
+  speechEngineUrl: string | undefined
+  speechEngineApiKey: string | undefined
+  speechEngineModel: string
+  speechEngineTimeoutMs: number
+  /** Lifetime of a streaming token, the longest session, the longest silence between messages. */
+  tokenTtlMs: number
+  sessionMaxMs: number
+  idleMs: number
+  /** How often a growing utterance is recognised as tentative. */
+  partialMs: number
+  /** Largest upload of a voice translation job. */
+  jobMaxBytes: number
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -58,6 +79,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documentConcurrency: integer(env, 'DOCUMENT_CONCURRENCY', 2, 1),
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', 30_000, 100),
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 5),
+    tmxMaxBytes: integer(env, 'TMX_MAX_BYTES', 10 * 1024 * 1024, 1),
+    voice: {
+      speechEngine: env.SPEECH_ENGINE || 'pocketsphinx',
+      speechEngineUrl: env.SPEECH_ENGINE_URL || undefined,
+      speechEngineApiKey: env.SPEECH_ENGINE_API_KEY || undefined,
+      speechEngineModel: env.SPEECH_ENGINE_MODEL || 'whisper-1',
+      speechEngineTimeoutMs: integer(env, 'SPEECH_ENGINE_TIMEOUT_MS', 30_000, 1),
+      tokenTtlMs: integer(env, 'VOICE_TOKEN_TTL_MS', 60_000, 1),
+      sessionMaxMs: integer(env, 'VOICE_SESSION_MAX_MS', 3_600_000, 1),
+      idleMs: integer(env, 'VOICE_IDLE_MS', 30_000, 1),
+      partialMs: integer(env, 'VOICE_PARTIAL_MS', 1_000, 100),
+      jobMaxBytes: integer(env, 'VOICE_JOB_MAX_BYTES', 100 * 1024 * 1024, 1),
+    },
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   }
 }

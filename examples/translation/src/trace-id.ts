@@ -1,5 +1,6 @@
 /** `X-Trace-ID` on every response (32 hex characters, like DeepL's), errors and OPTIONS answers included. */
 import { randomBytes } from 'node:crypto'
+import type { Application } from 'routeless'
 
 export type FetchHandler = (request: Request, env?: Record<string, unknown>) => Promise<Response>
 
@@ -21,4 +22,34 @@ export function withTraceId(fetch: FetchHandler): FetchHandler {
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
     }
   }
+}
+
+type Handle = Application['handle']
+type HandledAnswer = Awaited<ReturnType<Handle>>
+
+/** The same for `Application.handle` (what routeless/uws serves): the answer, a Reply or a Response, gets `X-Trace-ID`. */
+export function handleWithTraceId(app: Application): Handle {
+  return (incoming, env) => {
+    const answer = app.handle(incoming, env)
+    return answer instanceof Promise ? answer.then(traced) : traced(answer)
+  }
+}
+
+function traced(answer: HandledAnswer): HandledAnswer {
+  const id = newTraceId()
+  if (answer instanceof Response) {
+    try {
+      answer.headers.set('X-Trace-ID', id)
+      return answer
+    } catch {
+      const headers = new Headers(answer.headers)
+      headers.set('X-Trace-ID', id)
+      return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers })
+    }
+  }
+  const headers = answer.headers
+  if (headers instanceof Headers) headers.set('X-Trace-ID', id)
+  // Shared pairs are never changed: a new list.
+  else answer.headers = [...(headers ?? []), ['x-trace-id', id]]
+  return answer
 }

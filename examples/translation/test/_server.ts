@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createTestDatabase } from '@routeless/example-kit/testing'
 import { serve } from 'routeless/node'
+import { serve as serveUws } from 'routeless/uws'
 import { createTranslationApp, type AppOverrides, type TranslationApp } from '../src/app.ts'
 import { readConfig, type Config } from '../src/config.ts'
 
@@ -26,6 +27,8 @@ export interface TestServer {
 export interface StartOptions extends AppOverrides {
   storage?: Storage
   env?: Record<string, string>
+  /** node:http (default) or uWebSockets.js. */
+  server?: 'node' | 'uws'
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -42,7 +45,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 
 async function run(config: Config, options: StartOptions, cleanup: () => Promise<void>): Promise<TestServer> {
   const app = await createTranslationApp(config, options)
-  const server = await serve(app, { port: 0 })
+  const server = await (options.server === 'uws' ? serveUws : serve)(app, { host: '127.0.0.1', port: 0 })
   const stop = async () => {
     await server.close()
     await app.close()

@@ -152,4 +152,60 @@ export const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '007_voice_and_quality': {
+    async up(db: Kysely<any>) {
+      // Real-time voice sessions: the hash of their current single-use token, their configuration, audio billed.
+      await db.schema
+        .createTable('voice_sessions')
+        .addColumn('session_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('token_expires_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('token_used', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('config', 'text', (c) => c.notNull())
+        .addColumn('billed_milliseconds', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute()
+      // Speech-to-text milliseconds per key and UTC day (the key's monthly `speech_to_text_milliseconds` limit).
+      await db.schema
+        .createTable('speech_usage')
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('usage_date', 'varchar(10)', (c) => c.notNull())
+        .addColumn('milliseconds', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('speech_usage_pk', ['key_id', 'usage_date'])
+        .execute()
+      // Quality evaluation jobs: the request and, once done, the report (JSON).
+      await db.schema
+        .createTable('quality_evaluations')
+        .addColumn('job_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('status', 'varchar(12)', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('finished_at', 'varchar(32)')
+        .execute()
+      // Voice translation jobs: metadata, the uploaded audio and one result per target.
+      const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob'
+      await db.schema
+        .createTable('voice_jobs')
+        .addColumn('job_id', 'varchar(36)', (c) => c.primaryKey())
+        .addColumn('key_id', 'varchar(80)', (c) => c.notNull().references('api_keys.key_id'))
+        .addColumn('signature_hash', 'varchar(64)', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('status', 'varchar(12)', (c) => c.notNull())
+        .addColumn('results', 'text', (c) => c.notNull())
+        .addColumn('source', bytes)
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createTable('voice_job_outputs')
+        .addColumn('job_id', 'varchar(36)', (c) => c.notNull().references('voice_jobs.job_id').onDelete('cascade'))
+        .addColumn('target_index', 'integer', (c) => c.notNull())
+        .addColumn('bytes', bytes, (c) => c.notNull())
+        .addPrimaryKeyConstraint('voice_job_outputs_pk', ['job_id', 'target_index'])
+        .execute()
+    },
+  },
 }

@@ -143,4 +143,62 @@ export interface TranslationDatabase {
   translation_memories: TranslationMemoriesTable
   translation_memory_segments: TranslationMemorySegmentsTable
   style_rules: StyleRulesTable
+  voice_sessions: VoiceSessionsTable
+  speech_usage: SpeechUsageTable
+  quality_evaluations: QualityEvaluationsTable
+  voice_jobs: VoiceJobsTable
+  voice_job_outputs: VoiceJobOutputsTable
+}
+
+export interface VoiceSessionsTable {
+  session_id: string
+  key_id: string
+  /** SHA-256 (hex) of the session's current token; the token itself is never stored. */
+  token_hash: string
+  token_expires_at: string
+  /** 1 once a WebSocket upgrade has used the token. */
+  token_used: Generated<number>
+  /** The session's configuration (JSON of `VoiceSessionConfig`). */
+  config: string
+  billed_milliseconds: Generated<number | string>
+  created_at: string
+}
+
+export interface SpeechUsageTable {
+  key_id: string
+  usage_date: string
+  milliseconds: Generated<number | string>
+}
+
+export interface QualityEvaluationsTable {
+  job_id: string
+  key_id: string
+  /** `processing`, `done`, `error`. */
+  status: string
+  request: string
+  result: string | null
+  created_at: string
+  finished_at: string | null
+}
+
+export interface VoiceJobsTable {
+  job_id: string
+  key_id: string
+  /** SHA-256 (hex) of the signature that authorises the upload and the downloads. */
+  signature_hash: string
+  /** The create request (JSON). */
+  request: string
+  /** `pending` (awaiting upload), `uploaded`, `processing`, `done`. */
+  status: string
+  /** Per-target results (JSON array of `{status, error?}`). */
+  results: string
+  source: Uint8Array | null
+  created_at: string
+  updated_at: string
+}
+
+export interface VoiceJobOutputsTable {
+  job_id: string
+  target_index: number
+  bytes: Uint8Array
 }
