@@ -64,6 +64,7 @@ export function withDeepLMock(fetch: FetchHandler, options: DeepLMockOptions): F
 
     if (path === '/v2/document' && request.method === 'POST' && key && !key.isAdmin) {
       if (!options.accounts.reserveDocument(key.keyId)) return jsonResponse(456, DEEPL_MOCK_MESSAGES.quota)
+      const arrived = clock()
       let response: Response
       try {
         response = await fetch(request, env)
@@ -72,7 +73,7 @@ export function withDeepLMock(fetch: FetchHandler, options: DeepLMockOptions): F
         throw error
       }
       if (response.status !== 200) options.accounts.releaseDocument(key.keyId)
-      else if (session && (session.docQueueTime || session.docTranslateTime)) await remember(response, session, clock())
+      else if (session && (session.docQueueTime || session.docTranslateTime)) await remember(response, session, arrived)
       return response
     }
 
