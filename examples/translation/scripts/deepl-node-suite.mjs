@@ -6,8 +6,9 @@
  *
  * The checkout must have its dependencies installed (`npm install --ignore-scripts` in it). For each mode the
  * script starts the example (`npm start`'s command) on a free port with a fresh SQLite directory — in mock mode with
- * `TEST_MODE=deepl-mock` and deepl-node's `DEEPL_MOCK_SERVER_PORT` set, in real mode with an `API_KEY` — runs every
- * test file (or the ones named) and prints the passed / failed / skipped counts, the failures by name, and a total.
+ * `TEST_MODE=deepl-mock` and its proxy (`MOCK_PROXY_PORT`), and deepl-node's `DEEPL_MOCK_SERVER_PORT`,
+ * `DEEPL_MOCK_PROXY_SERVER_PORT` and `DEEPL_PROXY_URL` set, in real mode without; the suite's `DEEPL_AUTH_KEY` is
+ * registered as `API_KEY` in both — runs every test file (or the ones named) and prints the passed / failed / skipped counts, the failures by name, and a total.
  * Exit status: 0 when nothing failed, 1 otherwise, 2 for a usage error. Not part of CI (CI has no GitHub).
  */
 import { spawn } from 'node:child_process'
@@ -60,8 +61,10 @@ async function freePort() {
   })
 }
 
-async function startExample(mode, port, dataDir) {
+async function startExample(mode, port, proxyPort, dataDir) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, HOST: '127.0.0.1' }
+  if (mode === 'mock') env.MOCK_PROXY_PORT = String(proxyPort)
+  else delete env.MOCK_PROXY_PORT
   delete env.DATABASE_URL
   env.API_KEY = REAL_KEY // in mock mode any key works; this one is the suite's DEEPL_AUTH_KEY in both modes
   if (mode === 'mock') env.TEST_MODE = 'deepl-mock'
@@ -73,7 +76,7 @@ async function startExample(mode, port, dataDir) {
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`)
-    if (/API on http/.test(output)) return child
+    if (/API on http/.test(output) && (mode !== 'mock' || /proxy on http/.test(output))) return child
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   child.kill('SIGTERM')
@@ -98,13 +101,19 @@ async function runJest(file, env) {
 
 async function runMode(mode) {
   const port = await freePort()
+  const proxyPort = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'deepl-node-suite-data-'))
-  const server = await startExample(mode, port, dataDir)
+  const server = await startExample(mode, port, proxyPort, dataDir)
   // `localhost`, not 127.0.0.1: the suite's nock patterns only match `localhost:<port>`.
   const env = { ...process.env, DEEPL_SERVER_URL: `http://localhost:${port}`, DEEPL_AUTH_KEY: REAL_KEY }
-  if (mode === 'mock') env.DEEPL_MOCK_SERVER_PORT = String(port)
-  else delete env.DEEPL_MOCK_SERVER_PORT
+  delete env.DEEPL_MOCK_SERVER_PORT
   delete env.DEEPL_MOCK_PROXY_SERVER_PORT
+  delete env.DEEPL_PROXY_URL
+  if (mode === 'mock') {
+    env.DEEPL_MOCK_SERVER_PORT = String(port)
+    env.DEEPL_MOCK_PROXY_SERVER_PORT = String(proxyPort) // the example's deepl-mock proxy (MOCK_PROXY_PORT)
+    env.DEEPL_PROXY_URL = `http://localhost:${proxyPort}`
+  }
   const totals = { passed: 0, failed: 0, skipped: 0 }
   console.log(`\n== ${mode} mode (${env.DEEPL_SERVER_URL})`)
   try {

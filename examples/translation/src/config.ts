@@ -37,6 +37,8 @@ export interface Config {
    * suites (src/mock/). Undefined otherwise, and then nothing of that mode exists.
    */
   testMode: TestMode | undefined
+  /** deepl-mock's proxy port (`MOCK_PROXY_PORT`, test mode only): a forward proxy to this server adding `Forwarded`. */
+  mockProxyPort: number | undefined
 }
 
 export const TEST_MODES = ['deepl-mock'] as const
@@ -46,8 +48,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   const testMode = readTestMode(env, argv)
   const engineKind = env.ENGINE || (testMode === 'deepl-mock' ? 'proton-beam' : 'phrase-table')
   if (engineKind === 'proton-beam' && testMode !== 'deepl-mock') throw new Error('ENGINE=proton-beam exists only in TEST_MODE=deepl-mock')
+  const mockProxyPort = env.MOCK_PROXY_PORT ? integer(env, 'MOCK_PROXY_PORT', 0, 0) : undefined
+  if (mockProxyPort !== undefined && testMode !== 'deepl-mock') throw new Error('MOCK_PROXY_PORT exists only in TEST_MODE=deepl-mock')
   return {
     testMode,
+    mockProxyPort,
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', DEFAULT_PORT, 0),
     dataDir: env.DATA_DIR || '.data/translation',

@@ -3,12 +3,14 @@
  * engine, deepl-mock's fixtures and secondary route — and that none of it exists outside test mode.
  */
 import { randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import * as deepl from 'deepl-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readConfig } from '../src/config.ts'
 import { MockAccounts } from '../src/mock/accounts.ts'
 import { withDeepLMock } from '../src/mock/deepl-mock.ts'
 import { DEFAULT_MEMORY_ID, DEFAULT_STYLE_ID } from '../src/mock/fixtures.ts'
+import { startMockProxy } from '../src/mock/proxy.ts'
 import { MockSessions, SESSION_IDLE_MS } from '../src/mock/sessions.ts'
 import { api, startServer, type TestServer } from './_server.ts'
 
@@ -157,6 +159,30 @@ describe('session headers', () => {
     expect(await json(res)).toEqual({ message: 'Expected a request via proxy.' })
     expect((await call('/v2/usage', { headers: { ...headers, Forwarded: 'for=127.0.0.1' } })).status).toBe(200)
     expect((await call('/v2/usage', { headers: session({ 'expect-proxy': 0 }) })).status).toBe(200)
+  })
+
+  it("reaches an expect-proxy session through deepl-mock's proxy, which forwards to this server only", async () => {
+    const proxy = await startMockProxy({ host: '127.0.0.1', port: 0, target: mock.url })
+    try {
+      const key = randomUUID()
+      const headers = session({ 'expect-proxy': 1 })
+      const direct = new deepl.Translator(key, { serverUrl: mock.url, headers, maxRetries: 0 })
+      const proxied = new deepl.Translator(key, { serverUrl: mock.url, headers, maxRetries: 0, proxy: { host: '127.0.0.1', port: proxy.port } })
+      await expect(direct.getUsage()).rejects.toThrow(/Expected a request via proxy/)
+      expect((await proxied.getUsage()).character?.limit).toBe(20_000_000)
+      const raw = (path: string, headers: Record<string, string> = {}) => new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: proxy.port, path, headers }, (res) => {
+          res.resume()
+          resolve(res.statusCode!)
+        })
+        req.on('error', reject).end()
+      })
+      expect(await raw('http://example.com/v2/usage')).toBe(403) // not an open proxy
+      expect(await raw('/v2/usage')).toBe(403) // origin-form: not a proxy request
+      expect(await raw(`${mock.url}/v2/usage`, { ...headers, Authorization: `DeepL-Auth-Key ${key}` })).toBe(200)
+    } finally {
+      await proxy.close()
+    }
   })
 
   it('shows a document queued, then translating, for the session times; its result is 503 until then', async () => {
