@@ -35,6 +35,10 @@ import { QualityJobs } from './quality/quality-jobs.ts'
 import { TmxTransfer } from './memories/tmx-transfer.ts'
 import { VoiceJobs } from './voice/voice-jobs.ts'
 import { UsageStore } from './usage/usage-store.ts'
+import { MockAccounts } from './mock/accounts.ts'
+import { withDeepLMock } from './mock/deepl-mock.ts'
+import { FixtureMemoryStore, FixtureStyleStore } from './mock/fixtures.ts'
+import { MockSessions } from './mock/sessions.ts'
 
 export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
 
@@ -71,10 +75,13 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     if (config.adminKey) await keys.ensure({ admin: true, secret: config.adminKey })
     if (config.apiKey) await keys.ensure({ admin: false, secret: config.apiKey })
     const usage = new UsageStore(database.db)
-    const meter = new Meter(usage, now)
+    // TEST_MODE=deepl-mock: accounts made on first use, deepl-mock's fixtures in every key's lists (src/mock/).
+    const deeplMock = config.testMode === 'deepl-mock'
+    const mockAccounts = deeplMock ? new MockAccounts(keys) : undefined
+    const meter = new Meter(usage, now, mockAccounts)
     const glossaries = new GlossaryStore(database.db, now)
-    const memories = new MemoryStore(database.db, now)
-    const styles = new StyleStore(database.db, now)
+    const memories = deeplMock ? new FixtureMemoryStore(database.db, now) : new MemoryStore(database.db, now)
+    const styles = deeplMock ? new FixtureStyleStore(database.db, now) : new StyleStore(database.db, now)
     const translation = new TranslationService({
       engine: overrides.engine ?? createEngine(config.engine),
       detector: new LanguageDetector(),
@@ -119,7 +126,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     services.openapi = () => openapi
     await queue.start()
     return {
-      fetch: withTraceId(app.fetch), services, database,
+      fetch: withTraceId(mockAccounts ? withDeepLMock(app.fetch, { sessions: new MockSessions(), accounts: mockAccounts }) : app.fetch), services, database,
       handle: handleWithTraceId(app),
       upgrade: async (request, env) => {
         const decision = await app.upgrade(request, env)

@@ -36,6 +36,13 @@ export interface Config {
   tmxMaxBytes: number
   /** Speech engines and real-time voice sessions (src/speech, src/voice). */
   voice: VoiceConfig
+  /**
+   * `deepl-mock` (`TEST_MODE=deepl-mock` or `--test-mode=deepl-mock`): behave like DeepL's mock server for client test
+   * suites (src/mock/). Undefined otherwise, and then nothing of that mode exists.
+   */
+  testMode: TestMode | undefined
+  /** deepl-mock's proxy port (`MOCK_PROXY_PORT`, test mode only): a forward proxy to this server adding `Forwarded`. */
+  mockProxyPort: number | undefined
 }
 
 export interface VoiceConfig {
@@ -55,8 +62,19 @@ export interface VoiceConfig {
   jobMaxBytes: number
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+
+export const TEST_MODES = ['deepl-mock'] as const
+export type TestMode = (typeof TEST_MODES)[number]
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
+  const testMode = readTestMode(env, argv)
+  const engineKind = env.ENGINE || (testMode === 'deepl-mock' ? 'proton-beam' : 'phrase-table')
+  if (engineKind === 'proton-beam' && testMode !== 'deepl-mock') throw new Error('ENGINE=proton-beam exists only in TEST_MODE=deepl-mock')
+  const mockProxyPort = env.MOCK_PROXY_PORT ? integer(env, 'MOCK_PROXY_PORT', 0, 0) : undefined
+  if (mockProxyPort !== undefined && testMode !== 'deepl-mock') throw new Error('MOCK_PROXY_PORT exists only in TEST_MODE=deepl-mock')
   return {
+    testMode,
+    mockProxyPort,
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', DEFAULT_PORT, 0),
     dataDir: env.DATA_DIR || '.data/translation',
@@ -68,7 +86,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     redisUrl: env.REDIS_URL || undefined,
     engine: {
-      kind: env.ENGINE || 'phrase-table',
+      kind: engineKind,
       url: env.ENGINE_URL || undefined,
       apiKey: env.ENGINE_API_KEY || undefined,
       model: env.ENGINE_MODEL || undefined,
@@ -94,6 +112,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   }
+}
+
+/** `--test-mode=deepl-mock` (or `--test-mode deepl-mock`) wins over `TEST_MODE`; an unknown mode is an error. */
+function readTestMode(env: NodeJS.ProcessEnv, argv: readonly string[]): TestMode | undefined {
+  let raw = env.TEST_MODE || undefined
+  argv.forEach((arg, i) => {
+    if (arg.startsWith('--test-mode=')) raw = arg.slice('--test-mode='.length)
+    else if (arg === '--test-mode') raw = argv[i + 1] ?? ''
+  })
+  if (raw === undefined) return undefined
+  if (!(TEST_MODES as readonly string[]).includes(raw)) throw new Error(`Unknown test mode "${raw}": use ${TEST_MODES.join(', ')}`)
+  return raw as TestMode
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from './errors.ts'
-import type { IncomingRequest } from './request.ts'
+import { attachGetBody, type IncomingRequest } from './request.ts'
 import { requestAt, urlAt } from './request-target.ts'
 import { errorReply, type Answer, type HeaderList } from './response.ts'
 
@@ -42,7 +42,8 @@ export class NodeIncoming implements IncomingRequest {
 
   body(): AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null {
     // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
-    if (this.built) return this.built.bodyUsed ? null : this.built.body
+    // (A GET's Fetch Request has no body — Fetch allows none — so a GET's declared body is still here.)
+    if (this.built && this.method !== 'GET') return this.built.bodyUsed ? null : this.built.body
     if (this.bodyTaken || !this.hasBody()) return null
     this.bodyTaken = true
     return chunksOf(this.req)
@@ -62,6 +63,7 @@ export class NodeIncoming implements IncomingRequest {
       init.duplex = 'half'
     }
     this.built = requestAt(this.origin(), this.target, init)
+    if (this.method === 'GET' && this.hasBody()) attachGetBody(this.built, this)
     return this.built
   }
 

@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from './errors.ts'
-import type { IncomingRequest } from './request.ts'
+import { attachGetBody, type IncomingRequest } from './request.ts'
 import { requestAt, urlAt } from './request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply } from './response.ts'
 import { BodyQueue, streamOf } from './_uws-body.ts'
@@ -55,8 +55,9 @@ export class Exchange implements IncomingRequest {
     this.method = req.getCaseSensitiveMethod()
     this.target = target
     this.env = new UwsEnv(this)
-    // The core reads no body for these: leave it to uWS, which drops it.
-    if (this.method === 'GET' || this.method === 'HEAD' || this.method === 'OPTIONS') return
+    // The core reads no body for these: leave it to uWS, which drops it. (A GET's declared body is read: the core
+    // hands it to the handler like a POST's.)
+    if (this.method === 'HEAD' || this.method === 'OPTIONS') return
     if (hasBody) {
       // Data may follow in this same tick: the handler must be in place before the callback returns.
       const queue = (this.queue = new BodyQueue(res))
@@ -75,7 +76,8 @@ export class Exchange implements IncomingRequest {
 
   body(): AsyncIterable<Uint8Array> | null {
     // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
-    if (this.built) return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
+    // (A GET's Fetch Request has no body — Fetch allows none — so a GET's declared body is still here.)
+    if (this.built && this.method !== 'GET') return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
     const queue = this.queue
     if (queue === undefined || queue.taken) return null
     queue.taken = true
@@ -94,6 +96,7 @@ export class Exchange implements IncomingRequest {
       init.duplex = 'half'
     }
     this.built = requestAt(this.origin(), this.target, init)
+    if (this.method === 'GET' && this.queue !== undefined) attachGetBody(this.built, this)
     return this.built
   }
 

@@ -138,9 +138,10 @@ export class Application {
         return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
     const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
-    // 2. Read the body, for the methods that carry one — after the guards and `before()`, when there are any, so an
-    //    unauthenticated client learns 401/403 without the server reading (or judging) its body.
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
+    // 2. Read the body, for the methods that carry one, and for a GET that declares one (clients such as DeepL's send
+    //    GET parameters as a form body) — after the guards and `before()`, when there are any, so an unauthenticated
+    //    client learns 401/403 without the server reading (or judging) its body. HEAD and OPTIONS bodies are never read.
+    if (method === 'GET' ? declaresBody(incoming) : method !== 'HEAD' && method !== 'OPTIONS') {
       return r.handler.guards.length > 0 || r.handler.before ? this.admitThenRead(call) : this.readThenRun(call)
     }
     return this.run(call, undefined)
@@ -420,4 +421,11 @@ export function collectSources(source: ControllerSource, cwd: string, generation
 /** Builds an application from controller prefixes (or a module map). */
 export function createApp(source: ControllerSource, options?: AppOptions): Promise<Application> {
   return Application.create(source, options)
+}
+
+/** A Content-Length other than 0, or a Transfer-Encoding: the request has a body (checked for GET only). */
+function declaresBody(incoming: IncomingRequest): boolean {
+  if (incoming.header('transfer-encoding') !== null) return true
+  const length = incoming.header('content-length')
+  return length !== null && length !== '0'
 }

@@ -66,6 +66,18 @@ export interface IncomingRequest {
  * A Fetch `Request` as an `IncomingRequest`. An adapter that holds the raw body (node:http's IncomingMessage) may
  * give it as `body`: the core then reads it directly instead of through the Request's stream.
  */
+/**
+ * The declared bodies of GET requests whose Fetch `Request` an adapter built: Fetch lets a GET carry none, so the
+ * adapter leaves it here, and a `Request` handed to `app.fetch` (by a wrapper of the app's fetch, for instance) still
+ * has its body read.
+ */
+const getBodies = new WeakMap<Request, IncomingRequest>()
+
+/** For adapters: `request` (a GET they built) has its declared body in `source.body()`. */
+export function attachGetBody(request: Request, source: IncomingRequest): void {
+  getBodies.set(request, source)
+}
+
 export function fromRequest(request: Request, body?: AsyncIterable<Uint8Array>): IncomingRequest {
   return new FetchIncoming(request, body)
 }
@@ -89,7 +101,8 @@ class FetchIncoming implements IncomingRequest {
   }
 
   body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null {
-    return this.raw ?? this.req.body
+    if (this.raw !== undefined) return this.raw
+    return this.method === 'GET' ? (getBodies.get(this.req)?.body() ?? null) : this.req.body
   }
 
   request(): Request {

@@ -5,6 +5,7 @@ import type { TranslationEngine } from './engine.ts'
 import { LibreTranslateEngine } from './libretranslate-engine.ts'
 import { OpenAiEngine } from './openai-engine.ts'
 import { PhraseTableEngine } from './phrase-table-engine.ts'
+import { ProtonBeamEngine } from './proton-beam-engine.ts'
 
 export const ENGINE_NAMES = ['phrase-table', 'libretranslate', 'openai', 'deepl'] as const
 
@@ -12,6 +13,8 @@ export function createEngine(config: EngineConfig): TranslationEngine {
   switch (config.kind) {
     case 'phrase-table':
       return new PhraseTableEngine()
+    case 'proton-beam': // deepl-mock's engine; readConfig allows it only in TEST_MODE=deepl-mock
+      return new ProtonBeamEngine()
     case 'libretranslate':
       return new LibreTranslateEngine(required(config.url, 'ENGINE_URL', 'the LibreTranslate server, e.g. http://127.0.0.1:5000'), config.apiKey)
     case 'openai':

@@ -18,8 +18,20 @@ export interface Reservation {
   refund(): Promise<void>
 }
 
+/** What a test mode adds to `/v2/usage` (deepl-mock's document and team-document counters). */
+export interface UsageExtension {
+  /** Extra `/v2/usage` fields of a key (`document_count`, `document_limit`, …). */
+  fields(key: ApiKeyRecord): Record<string, number>
+  /** Leave the character fields out for a key without a character limit (deepl-mock's "0 means unlimited"). */
+  omitUnlimitedCharacters: boolean
+}
+
 export class Meter {
-  constructor(private readonly usage: UsageStore, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly usage: UsageStore,
+    private readonly now: () => Date = () => new Date(),
+    readonly extension: UsageExtension | undefined = undefined,
+  ) {}
 
   /** Characters the key used in the current billing period. */
   used(key: ApiKeyRecord): Promise<number> {

@@ -8,6 +8,8 @@ import type { ApiKeyRecord } from '../keys/api-key.ts'
 import { translateParams } from '../translate/translate-params.ts'
 import type { TranslationService } from '../translate/translation-service.ts'
 import { correct, rephrase } from './rule-based-writer.ts'
+import { PROTON_BEAM_ENGINE } from '../engines/proton-beam-engine.ts'
+import { protonBeam } from '../engines/proton-beam.ts'
 import { styledLanguage, WRITE_TARGETS, type WriteParams } from './write-params.ts'
 
 export async function improve(params: WriteParams, mode: 'rephrase' | 'correct', translation: TranslationService, key: ApiKeyRecord) {
@@ -24,7 +26,9 @@ export async function improve(params: WriteParams, mode: 'rephrase' | 'correct',
     }
     const style = styledLanguage(base) ? params.style : 'default'
     const tone = styledLanguage(base) ? params.tone : 'default'
-    const improved = mode === 'rephrase' ? rephrase(source, base, style, tone) : correct(source, base)
+    // deepl-mock's engine (TEST_MODE=deepl-mock) rephrases into its test phrase, as deepl-mock does.
+    const improved = translation.engineName === PROTON_BEAM_ENGINE && mode === 'rephrase' ? protonBeam(target)
+      : mode === 'rephrase' ? rephrase(source, base, style, tone) : correct(source, base)
     improvements.push({ text: improved, detected_source_language: detected, target_language: target })
   }
   return { improvements }
