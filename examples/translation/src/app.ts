@@ -44,8 +44,11 @@ export const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.u
 
 export interface TranslationApp {
   fetch: FetchHandler
-  /** The core's answer (what routeless/uws serves), with X-Trace-ID. */
-  handle: Application['handle']
+  /**
+   * The core's answer (what routeless/uws serves, and routeless/node prefers), with X-Trace-ID. Absent in the
+   * deepl-mock test mode, whose hooks wrap `fetch`: that mode is served by routeless/node through `fetch` only.
+   */
+  handle?: Application['handle']
   /** WebSocket upgrades (the voice stream), decided by the controllers' WEBSOCKET handlers; refusals carry X-Trace-ID. */
   upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
   socketError(error: unknown): void
@@ -127,7 +130,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     await queue.start()
     return {
       fetch: withTraceId(mockAccounts ? withDeepLMock(app.fetch, { sessions: new MockSessions(), accounts: mockAccounts }) : app.fetch), services, database,
-      handle: handleWithTraceId(app),
+      ...(mockAccounts ? {} : { handle: handleWithTraceId(app) }),
       upgrade: async (request, env) => {
         const decision = await app.upgrade(request, env)
         if (!decision.accepted) decision.response = await withTraceId(async () => decision.response)(request)

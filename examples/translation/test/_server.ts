@@ -45,7 +45,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 
 async function run(config: Config, options: StartOptions, cleanup: () => Promise<void>): Promise<TestServer> {
   const app = await createTranslationApp(config, options)
-  const server = await (options.server === 'uws' ? serveUws : serve)(app, { host: '127.0.0.1', port: 0 })
+  const { handle } = app
+  const at = { host: '127.0.0.1', port: 0 }
+  // uWS serves the core's answer; the deepl-mock test mode has none (its hooks wrap fetch), so it is node only.
+  const server = options.server === 'uws' ? await serveUws({ ...app, handle: handle ?? unservable }, at) : await serve(app, at)
   const stop = async () => {
     await server.close()
     await app.close()
@@ -83,4 +86,8 @@ export function api(server: { url: string }, key: string = API_KEY) {
     const method = init.method ?? (body !== undefined ? 'POST' : 'GET')
     return fetch(server.url + pathname, { ...init, method, headers, body })
   }
+}
+
+function unservable(): never {
+  throw new Error('the deepl-mock test mode is served by routeless/node only')
 }
