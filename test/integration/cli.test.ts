@@ -78,6 +78,19 @@ describe('routeless CLI', () => {
     }
   })
 
+  it('writes one human line per request with --log-format=pretty (ROUTELESS_LOG_FORMAT)', async () => {
+    for (const [args, env] of [[['--log-format=pretty'], {}], [[], { ROUTELESS_LOG_FORMAT: 'pretty' }]] as const) {
+      const s = start(['--prefix=basic', '--host=127.0.0.1:0', ...args], { env })
+      const url = await s.listening
+      await (await fetch(url + '/foo')).text()
+      await (await fetch(url + '/nope/a/b')).text()
+      s.child.kill('SIGTERM')
+      const lines = (await s.done).stderr.trim().split('\n')
+      expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET \/foo 200 [\d.]+ ms$/)
+      expect(lines[1]).toMatch(/^\S+ GET \/nope\/a\/b 404 [\d.]+ ms$/)
+    }
+  })
+
   it('logs nothing per request below --log-level=info', async () => {
     const port = await freePort()
     const s = start(['--prefix=basic', `--host=127.0.0.1:${port}`, '--log-level=warn'])

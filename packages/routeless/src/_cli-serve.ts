@@ -6,7 +6,7 @@
 import { collectSources, createApp, type Application } from './application.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig } from './config.ts'
 import { RoutelessError } from './errors.ts'
-import { createLogger, type LogLevel } from './logging.ts'
+import { createLogger, type LogFormat, type LogLevel } from './logging.ts'
 import type { RunningServer } from './node.ts'
 import { registerTypeScript } from './_ts-loader.ts'
 import { isWorker, leave, parseWorkers, reportListening, runPrimary, WORKER_HOST_ENV, workerStopSignal } from './_workers.ts'
@@ -17,6 +17,7 @@ export interface ServeSettings {
   host: string
   bodyLimit?: number
   logLevel: LogLevel
+  logFormat: LogFormat
   watch: boolean
   server: 'uws' | 'node'
   workers: string
@@ -74,7 +75,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       stopSignal: io.stopSignal ?? waitForSignal(), describe,
     })
   }
-  const logger = config.logger ?? createLogger({ level: opts.logLevel })
+  const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
   let context: unknown
   try {
     context = await makeContext(config)

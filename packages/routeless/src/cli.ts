@@ -8,7 +8,7 @@ import yargs from 'yargs'
 import path from 'node:path'
 import { collectSources } from './application.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { LOG_LEVELS, type LogLevel } from './logging.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogLevel } from './logging.ts'
 import { RoutelessError } from './errors.ts'
 import { MANIFEST_PATH, writeManifest } from './manifest.ts'
 import type { OpenAPIOptions } from './openapi.ts'
@@ -69,17 +69,19 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
       y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST; default 127.0.0.1:8000)' })
         .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level (env ROUTELESS_LOG_LEVEL; default info)' })
+        .option('log-format', { choices: LOG_FORMATS, describe: 'json lines, pretty human lines, or auto: pretty when stderr is a terminal (env ROUTELESS_LOG_FORMAT; default auto)' })
         .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change' })
         .option('server', { choices: ['node', 'uws'] as const, describe: 'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)' })
         .option('workers', { type: 'string', describe: 'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS; default 1)' }),
     async (args) => {
       const { config, prefix } = await settings(args)
       const bodyLimit = args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
-      const logLevel = args['log-level'] ?? logLevelOf(env.ROUTELESS_LOG_LEVEL) ?? config.logLevel ?? 'info'
-      const server = args.server ?? serverOf(env.ROUTELESS_SERVER) ?? config.server ?? 'node'
+      const logLevel = args['log-level'] ?? choiceOf('ROUTELESS_LOG_LEVEL', env.ROUTELESS_LOG_LEVEL, LOG_LEVELS) ?? config.logLevel ?? 'info'
+      const logFormat = args['log-format'] ?? choiceOf('ROUTELESS_LOG_FORMAT', env.ROUTELESS_LOG_FORMAT, LOG_FORMATS) ?? config.logFormat ?? 'auto'
+      const server = args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, ['node', 'uws'] as const) ?? config.server ?? 'node'
       const workers = args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
       const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
-      code = await serveCommand({ prefix, host, bodyLimit, logLevel, watch: args.watch ?? config.watch ?? false, server, workers, config }, io)
+      code = await serveCommand({ prefix, host, bodyLimit, logLevel, logFormat, watch: args.watch ?? config.watch ?? false, server, workers, config }, io)
     })
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand((await settings(args)).prefix, io)
@@ -125,16 +127,10 @@ function bodyLimitOf(value: string): number {
   return n
 }
 
-function logLevelOf(value: string | undefined): LogLevel | undefined {
+function choiceOf<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
   if (value === undefined || value === '') return undefined
-  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new UsageError(`ROUTELESS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`)
-  return value as LogLevel
-}
-
-function serverOf(value: string | undefined): 'node' | 'uws' | undefined {
-  if (value === undefined || value === '') return undefined
-  if (value !== 'node' && value !== 'uws') throw new UsageError(`ROUTELESS_SERVER must be node or uws, not "${value}"`)
-  return value
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}"`)
+  return value as T
 }
 
 class UsageError extends Error {}

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AppOptions, Application } from './application.ts'
-import type { LogLevel } from './logging.ts'
+import type { LogFormat, LogLevel } from './logging.ts'
 import type { OpenAPIOptions } from './openapi.ts'
 import { isTypeScript, registerTypeScript } from './_ts-loader.ts'
 
@@ -25,6 +25,8 @@ export interface RoutelessConfig<Context = unknown> extends Omit<AppOptions, 'co
   watch?: boolean
   /** Log level of the logger the CLI makes when `logger` is not given (`--log-level`; default `info`). */
   logLevel?: LogLevel
+  /** `json`, `pretty`, or `auto` (pretty in a terminal) (`--log-format`; default `auto`). */
+  logFormat?: LogFormat
   /**
    * The controllers' `this.context`: a value, or a function making it (called once in each serving process, before
    * the controllers load: open databases here). Not called by `routes`, `openapi`, `build`, `explain` or `check`.
@@ -56,7 +58,7 @@ export interface LoadedConfig {
   config: RoutelessConfig
 }
 
-const KEYS = new Set(['prefix', 'host', 'server', 'workers', 'watch', 'logLevel', 'context', 'ready', 'close', 'openapi', 'bodyLimit', 'renderError', 'logger', 'cors', 'accessLog', 'types', 'manifest'])
+const KEYS = new Set(['prefix', 'host', 'server', 'workers', 'watch', 'logLevel', 'logFormat', 'context', 'ready', 'close', 'openapi', 'bodyLimit', 'renderError', 'logger', 'cors', 'accessLog', 'types', 'manifest'])
 
 /**
  * Reads the config file `given` (relative to `cwd`), or the first of `CONFIG_FILES` in `cwd`. Throws a clear error
