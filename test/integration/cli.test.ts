@@ -131,6 +131,15 @@ describe('routeless CLI', () => {
     expect(lines).toContainEqual(['PUT', '/developer-keys', 'tree/developer-keys.ts', 'Default.PUT', '()'])
   })
 
+  it('explains how a request resolves (exit 0), or why nothing answers it (exit 1)', async () => {
+    const found = await run(['explain', 'GET', '/users/posts/7', '--prefix=tree'])
+    expect(found.code).toBe(0)
+    expect(found.stdout).toMatch(/^GET \/users\/posts\/7 → tree\/users\.ts Posts\.GET\n {2}path template {2}\/users\/posts\n {2}positional {5}postId="7"/)
+    const missing = await run(['explain', 'GET', '/users/posts', '--prefix=tree'])
+    expect(missing.code).toBe(1)
+    expect(missing.stdout.trim()).toBe('GET /users/posts → 404: Posts.GET takes 1 path part, got 0 (tree/users.ts)')
+  })
+
   it('exits 1 with a clear message for a missing prefix', async () => {
     const r = await run(['routes', '--prefix=nowhere'])
     expect(r.code).toBe(1)

@@ -86,6 +86,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   const app = await loadApp(prefix, io, {
     ...appOptionsOf(config), context, bodyLimit: opts.bodyLimit, logger,
     accessLog: config.accessLog ?? (opts.logLevel === 'info' || opts.logLevel === 'debug'),
+    explainNotFound: config.explainNotFound ?? (opts.watch || process.env.NODE_ENV === 'development'),
   })
   let running: RunningServer | undefined
   try {

@@ -7,6 +7,7 @@ import { HttpError, isHttpError } from './errors.ts'
 import { fromRequest, parseQuery, readBody, type IncomingRequest } from './request.ts'
 import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
 import { resolve, type Resolution } from './resolver.ts'
+import { notFoundHint } from './explain.ts'
 import { originCheck, withCors, type CorsOptions } from './cors.ts'
 import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
@@ -36,6 +37,12 @@ export interface AppOptions {
    * parameter names), `'manifest'` (never imports `typescript`), `'off'` (parameter names only, unchecked).
    */
   types?: TypesMode
+  /**
+   * Development: a 404's message says why nothing answers, as `routeless explain` does ("Posts.GET takes 1 path part,
+   * got 0"). Off by default (it describes the controller tree); the CLI turns it on with `--watch` or
+   * `NODE_ENV=development`.
+   */
+  explainNotFound?: boolean
   /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
 }
@@ -129,7 +136,7 @@ export class Application {
     const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
     switch (r.kind) {
       case 'not-found':
-        return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}`), incoming, r.renderError, r.handler?.renderError)
+        return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`), incoming, r.renderError, r.handler?.renderError)
       case 'not-implemented':
         return this.renderError(new HttpError(501, `Method ${method} is not implemented`), incoming, r.renderError)
       case 'method-not-allowed':

@@ -56,6 +56,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .example('$0 --watch --log-level=debug', 'serve, reloading on every edit')
     .example('$0 --workers=auto --server=uws', 'one process per core on uWebSockets.js')
     .example('$0 routes', 'print the route table')
+    .example('$0 explain GET /users/posts/7', 'how a request resolves, or why it is a 404')
     .example('$0 openapi --title="My API" > openapi.json', 'write the OpenAPI document')
     .option('prefix', { type: 'string', array: true, describe: 'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX; default controllers)' })
     .option('config', { type: 'string', describe: 'Config file (default: routeless.config.ts, .mts, .js or .mjs in the working directory, when there is one)' })
@@ -85,6 +86,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     })
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
       code = await routesCommand((await settings(args)).prefix, io)
+    })
+    .command('explain <method> <path>', 'How METHOD PATH resolves: module, class, method, positional and keyword arguments; or why it is a 404/405, with the nearest handlers', (y) =>
+      y.positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true }).positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true }),
+    async (args) => {
+      code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
     })
     .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
       y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }),
@@ -162,6 +168,15 @@ async function buildCommand(prefix: string[], out: string, io: CliIO): Promise<n
     else io.stderr(`routeless: ${(error as Error).message}`)
     return 1
   }
+}
+
+async function explainCommand(prefix: string[], method: string, target: string, io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  const { explain } = await import('./explain.ts')
+  const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : '/' + target)
+  for (const line of lines) io.stdout(line)
+  return status < 400 ? 0 : 1
 }
 
 async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
