@@ -140,6 +140,17 @@ describe('routeless CLI', () => {
     expect(missing.stdout.trim()).toBe('GET /users/posts → 404: Posts.GET takes 1 path part, got 0 (tree/users.ts)')
   })
 
+  it('checks a controller tree: each problem on stdout and exit 1, or "no problems" and exit 0', async () => {
+    const dirty = await run(['check', '--prefix=lint'])
+    expect(dirty.code).toBe(1)
+    expect(dirty.stdout).toContain('warning: lint/index.ts: Items.params.PUTT names no handler of Items')
+    expect(dirty.stdout.trim().split('\n').at(-1)).toBe('routeless: 3 handlers, 5 problems')
+    expect(dirty.stderr).toBe('')
+    const clean = await run(['check', '--prefix=basic'])
+    expect(clean.code).toBe(0)
+    expect(clean.stdout.trim()).toBe('routeless: 3 handlers, no problems')
+  })
+
   it('exits 1 with a clear message for a missing prefix', async () => {
     const r = await run(['routes', '--prefix=nowhere'])
     expect(r.code).toBe(1)

@@ -92,6 +92,9 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     async (args) => {
       code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
     })
+    .command('check', 'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), params keys naming no handler, parameters without a schema; exit 1 when any', () => {}, async (args) => {
+      code = await checkCommand((await settings(args)).prefix, io)
+    })
     .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
       y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }),
     async (args) => {
@@ -177,6 +180,17 @@ async function explainCommand(prefix: string[], method: string, target: string, 
   const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : '/' + target)
   for (const line of lines) io.stdout(line)
   return status < 400 ? 0 : 1
+}
+
+async function checkCommand(prefix: string[], io: CliIO): Promise<number> {
+  // Warnings are collected by the check, not printed while loading.
+  const app = await loadApp(prefix, io, { logger: { error: (m: string) => io.stderr(`routeless: ${m}`), warn: () => {} } })
+  if (!app) return 1
+  const { checkTable } = await import('./check.ts')
+  const problems = checkTable(app.table)
+  for (const p of problems) io.stdout(`warning: ${p}`)
+  io.stdout(`routeless: ${app.table.rows.length} handlers, ${problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`}`)
+  return problems.length === 0 ? 0 : 1
 }
 
 async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
