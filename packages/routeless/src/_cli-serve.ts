@@ -75,6 +75,8 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       stopSignal: io.stopSignal ?? waitForSignal(), describe,
     })
   }
+  // Before anything loads: the watcher must learn every local module the controllers import.
+  if (opts.watch) (await import('./watch.ts')).trackLocalModules()
   const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
   let context: unknown
   try {
