@@ -267,3 +267,38 @@ export const c = defineConfig({ server: 'apache' })
     expect(r.stdout).toMatch(/misuse\.ts\(5,33\): error TS2322: Type '"apache"' is not assignable to type '"node" \| "uws" \| undefined'/)
   }, 60_000)
 })
+
+describe('the README\'s section for npm users, run as written', () => {
+  /** The README as packed, its "In your project" section, and the "Ten lines" controllers file. */
+  function readme() {
+    const text = readFileSync(path.join(dir, 'node_modules/routeless/README.md'), 'utf8')
+    const section = text.slice(text.indexOf('## In your project'), text.indexOf('## In this repository'))
+    const ten = /`controllers\/index\.ts`:\n\n```ts\n([\s\S]*?)```/.exec(text)![1]!
+    const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, body: m[2]! }))
+    return { ten, blocks }
+  }
+
+  it('passes its vitest file against the "Ten lines" controllers', async () => {
+    const { ten, blocks } = readme()
+    const test = blocks.find((b) => b.lang === 'ts' && b.body.includes("from 'vitest'"))!
+    write(dir, { 'readme/controllers/index.ts': ten, 'readme/test/readme.test.ts': test.body })
+    const r = await run(path.join(dir, 'node_modules/.bin/vitest'), ['run'], { cwd: path.join(dir, 'readme'), timeout: 120_000, env: { NO_COLOR: '1' } })
+    expect(r.stdout + r.stderr).toMatch(/Tests\s+1 passed/)
+    expect(r.code).toBe(0)
+  }, 120_000)
+
+  it('prints what its console session shows for explain and check', async () => {
+    const { ten, blocks } = readme()
+    write(dir, { 'readme/controllers/index.ts': ten })
+    const session = blocks.find((b) => b.lang === 'console' && b.body.includes('routeless explain'))!.body
+    const steps = session.split(/^\$ /m).filter(Boolean).map((chunk) => {
+      const [command, ...output] = chunk.trimEnd().split('\n')
+      return { args: command!.replace(/^npx routeless /, '').split(' '), output: output.join('\n') }
+    })
+    expect(steps.length).toBeGreaterThanOrEqual(3)
+    for (const step of steps) {
+      const r = await run(project.bin, step.args, { cwd: path.join(dir, 'readme') })
+      expect(r.stdout.trimEnd(), step.args.join(' ')).toBe(step.output)
+    }
+  }, 60_000)
+})
