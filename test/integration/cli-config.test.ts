@@ -49,7 +49,7 @@ function serve(args: string[], options: { cwd: string; env?: Record<string, stri
   return s
 }
 
-describe('routeless.config.ts', () => {
+describe('routeless.config.ts', { timeout: 120_000 }, () => {
   it('gives the app its options (cors, context, renderError, ready, close), a flag winning over its host', async () => {
     const s = serve(['--host=127.0.0.1:0'], { cwd: dir })
     const url = await s.listening
@@ -93,6 +93,18 @@ describe('routeless.config.ts', () => {
     const unknown = await run(node, [BIN, 'routes', '--config=other.config.mjs'], { cwd: dir })
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('other.config.mjs: unknown option colour')
+  })
+
+  it('starts --workers, each with the context the config makes', async () => {
+    const s = serve(['--host=127.0.0.1:0', '--workers=2'], { cwd: dir })
+    const url = await s.listening
+    expect(s.out.stdout).toMatch(/listening on \S+ \(node, 2 workers\)/)
+    expect(s.out.stdout.match(/ready: 3 handlers, context \{"greeting":"hello"\}/g)).toHaveLength(2)
+    expect((await fetch(url + '/foo', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin')).toBe('https://app.example')
+    s.child.kill('SIGTERM')
+    const done = await s.done
+    expect(done.code).toBe(0)
+    expect(done.stdout.match(/^closed$/gm)).toHaveLength(2)
   })
 
   it('serves examples/configurations with its routeless.config.ts, as npm start does', async () => {

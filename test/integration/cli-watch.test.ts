@@ -24,7 +24,7 @@ async function reloads(s: ReturnType<typeof start>, count: number): Promise<void
   throw new Error(`no reload: ${s.out.stdout}${s.out.stderr}`)
 }
 
-describe('routeless --watch', () => {
+describe('routeless --watch', { timeout: 120_000 }, () => {
   it('serves the new code of an imported module (outside the prefix, and a private one inside it) after an edit', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'routeless-watch-cli-'))
     mkdirSync(path.join(dir, 'controllers/_lib'), { recursive: true })

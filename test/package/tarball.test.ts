@@ -51,7 +51,7 @@ afterAll(async () => {
   project?.remove()
 })
 
-describe('the packed tarball', () => {
+describe('the packed tarball', { timeout: 120_000 }, () => {
   it('holds README, LICENSE, and a package.json with repository, main/types fallbacks and a valid bin', async () => {
     const pkgDir = path.join(dir, 'node_modules/routeless')
     expect(readFileSync(path.join(pkgDir, 'README.md'), 'utf8')).toContain('npm i routeless')
@@ -70,7 +70,7 @@ describe('the packed tarball', () => {
   })
 })
 
-describe('the CLI of the installed package', () => {
+describe('the CLI of the installed package', { timeout: 120_000 }, () => {
   it('serves .ts controllers (and the private modules they import) with their types enforced', async () => {
     const s = start(project.bin, ['--host=127.0.0.1:0', '--log-level=warn'], { cwd: dir })
     servers.push(s)
@@ -125,7 +125,7 @@ export default defineConfig({
   })
 })
 
-describe('library use of the installed package', () => {
+describe('library use of the installed package', { timeout: 120_000 }, () => {
   it('loads .ts controllers with createApp under plain node (ESM), no loader given', async () => {
     write(dir, {
       'app.js': `import { createApp } from 'routeless'
@@ -184,7 +184,7 @@ it('refuses an id that is not a number', async () => {
   }, 120_000)
 })
 
-describe('the types of the installed package under tsc --strict', () => {
+describe('the types of the installed package under tsc --strict', { timeout: 120_000 }, () => {
   const consumer = `import { createApp, Controller, defineConfig, HttpError, type Application } from 'routeless'
 import { serve } from 'routeless/node'
 import { loadUws, serve as serveUws } from 'routeless/uws'
@@ -233,7 +233,7 @@ export async function main(): Promise<number> {
     const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${name}.json`], { cwd: path.join(dir, 'types') })
     expect(r.stdout + r.stderr).toBe('')
     expect(r.code).toBe(0)
-  }, 60_000)
+  }, 120_000)
 
   it('type-checks a CommonJS consumer (node16) that imports routeless dynamically', async () => {
     write(dir, {
@@ -248,7 +248,7 @@ export async function main(): Promise<number> {
     const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.cts.json'], { cwd: path.join(dir, 'types') })
     expect(r.stdout + r.stderr).toBe('')
     expect(r.code).toBe(0)
-  }, 60_000)
+  }, 120_000)
 
   it('fails a consumer that misuses the package\'s types (they are read, not any)', async () => {
     write(dir, {
@@ -265,10 +265,10 @@ export const c = defineConfig({ server: 'apache' })
     expect(r.stdout).toMatch(/misuse\.ts\(3,14\): error TS2322: Type 'Promise<Application>' is not assignable to type 'number'/)
     expect(r.stdout).toMatch(/misuse\.ts\(4,26\): error TS2322/)
     expect(r.stdout).toMatch(/misuse\.ts\(5,33\): error TS2322: Type '"apache"' is not assignable to type '"node" \| "uws" \| undefined'/)
-  }, 60_000)
+  }, 120_000)
 })
 
-describe('the README\'s section for npm users, run as written', () => {
+describe('the README\'s section for npm users, run as written', { timeout: 120_000 }, () => {
   /** The README as packed, its "In your project" section, and the "Ten lines" controllers file. */
   function readme() {
     const text = readFileSync(path.join(dir, 'node_modules/routeless/README.md'), 'utf8')
@@ -300,5 +300,5 @@ describe('the README\'s section for npm users, run as written', () => {
       const r = await run(project.bin, step.args, { cwd: path.join(dir, 'readme') })
       expect(r.stdout.trimEnd(), step.args.join(' ')).toBe(step.output)
     }
-  }, 60_000)
+  }, 120_000)
 })
