@@ -34,6 +34,13 @@ export default defineConfig({
   openapi: { info: { title: 'From the config', version: '9.9.9' } },
 })
 `)
+  writeFileSync(path.join(dir, 'guarded.config.mjs'), `import { AccessDenied } from 'routeless'
+export default {
+  prefix: 'api',
+  logLevel: 'silent',
+  auth: (c) => { if (c.request.headers.get('x-key') !== 'k') throw new AccessDenied('a key is required', { scheme: 'Key', realm: 'api' }) },
+}
+`)
   writeFileSync(path.join(dir, 'other.config.mjs'), `export default { prefix: 'api', colour: 'blue' }\n`)
 })
 
@@ -93,6 +100,17 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
     const unknown = await run(node, [BIN, 'routes', '--config=other.config.mjs'], { cwd: dir })
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('other.config.mjs: unknown option colour')
+  })
+
+  it('guards the whole tree with its auth option', async () => {
+    const s = serve(['--config=guarded.config.mjs', '--host=127.0.0.1:0'], { cwd: dir })
+    const url = await s.listening
+    for (const p of ['/', '/foo']) {
+      expect((await fetch(url + p)).status).toBe(401)
+      expect((await fetch(url + p, { headers: { 'x-key': 'k' } })).status).toBe(200)
+    }
+    s.child.kill('SIGTERM')
+    expect((await s.done).code).toBe(0)
   })
 
   it('starts --workers, each with the context the config makes', async () => {

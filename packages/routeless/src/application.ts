@@ -14,6 +14,7 @@ import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
 import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
 import type { TypesMode } from './signatures.ts'
+import type { AuthSpec } from './auth.ts'
 import type { Manifest } from './manifest.ts'
 
 
@@ -28,6 +29,8 @@ export interface AppOptions {
   cwd?: string
   /** Services given to every controller as `this.context` (a database handle, stores, configuration). */
   context?: unknown
+  /** Guards for every handler of the tree (as a root module's `export const auth`), run before any module's. */
+  auth?: AuthSpec
   /** Cross-origin resource sharing (off when not given). */
   cors?: CorsOptions
   /** Log one `request` line per request at level info, and echo `X-Request-ID` (default false). */
@@ -105,7 +108,7 @@ export class Application {
   /** Loads every controller module under `source` and builds the route table. */
   static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
     const cwd = options.cwd ?? process.cwd()
-    const table = await buildRouteTable(collectSources(source, cwd), { cwd, types: options.types, manifest: options.manifest })
+    const table = await buildRouteTable(collectSources(source, cwd), { cwd, types: options.types, manifest: options.manifest, auth: options.auth })
     const app = new Application(table, options)
     for (const warning of table.warnings) app.warn(warning)
     return app

@@ -58,7 +58,7 @@ export interface LoadedConfig {
   config: RoutelessConfig
 }
 
-const KEYS = new Set(['prefix', 'host', 'server', 'workers', 'watch', 'logLevel', 'logFormat', 'context', 'ready', 'close', 'openapi', 'bodyLimit', 'renderError', 'logger', 'cors', 'accessLog', 'explainNotFound', 'types', 'manifest'])
+const KEYS = new Set(['prefix', 'host', 'server', 'workers', 'watch', 'logLevel', 'logFormat', 'context', 'ready', 'close', 'openapi', 'bodyLimit', 'renderError', 'logger', 'cors', 'auth', 'accessLog', 'explainNotFound', 'types', 'manifest'])
 
 /**
  * Reads the config file `given` (relative to `cwd`), or the first of `CONFIG_FILES` in `cwd`. Throws a clear error
@@ -95,8 +95,8 @@ export class ConfigError extends Error {}
 
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
-  const { bodyLimit, renderError, logger, cors, accessLog, types, manifest, explainNotFound } = config
-  return Object.fromEntries(Object.entries({ bodyLimit, renderError, logger, cors, accessLog, types, manifest, explainNotFound }).filter(([, v]) => v !== undefined))
+  const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound } = config
+  return Object.fromEntries(Object.entries({ bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound }).filter(([, v]) => v !== undefined))
 }
 
 /** The controllers' context: the config's value, or what its function makes. */
