@@ -95,6 +95,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command('check', 'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), params keys naming no handler, parameters without a schema; exit 1 when any', () => {}, async (args) => {
       code = await checkCommand((await settings(args)).prefix, io)
     })
+    .command('client', 'Write a typed fetch client of the API (api.users.posts.get(7, { x: 1 })), its types from the handlers\' signatures', (y) =>
+      y.option('out', { type: 'string', describe: 'The TypeScript file to write', demandOption: true }),
+    async (args) => {
+      code = await clientCommand((await settings(args)).prefix, args.out, io)
+    })
     .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
       y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }),
     async (args) => {
@@ -191,6 +196,18 @@ async function checkCommand(prefix: string[], io: CliIO): Promise<number> {
   for (const p of problems) io.stdout(`warning: ${p}`)
   io.stdout(`routeless: ${app.table.rows.length} handlers, ${problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`}`)
   return problems.length === 0 ? 0 : 1
+}
+
+async function clientCommand(prefix: string[], out: string, io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  if (app.table.types === 'none') io.stderr('routeless: warning: no handler types were read (install typescript, or run routeless build): the client\'s arguments and results are untyped')
+  const { generateClient } = await import('./client.ts')
+  const { writeFileSync } = await import('node:fs')
+  const file = path.resolve(process.cwd(), out)
+  writeFileSync(file, generateClient(app.table))
+  io.stdout(`routeless: wrote ${path.relative(process.cwd(), file)}: ${app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length} operations`)
+  return 0
 }
 
 async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
