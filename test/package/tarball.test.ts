@@ -250,6 +250,21 @@ export async function main(): Promise<number> {
     expect(r.code).toBe(0)
   }, 120_000)
 
+  it('writes a typed client with routeless client that the project\'s tsc checks', async () => {
+    const written = await run(project.bin, ['client', '--out', 'types/api.ts'], { cwd: dir })
+    expect(written.stdout).toContain('routeless: wrote types/api.ts: 2 operations')
+    write(dir, {
+      'types/client-use.ts': `import { createClient } from './api.js'
+const api = createClient({ baseUrl: 'http://127.0.0.1:8000' })
+export const item: Promise<{ id: number; name: string } | { name: string }> = api.api.v1.items.get(7, { fields: 'name' })
+export const bad = api.api.v1.items.get(7, { feilds: 'name' })
+`,
+      'types/tsconfig.client.json': JSON.stringify({ compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' }, files: ['client-use.ts'] }),
+    })
+    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.client.json'], { cwd: path.join(dir, 'types') })
+    expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^client-use\.ts\(4,46\): error TS2561: .*'feilds' does not exist/)])
+  }, 120_000)
+
   it('fails a consumer that misuses the package\'s types (they are read, not any)', async () => {
     write(dir, {
       'types/misuse.ts': `import { createApp, defineConfig } from 'routeless'
