@@ -78,6 +78,19 @@ describe('routeless CLI', () => {
     }
   })
 
+  it('writes one human line per request with --log-format=pretty (ROUTELESS_LOG_FORMAT)', async () => {
+    for (const [args, env] of [[['--log-format=pretty'], {}], [[], { ROUTELESS_LOG_FORMAT: 'pretty' }]] as const) {
+      const s = start(['--prefix=basic', '--host=127.0.0.1:0', ...args], { env })
+      const url = await s.listening
+      await (await fetch(url + '/foo')).text()
+      await (await fetch(url + '/nope/a/b')).text()
+      s.child.kill('SIGTERM')
+      const lines = (await s.done).stderr.trim().split('\n')
+      expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET \/foo 200 [\d.]+ ms$/)
+      expect(lines[1]).toMatch(/^\S+ GET \/nope\/a\/b 404 [\d.]+ ms$/)
+    }
+  })
+
   it('logs nothing per request below --log-level=info', async () => {
     const port = await freePort()
     const s = start(['--prefix=basic', `--host=127.0.0.1:${port}`, '--log-level=warn'])
@@ -116,6 +129,26 @@ describe('routeless CLI', () => {
     expect(lines).toContainEqual(['GET', '/users', 'tree/users.ts', 'Default.GET', '(id?)'])
     expect(lines).toContainEqual(['GET', '/v3/status', 'tree/v3/status.ts', 'Default.GET', '(jobId)'])
     expect(lines).toContainEqual(['PUT', '/developer-keys', 'tree/developer-keys.ts', 'Default.PUT', '()'])
+  })
+
+  it('explains how a request resolves (exit 0), or why nothing answers it (exit 1)', async () => {
+    const found = await run(['explain', 'GET', '/users/posts/7', '--prefix=tree'])
+    expect(found.code).toBe(0)
+    expect(found.stdout).toMatch(/^GET \/users\/posts\/7 → tree\/users\.ts Posts\.GET\n {2}path template {2}\/users\/posts\n {2}positional {5}postId="7"/)
+    const missing = await run(['explain', 'GET', '/users/posts', '--prefix=tree'])
+    expect(missing.code).toBe(1)
+    expect(missing.stdout.trim()).toBe('GET /users/posts → 404: Posts.GET takes 1 path part, got 0 (tree/users.ts)')
+  })
+
+  it('checks a controller tree: each problem on stdout and exit 1, or "no problems" and exit 0', async () => {
+    const dirty = await run(['check', '--prefix=lint'])
+    expect(dirty.code).toBe(1)
+    expect(dirty.stdout).toContain('warning: lint/index.ts: Items.params.PUTT names no handler of Items')
+    expect(dirty.stdout.trim().split('\n').at(-1)).toBe('routeless: 3 handlers, 5 problems')
+    expect(dirty.stderr).toBe('')
+    const clean = await run(['check', '--prefix=basic'])
+    expect(clean.code).toBe(0)
+    expect(clean.stdout.trim()).toBe('routeless: 3 handlers, no problems')
   })
 
   it('exits 1 with a clear message for a missing prefix', async () => {

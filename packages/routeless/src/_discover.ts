@@ -8,6 +8,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { RoutelessError } from './errors.ts'
+import { isTypeScript, registerTypeScript } from './_ts-loader.ts'
 
 /** A module's exports, as given by `import()` or by a module map. */
 export type ModuleExports = Record<string, unknown>
@@ -70,6 +71,8 @@ function source(parts: string[], file: string, root: string, generation: number)
     parts, file, root,
     load: async () => {
       if (generation > 0) delete requireCache[file]
+      // A library user's process (plain node, vitest: it leaves node_modules to Node) may have no TypeScript loader.
+      if (isTypeScript(file)) await registerTypeScript()
       return unwrapCommonJs(await import(url))
     },
   }

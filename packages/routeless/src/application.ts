@@ -7,12 +7,14 @@ import { HttpError, isHttpError } from './errors.ts'
 import { fromRequest, parseQuery, readBody, type IncomingRequest } from './request.ts'
 import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
 import { resolve, type Resolution } from './resolver.ts'
+import { notFoundHint } from './explain.ts'
 import { originCheck, withCors, type CorsOptions } from './cors.ts'
 import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
 import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
 import type { TypesMode } from './signatures.ts'
+import type { AuthSpec } from './auth.ts'
 import type { Manifest } from './manifest.ts'
 
 
@@ -27,6 +29,8 @@ export interface AppOptions {
   cwd?: string
   /** Services given to every controller as `this.context` (a database handle, stores, configuration). */
   context?: unknown
+  /** Guards for every handler of the tree (as a root module's `export const auth`), run before any module's. */
+  auth?: AuthSpec
   /** Cross-origin resource sharing (off when not given). */
   cors?: CorsOptions
   /** Log one `request` line per request at level info, and echo `X-Request-ID` (default false). */
@@ -36,6 +40,12 @@ export interface AppOptions {
    * parameter names), `'manifest'` (never imports `typescript`), `'off'` (parameter names only, unchecked).
    */
   types?: TypesMode
+  /**
+   * Development: a 404's message says why nothing answers, as `routeless explain` does ("Posts.GET takes 1 path part,
+   * got 0"). Off by default (it describes the controller tree); the CLI turns it on with `--watch` or
+   * `NODE_ENV=development`.
+   */
+  explainNotFound?: boolean
   /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
 }
@@ -98,7 +108,7 @@ export class Application {
   /** Loads every controller module under `source` and builds the route table. */
   static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
     const cwd = options.cwd ?? process.cwd()
-    const table = await buildRouteTable(collectSources(source, cwd), { cwd, types: options.types, manifest: options.manifest })
+    const table = await buildRouteTable(collectSources(source, cwd), { cwd, types: options.types, manifest: options.manifest, auth: options.auth })
     const app = new Application(table, options)
     for (const warning of table.warnings) app.warn(warning)
     return app
@@ -129,7 +139,7 @@ export class Application {
     const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
     switch (r.kind) {
       case 'not-found':
-        return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}`), incoming, r.renderError, r.handler?.renderError)
+        return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`), incoming, r.renderError, r.handler?.renderError)
       case 'not-implemented':
         return this.renderError(new HttpError(501, `Method ${method} is not implemented`), incoming, r.renderError)
       case 'method-not-allowed':

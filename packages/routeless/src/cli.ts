@@ -6,12 +6,13 @@
 import { createRequire } from 'node:module'
 import yargs from 'yargs'
 import path from 'node:path'
-import { collectSources, createApp, type AppOptions, type Application } from './application.ts'
-import { createLogger, LOG_LEVELS, type LogLevel } from './logging.ts'
+import { collectSources } from './application.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogLevel } from './logging.ts'
 import { RoutelessError } from './errors.ts'
 import { MANIFEST_PATH, writeManifest } from './manifest.ts'
-import type { RunningServer } from './node.ts'
-import { isWorker, leave, parseWorkers, reportListening, runPrimary, WORKER_HOST_ENV, workerStopSignal } from './_workers.ts'
+import type { OpenAPIOptions } from './openapi.ts'
+import { loadApp, serveCommand } from './_cli-serve.ts'
 
 export interface CliIO {
   stdout: (line: string) => void
@@ -29,81 +30,88 @@ function version(): string {
   return (createRequire(import.meta.url)('../package.json') as { version: string }).version
 }
 
-/** Parses `--host` (`host:port`, `:port`, `port`, `[::1]:port`). */
-export function parseHost(value: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*))?(?::(\d+))?$/.exec(value.trim())
-  const bare = /^\d+$/.test(value.trim())
-  const host = bare ? '127.0.0.1' : (m?.[1] ?? m?.[2]) || '127.0.0.1'
-  const port = Number(bare ? value : m?.[3] ?? 8000)
-  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --host "${value}": expected host:port`)
-  return { host, port }
-}
+export { parseHost } from './_cli-serve.ts'
 
 function prefixes(value: unknown): string[] {
   const list = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string')
   return list.flatMap((p) => p.split(':')).filter(Boolean)
 }
 
-async function loadTypeScript(): Promise<void> {
-  // Controllers may be .ts: register tsx's loader once, so users need no build step.
-  // Both hooks: a .ts file outside a "type": "module" package is loaded as CommonJS.
-  const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])
-  esm.register()
-  cjs.register()
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
-}
-
-/** Runs the CLI with `argv` (without `node` and the script). Resolves to the process exit code. */
+/** Runs the CLI with `argv` (without `node` and the script). Resolves to the exit code. */
 export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<number> {
   let code = 0
   const env = process.env
+  // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
+  // left out is told apart from one given.
+  const settings = async (args: { prefix?: unknown; config?: string }) => {
+    const { config } = await loadConfig(args.config)
+    const given = prefixes(args.prefix)
+    const prefix = given.length ? given : env.ROUTELESS_PREFIX ? prefixes(env.ROUTELESS_PREFIX) : config.prefix?.length ? (config.prefix as string[]) : ['controllers']
+    return { config, prefix }
+  }
   const parser = yargs(argv)
     .scriptName('routeless')
-    .usage('$0 [--prefix=<dir>] [--host=<host:port>]\n\nServe the controllers under --prefix; the request path picks module, class and method.')
-    .option('prefix', {
-      type: 'string', array: true, describe: 'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX)',
-      default: env.ROUTELESS_PREFIX ? [env.ROUTELESS_PREFIX] : ['controllers'],
-    })
+    .usage('$0 [serve] [--prefix=<dir>] [--host=<host:port>]\n\nServe the controllers under --prefix; the request path picks module, class and method.\nSettings come from flags, then ROUTELESS_* variables, then routeless.config.ts (or .mts/.js/.mjs) in the working directory.')
+    .example('$0 --prefix=controllers --host=127.0.0.1:8000', 'serve ./controllers on port 8000')
+    .example('$0 --watch --log-level=debug', 'serve, reloading on every edit')
+    .example('$0 --workers=auto --server=uws', 'one process per core on uWebSockets.js')
+    .example('$0 routes', 'print the route table')
+    .example('$0 explain GET /users/posts/7', 'how a request resolves, or why it is a 404')
+    .example('$0 openapi --title="My API" > openapi.json', 'write the OpenAPI document')
+    .option('prefix', { type: 'string', array: true, describe: 'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX; default controllers)' })
+    .option('config', { type: 'string', describe: 'Config file (default: routeless.config.ts, .mts, .js or .mjs in the working directory, when there is one)' })
     .option('body-limit', {
-      type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT)',
-      default: env.ROUTELESS_BODY_LIMIT ? Number(env.ROUTELESS_BODY_LIMIT) : undefined,
+      type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT; default 1 MiB)',
       coerce: (v: number | undefined) => {
         if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new Error('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
         return v
       },
     })
     .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
-      y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST)', default: env.ROUTELESS_HOST ?? '127.0.0.1:8000' })
-        .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level, JSON lines on stderr (env ROUTELESS_LOG_LEVEL)', default: (env.ROUTELESS_LOG_LEVEL as LogLevel | undefined) ?? 'info' })
-        .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change', default: false })
-        .option('server', { choices: ['node', 'uws'] as const, describe: 'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)', default: (env.ROUTELESS_SERVER as 'uws' | 'node' | undefined) ?? 'node' })
-        .option('workers', { type: 'string', describe: 'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS)', default: env.ROUTELESS_WORKERS ?? '1' }),
+      y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST; default 127.0.0.1:8000)' })
+        .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level (env ROUTELESS_LOG_LEVEL; default info)' })
+        .option('log-format', { choices: LOG_FORMATS, describe: 'json lines, pretty human lines, or auto: pretty when stderr is a terminal (env ROUTELESS_LOG_FORMAT; default auto)' })
+        .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change' })
+        .option('server', { choices: ['node', 'uws'] as const, describe: 'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)' })
+        .option('workers', { type: 'string', describe: 'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS; default 1)' }),
     async (args) => {
-      code = await serveCommand(prefixes(args.prefix), args.host, { bodyLimit: args['body-limit'], logLevel: args['log-level'], watch: args.watch, server: args.server, workers: args.workers }, io)
+      const { config, prefix } = await settings(args)
+      const bodyLimit = args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
+      const logLevel = args['log-level'] ?? choiceOf('ROUTELESS_LOG_LEVEL', env.ROUTELESS_LOG_LEVEL, LOG_LEVELS) ?? config.logLevel ?? 'info'
+      const logFormat = args['log-format'] ?? choiceOf('ROUTELESS_LOG_FORMAT', env.ROUTELESS_LOG_FORMAT, LOG_FORMATS) ?? config.logFormat ?? 'auto'
+      const server = args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, ['node', 'uws'] as const) ?? config.server ?? 'node'
+      const workers = args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
+      const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
+      code = await serveCommand({ prefix, host, bodyLimit, logLevel, logFormat, watch: args.watch ?? config.watch ?? false, server, workers, config }, io)
     })
     .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
-      code = await routesCommand(prefixes(args.prefix), io)
+      code = await routesCommand((await settings(args)).prefix, io)
+    })
+    .command('explain <method> <path>', 'How METHOD PATH resolves: module, class, method, positional and keyword arguments; or why it is a 404/405, with the nearest handlers', (y) =>
+      y.positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true }).positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true }),
+    async (args) => {
+      code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
+    })
+    .command('check', 'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), params keys naming no handler, parameters without a schema; exit 1 when any', () => {}, async (args) => {
+      code = await checkCommand((await settings(args)).prefix, io)
+    })
+    .command('client', 'Write a typed fetch client of the API (api.users.posts.get(7, { x: 1 })), its types from the handlers\' signatures', (y) =>
+      y.option('out', { type: 'string', describe: 'The TypeScript file to write', demandOption: true }),
+    async (args) => {
+      code = await clientCommand((await settings(args)).prefix, args.out, io)
     })
     .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
       y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }),
     async (args) => {
-      code = await buildCommand(prefixes(args.prefix), args.out, io)
+      code = await buildCommand((await settings(args)).prefix, args.out, io)
     })
     .command('openapi', 'Print the OpenAPI 3.1 document generated from the controllers', (y) =>
-      y.option('title', { type: 'string', default: 'routeless application' }).option('api-version', { type: 'string', default: '0.0.0' }),
+      y.option('title', { type: 'string', describe: 'info.title of the document (default: the config\'s openapi.info.title, else "routeless application")' })
+        .option('api-version', { type: 'string', describe: 'info.version of the document (default: the config\'s, else 0.0.0)' }),
     async (args) => {
-      code = await openapiCommand(prefixes(args.prefix), { title: args.title, version: args['api-version'] }, io)
+      const { config, prefix } = await settings(args)
+      const info = config.openapi?.info
+      code = await openapiCommand(prefix, { ...config.openapi, info: { ...info, title: args.title ?? info?.title ?? 'routeless application', version: args['api-version'] ?? info?.version ?? '0.0.0' } }, io)
     })
     .strict()
     .version(version())
@@ -116,6 +124,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   try {
     await parser.parseAsync()
   } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`routeless: ${error.message}`)
+      return 2
+    }
     if (!(error instanceof UsageError)) throw error
     io.stderr(`${error.message}\nRun \`routeless --help\` for the commands and options.`)
     return 2
@@ -123,91 +135,19 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   return code
 }
 
+function bodyLimitOf(value: string): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
+  return n
+}
+
+function choiceOf<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined || value === '') return undefined
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}"`)
+  return value as T
+}
+
 class UsageError extends Error {}
-
-interface ServeCommandOptions {
-  bodyLimit?: number
-  logLevel: LogLevel
-  watch?: boolean
-  /** `node` (the default) or `uws`. */
-  server?: 'uws' | 'node'
-  workers?: string
-}
-
-async function serveCommand(prefix: string[], hostArg: string, opts: ServeCommandOptions, io: CliIO): Promise<number> {
-  const worker = isWorker()
-  let where: { host: string; port: number }
-  let workers: number
-  try {
-    where = parseHost(worker ? process.env[WORKER_HOST_ENV]! : hostArg)
-    workers = worker ? 1 : parseWorkers(opts.workers)
-  } catch (error) {
-    io.stderr((error as Error).message)
-    return 2
-  }
-  const server = await chooseServer(opts.server, io)
-  if (!server) return 1
-  const describe = (url: string, handlers: number) =>
-    `routeless: ${handlers} handlers from ${prefix.join(', ')} listening on ${url} (${server.name}${workers > 1 ? `, ${workers} workers` : ''})`
-  if (workers > 1) {
-    // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
-    try {
-      const { loadSignatures } = await import('./signatures.ts')
-      await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
-    } catch {
-      // each worker reports it as it starts
-    }
-    return runPrimary({
-      count: workers, ...where, env: { ROUTELESS_SERVER: server.name }, stdout: io.stdout, stderr: io.stderr,
-      stopSignal: io.stopSignal ?? waitForSignal(), describe,
-    })
-  }
-  const logger = createLogger({ level: opts.logLevel })
-  const app = await loadApp(prefix, io, { bodyLimit: opts.bodyLimit, logger, accessLog: opts.logLevel === 'info' || opts.logLevel === 'debug' })
-  if (!app) return 1
-  let running: RunningServer
-  try {
-    running = await server.serve(app, { ...where, reusePort: worker })
-  } catch (error) {
-    io.stderr(`routeless: ${(error as Error).message}`)
-    return 1
-  }
-  if (worker) reportListening(running.url, app.table.rows.length)
-  else io.stdout(describe(running.url, app.table.rows.length))
-  const watcher = opts.watch
-    ? (await import('./watch.ts')).watchControllers(app, prefix, {
-        onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
-        onError: (error) => io.stderr(`routeless: reload failed, still serving the previous controllers: ${(error as Error).message ?? error}`),
-      })
-    : undefined
-  await (io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal()))
-  watcher?.close()
-  await running.close()
-  if (worker) leave()
-  return 0
-}
-
-type Serve = (app: Application, options: { host: string; port: number; reusePort?: boolean }) => Promise<RunningServer>
-
-/**
- * `--server`: node:http unless uWebSockets.js is asked for. node:http is the default because it passes every probe of
- * the protocol suite (test/protocol); uWebSockets.js 20.30 does not answer HTTP/1.0, drops requests pipelined behind
- * an asynchronous answer, and leaves some malformed requests unanswered (README, "Servers").
- */
-async function chooseServer(wanted: 'uws' | 'node' | undefined, io: CliIO): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
-  if (wanted === 'uws') {
-    try {
-      const uws = await import('./uws.ts')
-      uws.loadUws()
-      return { name: 'uws', serve: uws.serve }
-    } catch (error) {
-      io.stderr(`routeless: --server=uws: ${(error as Error).message}`)
-      return undefined
-    }
-  }
-  const node = await import('./node.ts')
-  return { name: 'node', serve: node.serve }
-}
 
 /** `routeless build`: analyses every controller afresh and writes the manifest. Imports no controller. */
 async function buildCommand(prefix: string[], out: string, io: CliIO): Promise<number> {
@@ -238,6 +178,38 @@ async function buildCommand(prefix: string[], out: string, io: CliIO): Promise<n
   }
 }
 
+async function explainCommand(prefix: string[], method: string, target: string, io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  const { explain } = await import('./explain.ts')
+  const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : '/' + target)
+  for (const line of lines) io.stdout(line)
+  return status < 400 ? 0 : 1
+}
+
+async function checkCommand(prefix: string[], io: CliIO): Promise<number> {
+  // Warnings are collected by the check, not printed while loading.
+  const app = await loadApp(prefix, io, { logger: { error: (m: string) => io.stderr(`routeless: ${m}`), warn: () => {} } })
+  if (!app) return 1
+  const { checkTable } = await import('./check.ts')
+  const problems = checkTable(app.table)
+  for (const p of problems) io.stdout(`warning: ${p}`)
+  io.stdout(`routeless: ${app.table.rows.length} handlers, ${problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`}`)
+  return problems.length === 0 ? 0 : 1
+}
+
+async function clientCommand(prefix: string[], out: string, io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  if (app.table.types === 'none') io.stderr('routeless: warning: no handler types were read (install typescript, or run routeless build): the client\'s arguments and results are untyped')
+  const { generateClient } = await import('./client.ts')
+  const { writeFileSync } = await import('node:fs')
+  const file = path.resolve(process.cwd(), out)
+  writeFileSync(file, generateClient(app.table))
+  io.stdout(`routeless: wrote ${path.relative(process.cwd(), file)}: ${app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length} operations`)
+  return 0
+}
+
 async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
@@ -249,22 +221,10 @@ async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
   return 0
 }
 
-async function openapiCommand(prefix: string[], info: { title: string; version: string }, io: CliIO): Promise<number> {
+async function openapiCommand(prefix: string[], options: OpenAPIOptions, io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
   const { generateOpenAPI } = await import('./openapi.ts')
-  io.stdout(JSON.stringify(generateOpenAPI(app.table, { info }), null, 2))
+  io.stdout(JSON.stringify(generateOpenAPI(app.table, options), null, 2))
   return 0
-}
-
-async function loadApp(prefix: string[], io: CliIO, options: AppOptions = {}) {
-  try {
-    await loadTypeScript()
-    const logger = options.logger ?? { error: (m: string) => io.stderr(`routeless: ${m}`), warn: (m: string) => io.stderr(`routeless: warning: ${m}`) }
-    return await createApp(prefix, { ...options, logger })
-  } catch (error) {
-    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
-    else io.stderr(`routeless: ${(error as Error).stack ?? error}`)
-    return undefined
-  }
 }

@@ -127,6 +127,8 @@ export interface BuildOptions {
   types?: TypesMode
   /** A signature manifest, or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
+  /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
+  auth?: AuthSpec
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
@@ -155,6 +157,11 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   table.types = signatures.origin
   let validators: TypeValidators | undefined
   const compile = (types: HandlerTypes) => compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
+  if (options.auth !== undefined) {
+    const unknown = unknownAuthKeys(options.auth)
+    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `The app's auth option names ${unknown.join(', ')}, which are not handler methods`)
+    table.root.auth.push(options.auth)
+  }
   for (const { s, exports } of loaded) addModule(table, s, exports, cwd, signatures, compile)
   applyTreeGuards(table)
   const ambiguity = findAmbiguity(table.root)

@@ -39,10 +39,22 @@ type UwsApp = TemplatedApp & {
 let loaded: Uws | undefined
 
 /**
- * Loads uWebSockets.js once. Throws a clear error when it is not installed, or when the installed package has no
- * native build for this Node.js (some builds then fall back to a slow JavaScript imitation: refused here).
+ * The npm line that installs uWebSockets.js: it is not on the npm registry under its own name; this build of it
+ * (20.30) is the one routeless is tested with.
  */
-export function loadUws(): Uws {
+export const UWS_INSTALL = 'npm i uWebSockets.js@npm:@trufflesuite/uws-js-unofficial@20.30.0-unofficial.0'
+
+/**
+ * Checks that uWebSockets.js loads, with a native build for this Node.js. Throws a clear error (naming
+ * `UWS_INSTALL` when it is missing) otherwise. Its own types stay out of routeless's: an app that never installs it
+ * type-checks with `skipLibCheck: false`.
+ */
+export function loadUws(): void {
+  requireUws()
+}
+
+/** Loads uWebSockets.js once (some builds fall back to a slow JavaScript imitation: refused here). */
+function requireUws(): Uws {
   if (loaded) return loaded
   const notes: string[] = []
   const { warn, log } = console
@@ -52,7 +64,9 @@ export function loadUws(): Uws {
   try {
     uws = createRequire(import.meta.url)('uWebSockets.js') as Uws
   } catch (cause) {
-    throw new Error(`uWebSockets.js is not installed (${(cause as Error).message.split('\n')[0]})`, { cause })
+    const missing = (cause as { code?: string }).code === 'MODULE_NOT_FOUND' && (cause as Error).message.includes("'uWebSockets.js'")
+    const why = missing ? 'uWebSockets.js is not installed' : `uWebSockets.js failed to load (${(cause as Error).message.split('\n')[0]})`
+    throw new Error(`${why}: it is an optional dependency, installed with\n  ${UWS_INSTALL}\nor serve on node:http, the default (--server=node)`, { cause })
   } finally {
     console.warn = warn
     console.log = log
@@ -66,7 +80,7 @@ export function loadUws(): Uws {
 
 /** Serves `app` on uWebSockets.js. Rejects with a clear error when the port is taken. */
 export async function serve(app: Servable, options: UwsServeOptions = {}): Promise<RunningServer> {
-  const uws = loadUws()
+  const uws = requireUws()
   const host = options.host ?? '127.0.0.1'
   const server = new UwsServer(app, uws.App() as UwsApp)
   const socket = await new Promise<us_listen_socket | false>((resolve) => {

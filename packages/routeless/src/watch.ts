@@ -2,13 +2,19 @@
  * Watch mode: rebuild the route table when controller files change, swap it in atomically, keep serving, and report
  * load errors without dying (the previous table keeps answering).
  *
- * Controller modules are reloaded; modules they import from outside the prefixes keep their first copy until restart.
+ * Controllers and the local modules they import (anywhere outside `node_modules`: `lib/db.ts`, `controllers/_lib/…`)
+ * are reloaded: the whole local graph under each controller loads anew. Those modules are found by a resolve hook
+ * (`_watch-graph.ts`) that `trackLocalModules()` registers; the CLI registers it before the controllers first load,
+ * a library user who calls `watchControllers` later has the imports watched from the first reload on.
  * @module
  */
 import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { collectSources, type Application } from './application.ts'
 import { buildRouteTable } from './route-table.ts'
+import { forgetLocalCommonJs, onLocalModule, trackLocalModules } from './_watch-graph.ts'
+
+export { trackLocalModules } from './_watch-graph.ts'
 
 export interface WatchOptions {
   /** Directory the prefixes are relative to (default: the working directory). */
@@ -36,7 +42,8 @@ export function watchControllers(app: Application, prefixes: string[], options: 
   const rebuild = async () => {
     const started = performance.now()
     try {
-      const table = await buildRouteTable(collectSources(list, cwd, ++generation), { cwd, types: app.options.types, manifest: app.options.manifest })
+      forgetLocalCommonJs()
+      const table = await buildRouteTable(collectSources(list, cwd, ++generation), { cwd, types: app.options.types, manifest: app.options.manifest, auth: app.options.auth })
       app.replaceTable(table)
       for (const warning of table.warnings) app.warn(warning)
       options.onReload?.({ handlers: table.rows.length, ms: Math.round(performance.now() - started) })
@@ -53,15 +60,39 @@ export function watchControllers(app: Application, prefixes: string[], options: 
     }, options.debounceMs ?? 100)
   }
 
-  const watchers: FSWatcher[] = list.map((p) => {
-    const abs = path.resolve(cwd, p)
-    return watch(abs, { recursive: true }, schedule)
-  })
+  const roots = list.map((p) => path.resolve(cwd, p))
+  const watchers: FSWatcher[] = roots.map((abs) => watch(abs, { recursive: true }, schedule))
   for (const w of watchers) w.on('error', (error) => options.onError?.(error))
+
+  // The local modules controllers import, outside the prefixes: one watcher per directory, for the files seen there.
+  trackLocalModules()
+  const byDir = new Map<string, Set<string>>()
+  const inPrefix = (file: string) => roots.some((r) => file === r || file.startsWith(r + path.sep))
+  const unsubscribe = onLocalModule((file) => {
+    if (inPrefix(file)) return
+    const dir = path.dirname(file)
+    let names = byDir.get(dir)
+    if (!names) {
+      byDir.set(dir, (names = new Set()))
+      const seen = names
+      try {
+        const w = watch(dir, (_event, name) => {
+          if (name && seen.has(String(name))) schedule()
+        })
+        w.on('error', (error) => options.onError?.(error))
+        w.unref()
+        watchers.push(w)
+      } catch (error) {
+        options.onError?.(error)
+      }
+    }
+    names.add(path.basename(file))
+  })
 
   return {
     close() {
       clearTimeout(timer)
+      unsubscribe()
       for (const w of watchers) w.close()
     },
     nextReload: () => new Promise<void>((resolve) => waiters.push(resolve)),
