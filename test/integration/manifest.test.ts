@@ -80,6 +80,27 @@ describe('the signature manifest', () => {
     expect(await (await app.request('/add/1/2')).json()).toBe('12') // untyped: strings, as before types were read
   })
 
+  it('checks File parameters in a project without a tsconfig (ES2022 library plus routeless\'s Blob and File)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'routeless-nolib-'))
+    dirs.push(dir)
+    cpSync(fixture('typed'), path.join(dir, 'controllers'), { recursive: true, filter: (f) => !f.endsWith('servers.ts') })
+    writeFileSync(path.join(dir, 'controllers/uploads.ts'), `
+export class Default {
+  async PUT({ file, note }: { file: File; note?: string }) {
+    return { name: file.name, text: await file.text(), note: note ?? null }
+  }
+}
+`)
+    const app = await createApp('controllers', { cwd: dir, logger: quiet() })
+    expect(app.table.types).toBe('analysis')
+    const upload = new FormData()
+    upload.set('file', new File(['hi'], 'a.txt'))
+    expect(await (await app.request('/uploads', { method: 'PUT', body: upload })).json()).toEqual({ name: 'a.txt', text: 'hi', note: null })
+    const text = await app.request('/uploads', { method: 'PUT', body: 'file=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(text.status).toBe(400)
+    expect(await status(app, '/add/1/x')).toBe(400)
+  })
+
   it('refuses a JSDoc constraint with a bad value at start-up', async () => {
     const dir = project()
     writeFileSync(path.join(dir, 'controllers/bad.ts'), 'export class Default {\n  GET({ n }: {\n    /** @minimum many */\n    n: number\n  }) {\n    return n\n  }\n}\n')

@@ -50,7 +50,7 @@ export async function loadTypeScript(cwd: string): Promise<TS | undefined> {
 
 /** Analyses `inputs` with the TypeScript checker. Throws on a JSDoc constraint that is wrong (a developer mistake). */
 export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
-  const program = ts.createProgram(inputs.map((i) => i.file), compilerOptions(ts, cwd))
+  const program = createProgram(ts, inputs.map((i) => i.file), cwd)
   const checker = program.getTypeChecker()
   const writer = new SchemaWriter(ts, checker)
   const manifest: Manifest = { format: MANIFEST_FORMAT, typescript: ts.version, analyzer: analyzerId(), files: {}, handlers: {}, $defs: writer.defs }
@@ -85,19 +85,42 @@ export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
 }
 
 /** The application's tsconfig (its `paths`, module resolution), made to analyse: no emit, JS with JSDoc types. */
-function compilerOptions(ts: TS, cwd: string): ts.CompilerOptions {
-  const defaults: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true, allowImportingTsExtensions: true, esModuleInterop: true,
-  }
+/**
+ * The program of `files`, with the app's tsconfig when it has one. Without one, the ES2022 library only, and no
+ * `@types` packages (DOM's declarations alone are about 12% of a cold analysis; which `@types` load would otherwise
+ * depend on the directory the process runs in), plus the two DOM types a signature means something by, `Blob` and
+ * `File` (a multipart part), declared in a file of routeless's own.
+ */
+function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
   const configFile = ts.findConfigFile(cwd, ts.sys.fileExists)
-  let options = defaults
+  let options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true, allowImportingTsExtensions: true, esModuleInterop: true, lib: ['lib.es2022.d.ts'], types: [],
+  }
   if (configFile && existsSync(configFile)) {
     const read = ts.readConfigFile(configFile, ts.sys.readFile)
     if (!read.error) options = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
   }
-  return { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, declaration: false, composite: false, incremental: false }
+  options = { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, declaration: false, composite: false, incremental: false }
+  const dom = options.lib === undefined || options.lib.some((l) => /lib\.dom\.d\.ts$/i.test(l) || /^dom$/i.test(l))
+  if (dom) return ts.createProgram(files, options)
+  const host = ts.createCompilerHost(options)
+  const ambient = path.join(cwd, '__routeless_blob_file__.d.ts')
+  const { getSourceFile, fileExists, readFile } = host
+  host.getSourceFile = (name, version, ...rest) =>
+    path.resolve(name) === ambient ? ts.createSourceFile(name, BLOB_AND_FILE, version) : getSourceFile.call(host, name, version, ...rest)
+  host.fileExists = (name) => path.resolve(name) === ambient || fileExists.call(host, name)
+  host.readFile = (name) => (path.resolve(name) === ambient ? BLOB_AND_FILE : readFile.call(host, name))
+  return ts.createProgram([...files, ambient], options, host)
 }
+
+/** `Blob` and `File` for programs without DOM's library (unless `@types/node` declares them already: then merged). */
+const BLOB_AND_FILE = `
+interface Blob { readonly size: number; readonly type: string; arrayBuffer(): Promise<ArrayBuffer>; text(): Promise<string> }
+declare var Blob: { prototype: Blob; new (parts?: unknown[], options?: { type?: string }): Blob }
+interface File extends Blob { readonly name: string; readonly lastModified: number }
+declare var File: { prototype: File; new (parts: unknown[], name: string, options?: { type?: string; lastModified?: number }): File }
+`
 
 /** Local files `source` imports, directly or not (not `node_modules`, not the standard library). */
 function localImports(ts: TS, program: ts.Program, checker: ts.TypeChecker, source: ts.SourceFile): Set<string> {
