@@ -9,18 +9,18 @@ export function newTraceId(): string {
 }
 
 export function withTraceId(fetch: FetchHandler): FetchHandler {
-  return async (request, env) => {
-    const response = await fetch(request, env)
-    const id = newTraceId()
-    try {
-      response.headers.set('X-Trace-ID', id)
-      return response
-    } catch {
-      // Immutable headers (a Response.redirect, for instance): copy the response.
-      const headers = new Headers(response.headers)
-      headers.set('X-Trace-ID', id)
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
-    }
+  return async (request, env) => withTrace(await fetch(request, env), newTraceId())
+}
+
+/** `response` with `X-Trace-ID: id`; immutable headers (a Response.redirect, for instance) make a copy. */
+function withTrace(response: Response, id: string): Response {
+  try {
+    response.headers.set('X-Trace-ID', id)
+    return response
+  } catch {
+    const headers = new Headers(response.headers)
+    headers.set('X-Trace-ID', id)
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }
 }
 
@@ -37,16 +37,7 @@ export function handleWithTraceId(app: Application): Handle {
 
 function traced(answer: HandledAnswer): HandledAnswer {
   const id = newTraceId()
-  if (answer instanceof Response) {
-    try {
-      answer.headers.set('X-Trace-ID', id)
-      return answer
-    } catch {
-      const headers = new Headers(answer.headers)
-      headers.set('X-Trace-ID', id)
-      return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers })
-    }
-  }
+  if (answer instanceof Response) return withTrace(answer, id)
   const headers = answer.headers
   if (headers instanceof Headers) headers.set('X-Trace-ID', id)
   // Shared pairs are never changed: a new list.
