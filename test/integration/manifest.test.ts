@@ -3,7 +3,7 @@
  * or a type it imports) makes it stale, `routeless build` writes it ahead of time, a server started with
  * `types: 'manifest'` never needs typescript, and a minified bundle binds by the manifest, not by parameter names.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -99,6 +99,34 @@ export class Default {
     const text = await app.request('/uploads', { method: 'PUT', body: 'file=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
     expect(text.status).toBe(400)
     expect(await status(app, '/add/1/x')).toBe(400)
+  })
+
+  it('reads the data a handler returns, through promises and thenables only', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'routeless-returns-'))
+    dirs.push(dir)
+    mkdirSync(path.join(dir, 'controllers'))
+    writeFileSync(path.join(dir, 'controllers/index.ts'), `
+interface Item { id: number }
+interface Then { then: string }
+export class Default {
+  GET_array(): Item[] { return [] }
+  GET_promise(): Promise<Item> { return Promise.resolve({ id: 1 }) }
+  GET_either(): Promise<Item> | Item { return { id: 1 } }
+  GET_like(): PromiseLike<Item[]> { return Promise.resolve([]) }
+  GET_then(): Then { return { then: 'x' } }
+  GET_nothing(): Promise<void> { return Promise.resolve() }
+}
+`)
+    await createApp('controllers', { cwd: dir, logger: quiet() })
+    const { handlers } = JSON.parse(readFileSync(path.join(dir, '.routeless/manifest.json'), 'utf8'))
+    const returns = (m: string) => handlers[`controllers/index.ts#Default.GET_${m}`].returns
+    const item = { $ref: '#/$defs/Item' }
+    expect(returns('array')).toEqual({ type: 'array', items: item })
+    expect(returns('promise')).toEqual(item)
+    expect(returns('either')).toEqual(item)
+    expect(returns('like')).toEqual({ type: 'array', items: item })
+    expect(returns('then')).toEqual({ $ref: '#/$defs/Then' })
+    expect(returns('nothing')).toBeNull()
   })
 
   it('refuses a JSDoc constraint with a bad value at start-up', async () => {

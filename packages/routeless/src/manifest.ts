@@ -73,6 +73,16 @@ export function sha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex')
 }
 
+/** `sha256`, each file read once: a type file that a thousand modules import is hashed once per start. */
+export function fileHashes(): (file: string) => string {
+  const known = new Map<string, string>()
+  return (file) => {
+    let hash = known.get(file)
+    if (hash === undefined) known.set(file, (hash = sha256(file)))
+    return hash
+  }
+}
+
 /** The manifest at `file`, or undefined when there is none (or it is of another format). */
 export function readManifest(file: string): Manifest | undefined {
   try {
@@ -97,11 +107,11 @@ export function writeManifest(file: string, manifest: Manifest): boolean {
 }
 
 /** True when `entry` still describes `file` and every local file it imports (paths relative to `base`). */
-export function isFresh(entry: ManifestFile | undefined, file: string, base: string): boolean {
+export function isFresh(entry: ManifestFile | undefined, file: string, base: string, hashOf = sha256): boolean {
   if (!entry) return false
   try {
-    if (sha256(file) !== entry.sha256) return false
-    for (const [dep, hash] of Object.entries(entry.deps)) if (sha256(path.resolve(base, dep)) !== hash) return false
+    if (hashOf(file) !== entry.sha256) return false
+    for (const [dep, hash] of Object.entries(entry.deps)) if (hashOf(path.resolve(base, dep)) !== hash) return false
     return true
   } catch {
     return false

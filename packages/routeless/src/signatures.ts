@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { RoutelessError } from './errors.ts'
 import type { ModuleSource } from './_discover.ts'
-import { fileOfModule, handlerKey, isFresh, MANIFEST_PATH, mergeManifests, readManifest, writeManifest, type HandlerTypes, type JsonSchema, type Manifest } from './manifest.ts'
+import { fileHashes, fileOfModule, handlerKey, isFresh, MANIFEST_PATH, mergeManifests, readManifest, writeManifest, type HandlerTypes, type JsonSchema, type Manifest } from './manifest.ts'
 
 /**
  * `'auto'` (default): manifest, else analysis, else names; `'manifest'`: the manifest only (production: never imports
@@ -48,7 +48,8 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     const { analyzerId, loadTypeScript } = await import('./analyze.ts')
     if (manifest.analyzer !== analyzerId() && (await loadTypeScript(cwd))) manifest = undefined
   }
-  const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd))
+  const hashOf = fileHashes()
+  const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd, hashOf))
   const warnings: string[] = []
   let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'
   if (stale.length > 0) {
