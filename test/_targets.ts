@@ -47,3 +47,15 @@ export function describeTargets(title: string, makeApp: () => Promise<Applicatio
     })
   }
 }
+
+/** Runs `check` against `app` served each way in turn: for an app a test builds itself (a manifest, a bundle). */
+export async function onEveryTarget(app: Application, check: (t: Target) => Promise<void>): Promise<void> {
+  for (const name of TARGETS) {
+    const { target, stop } = await startTarget(name, app)
+    try {
+      await check(target)
+    } finally {
+      await stop()
+    }
+  }
+}

@@ -2,6 +2,7 @@
  * The signature manifest: a cold start type-checks and caches, a warm start reads the cache, an edit (to a controller
  * or a type it imports) makes it stale, `routeless build` writes it ahead of time, a server started with
  * `types: 'manifest'` never needs typescript, and a minified bundle binds by the manifest, not by parameter names.
+ * Each app is checked served every way (in-process fetch, node, uWS).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,7 @@ import { build as bundle } from 'esbuild'
 import { createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
 import { fixture } from '../_apps.ts'
+import { onEveryTarget, type Target } from '../_targets.ts'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -39,7 +41,14 @@ async function build(dir: string): Promise<string> {
 }
 
 const quiet = (warnings: string[] = []) => ({ error: () => {}, warn: (m: string) => void warnings.push(m) })
-const status = async (app: Awaited<ReturnType<typeof createApp>>, p: string) => (await app.request(p)).status
+type App = Awaited<ReturnType<typeof createApp>>
+/** The statuses `app` answers for `paths`, the same on every way of serving (in-process fetch, node, uWS). */
+async function statuses(app: App, paths: Record<string, number>): Promise<void> {
+  await onEveryTarget(app, async (t) => {
+    for (const [p, expected] of Object.entries(paths)) expect((await t.request(p)).status, `${t.name} ${p}`).toBe(expected)
+  })
+}
+const json = async (t: Target, p: string) => (await t.request(p)).json()
 
 describe('the signature manifest', () => {
   it('is written by a cold start, read by a warm one, and made stale by an edit to an imported type', async () => {
@@ -47,18 +56,18 @@ describe('the signature manifest', () => {
     const cold = await createApp('controllers', { cwd: dir, logger: quiet() })
     expect(cold.table.types).toBe('analysis')
     expect(existsSync(path.join(dir, '.routeless/manifest.json'))).toBe(true)
-    expect(await status(cold, '/pages/0')).toBe(400)
+    await statuses(cold, { '/pages/0': 400, '/pages/1': 200 })
 
     const warm = await createApp('controllers', { cwd: dir, logger: quiet() })
     expect(warm.table.types).toBe('manifest')
-    expect(await status(warm, '/pages/0')).toBe(400)
+    await statuses(warm, { '/pages/0': 400, '/pages/1': 200 })
 
     // Loosen the constraint in the imported types file: the manifest of index.ts is stale, and the new rule applies.
     const types = path.join(dir, 'controllers/_types.ts')
     writeFileSync(types, readFileSync(types, 'utf8').replace('@minimum 1', '@minimum 0'))
     const edited = await createApp('controllers', { cwd: dir, logger: quiet() })
     expect(edited.table.types).toBe('analysis')
-    expect(await status(edited, '/pages/0')).toBe(200)
+    await statuses(edited, { '/pages/0': 200, '/pages/-1': 400 })
   })
 
   it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
@@ -67,8 +76,8 @@ describe('the signature manifest', () => {
     expect(out).toMatch(/wrote \.routeless\/manifest\.json: \d+ handlers from 2 files/)
     const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet() })
     expect(app.table.types).toBe('manifest')
-    expect(await status(app, '/add/1/x')).toBe(400)
-    expect(await (await app.request('/add/1/2')).json()).toBe(3)
+    await statuses(app, { '/add/1/x': 400, '/kwonly': 400, '/kwonly?che=1&x=2': 400 })
+    await onEveryTarget(app, async (t) => expect(await json(t, '/add/1/2'), t.name).toBe(3))
   })
 
   it('falls back to binding by name, with one warning, when there is neither typescript nor a manifest', async () => {
@@ -77,7 +86,8 @@ describe('the signature manifest', () => {
     const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet(warnings) })
     expect(app.table.types).toBe('none')
     expect(warnings.filter((w) => /signature manifest does not describe/.test(w))).toHaveLength(1)
-    expect(await (await app.request('/add/1/2')).json()).toBe('12') // untyped: strings, as before types were read
+    // untyped: strings, as before types were read
+    await onEveryTarget(app, async (t) => expect(await json(t, '/add/1/2'), t.name).toBe('12'))
   })
 
   it('checks File parameters in a project without a tsconfig (ES2022 library plus routeless\'s Blob and File)', async () => {
@@ -93,12 +103,14 @@ export class Default {
 `)
     const app = await createApp('controllers', { cwd: dir, logger: quiet() })
     expect(app.table.types).toBe('analysis')
-    const upload = new FormData()
-    upload.set('file', new File(['hi'], 'a.txt'))
-    expect(await (await app.request('/uploads', { method: 'PUT', body: upload })).json()).toEqual({ name: 'a.txt', text: 'hi', note: null })
-    const text = await app.request('/uploads', { method: 'PUT', body: 'file=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-    expect(text.status).toBe(400)
-    expect(await status(app, '/add/1/x')).toBe(400)
+    await onEveryTarget(app, async (t) => {
+      const upload = new FormData()
+      upload.set('file', new File(['hi'], 'a.txt'))
+      expect(await (await t.request('/uploads', { method: 'PUT', body: upload })).json(), t.name).toEqual({ name: 'a.txt', text: 'hi', note: null })
+      const text = await t.request('/uploads', { method: 'PUT', body: 'file=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      expect(text.status, t.name).toBe(400)
+    })
+    await statuses(app, { '/add/1/x': 400 })
   })
 
   it('reads the data a handler returns, through promises and thenables only', async () => {
@@ -146,11 +158,13 @@ export class Default {
     // Read from its text alone, `Items.GET(e)` would take a required path part and never see the keywords.
     expect(String(exports.Items.prototype.GET)).toMatch(/^GET\((?!kwargs)\w+\)/)
     const byName = await createApp({ modules: { '': exports } }, { types: 'off', logger: quiet() })
-    expect(await status(byName, '/items?ids=1,2')).toBe(404)
+    await statuses(byName, { '/items?ids=1,2': 404 })
     const app = await createApp({ modules: { '': exports } }, { cwd: dir, manifest: '.routeless/manifest.json', types: 'manifest', logger: quiet() })
-    expect(await (await app.request('/kwonly?che=1')).json()).toEqual({ che: '1' })
-    expect(await status(app, '/kwonly')).toBe(400)
-    expect(await (await app.request('/items?ids=1,2')).json()).toEqual({ ids: [1, 2] })
-    expect(await (await app.request('/opt')).json()).toEqual({ id: null })
+    await statuses(app, { '/kwonly': 400, '/items?ids=1,x': 400 })
+    await onEveryTarget(app, async (t) => {
+      expect(await json(t, '/kwonly?che=1'), t.name).toEqual({ che: '1' })
+      expect(await json(t, '/items?ids=1,2'), t.name).toEqual({ ids: [1, 2] })
+      expect(await json(t, '/opt'), t.name).toEqual({ id: null })
+    })
   })
 })
