@@ -2,8 +2,8 @@
  * Start-up of 1,000 typed controller modules (3,000 handlers; interfaces, a shared imported type, literal unions,
  * JSDoc constraints): cold (no manifest: the TypeScript checker reads every signature, then the manifest is written)
  * and warm (the manifest is current: files are hashed, nothing is type-checked). Each start is a fresh process that
- * imports the modules and builds the route table; median of 3.
- * Run: npm run bench:types   (figures go into docs/types-benchmark.md by hand)
+ * imports the modules and builds the route table; a priming start, then 5 rounds of (types off, cold, warm).
+ * Run: npm run bench:types [modules] [rounds]   (figures go into docs/types-benchmark.md by hand)
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -49,11 +49,13 @@ function start(types = 'auto'): { ms: number; types: string; handlers: number } 
   return JSON.parse(out.trim().split('\n').pop()!)
 }
 
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const ROUNDS = Number(process.argv[3] ?? 5)
+start('off') // primes tsx's transform cache: the first import of 1,000 new files costs seconds more than any later one
 const cold: number[] = []
 const warm: number[] = []
 const off: number[] = []
-for (let i = 0; i < 3; i++) {
+for (let i = 0; i < ROUNDS; i++) {
   off.push(start('off').ms)
   rmSync(path.join(dir, '.routeless'), { recursive: true, force: true })
   const c = start()
@@ -64,8 +66,12 @@ for (let i = 0; i < 3; i++) {
   warm.push(w.ms)
   if (i === 0) console.log(`${MODULES} modules, ${c.handlers} handlers`)
 }
-console.log(`cold (type-checked, manifest written): ${Math.round(median(cold))} ms   [${cold.map(Math.round).join(', ')}]`)
-console.log(`warm (manifest current):               ${Math.round(median(warm))} ms   [${warm.map(Math.round).join(', ')}]`)
-console.log(`types off (import + route table only):  ${Math.round(median(off))} ms   [${off.map(Math.round).join(', ')}]`)
-console.log(`the types' own cost: cold ${Math.round(median(cold) - median(off))} ms, warm ${Math.round(median(warm) - median(off))} ms`)
+// The types' own cost is taken within each round (its cold and warm starts less its types-off start, run back to
+// back), then the median over rounds: a neighbour's burst then moves one round's figures, not the difference.
+const own = (xs: number[]) => Math.round(median(xs.map((x, i) => x - off[i]!)))
+const list = (xs: number[]) => `[${xs.map(Math.round).join(', ')}]`
+console.log(`cold (type-checked, manifest written): ${Math.round(median(cold))} ms   ${list(cold)}`)
+console.log(`warm (manifest current):               ${Math.round(median(warm))} ms   ${list(warm)}`)
+console.log(`types off (import + route table only):  ${Math.round(median(off))} ms   ${list(off)}`)
+console.log(`the types' own cost (median of per-round differences): cold ${own(cold)} ms ${list(cold.map((x, i) => x - off[i]!))}, warm ${own(warm)} ms ${list(warm.map((x, i) => x - off[i]!))}`)
 rmSync(dir, { recursive: true, force: true })
