@@ -72,6 +72,15 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await errors('/servers/3', { ...json({ labels: ['ok', 'NO'] }), method: 'PATCH' })).toEqual([{ name: 'labels.1', reason: 'a label is lower-case letters' }])
   })
 
+  it('refuses a field typed `never` (one that must not be sent) in its own words, from JSON and from forms', async () => {
+    for (const body of [json({ port: 80, id: 4 }), json({ port: 80, id: null }), form('port=80&id=4')]) {
+      const res = await call('/servers/3', { ...body, method: 'PATCH' })
+      expect(res.status).toBe(400)
+      expect(res.body.errors).toEqual([{ name: 'id', reason: 'id cannot be changed', kind: 'invalid', own: true }])
+    }
+    expect((await call('/servers/3', { ...form('port=80'), method: 'PATCH' })).body).toEqual({ id: 3, patch: { port: 80 } })
+  })
+
   it('takes only the body kinds the class consumes: 415 listing them', async () => {
     const res = await t().request('/servers/7', { method: 'POST', body: '<a/>', headers: { 'content-type': 'application/xml' } })
     expect(res.status).toBe(415)

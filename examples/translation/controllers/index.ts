@@ -9,6 +9,18 @@ function html(body: string, status = 200): Response {
   return new Response(body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } })
 }
 
+/** The translator page's form: each field once (a repeated one is the page's 400). */
+interface TranslatorForm {
+  /** The text to translate. */
+  text?: string
+  source_lang?: string
+  target_lang?: string
+  /** `more`, `less`, `prefer_more`, `prefer_less` or `default`. */
+  formality?: string
+  /** A developer key (the page is for people, who paste one). */
+  auth_key?: string
+}
+
 /** GET / (the translator page), POST / (its form: translate and show the result). */
 export class Default extends Controller<Services> {
   static bodyLimit = 128 * 1024
@@ -26,11 +38,8 @@ export class Default extends Controller<Services> {
     return html(renderTranslatorPage({}, this.context.translation.engineName))
   }
 
-  async POST(kwargs: { text?: unknown; source_lang?: unknown; target_lang?: unknown; formality?: unknown; auth_key?: unknown }) {
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
-    const state: PageState = {
-      text: str(kwargs.text), sourceLang: str(kwargs.source_lang), targetLang: str(kwargs.target_lang), formality: str(kwargs.formality), authKey: str(kwargs.auth_key),
-    }
+  async POST(form: TranslatorForm) {
+    const state: PageState = { text: form.text, sourceLang: form.source_lang, targetLang: form.target_lang, formality: form.formality, authKey: form.auth_key }
     const engine = this.context.translation.engineName
     try {
       const key = await authenticateSecret(this.context.keys, state.authKey)

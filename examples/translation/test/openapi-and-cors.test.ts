@@ -1,4 +1,5 @@
 /** The routeless features this API configures: its OpenAPI document, CORS for browser clients, schema 400s. */
+import { untypedFields } from '@routeless/example-kit/testing'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
@@ -25,6 +26,7 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/v2/admin/developer-keys/limits'].put.requestBody.content['application/json'].schema.required).toEqual(['key_id'])
     expect(doc.components.schemas.Error.required).toEqual(['message'])
     expect(doc.components.securitySchemes.auth_header).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' })
+    expect(untypedFields(doc)).toEqual([]) // every parameter and body field described by its handler's type
   })
 })
 

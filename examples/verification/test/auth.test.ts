@@ -66,6 +66,12 @@ describe('POST /v3/token', () => {
     expect(bad.status).toBe(400)
     expect((await bad.json()).message).toBe("Field 'product' is invalid.")
   })
+
+  it("refuses the PII-reference payload, which this server does not support, in the field's own words", async () => {
+    const res = await tokenCall({ 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY }, encodeMultipart(partsOf({ payload: { pii_ref: 'x' } })))
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ status: 'Bad Request', message: "Field 'payload' is not supported by this server: send the fields in each request instead." })
+  })
 })
 
 describe('SmileID-Token on protected routes', () => {

@@ -1,4 +1,5 @@
 /** GET /openapi.json: a valid OpenAPI 3.1 document of every route; and the parameter schemas routeless validates. */
+import { untypedFields } from '@routeless/example-kit/testing'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { V3Client } from './helpers/client.ts'
@@ -21,6 +22,10 @@ describe('GET /openapi.json', () => {
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
     expect(doc.openapi).toBe('3.1.0')
+  })
+
+  it('describes every parameter and body field with its type', () => {
+    expect(untypedFields(doc)).toEqual([])
   })
 
   it('has every route of the README', () => {

@@ -99,3 +99,4 @@ export async function startChildInstance(entry: string, env: Record<string, stri
 }
 
 export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'
+export { untypedFields } from './openapi-coverage.ts'

@@ -30,6 +30,7 @@ export class SchemaWriter {
     if (depth > 40) throw new Unsupported('a type nested too deeply')
     const f = type.flags
     if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return {}
+    if (f & ts.TypeFlags.Never) return { not: {} }
     const constraints = this.aliasConstraints(type)
     const withConstraints = (s: JsonSchema) => (constraints ? applyConstraints(s, constraints) : s)
     if (f & ts.TypeFlags.String) return withConstraints({ type: 'string' })
@@ -138,7 +139,9 @@ export class SchemaWriter {
       const declaration = prop.valueDeclaration ?? prop.declarations?.[0]
       const propType = checker.getTypeOfSymbolAtLocation(prop, declaration ?? at)
       if (propType.getCallSignatures().length > 0 && declaration && (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))) continue
-      let schema = this.declared(declaration, propType, at, depth + 1)
+      // `x?: never` (or `?: undefined`): a property that must not be sent, such as a field fixed at creation.
+      const absent = prop.flags & ts.SymbolFlags.Optional && propType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Never)
+      let schema = absent ? { not: {} } : this.declared(declaration, propType, at, depth + 1)
       const doc = ts.displayPartsToString(prop.getDocumentationComment(checker)).trim()
       const tags = tagMap(prop.getJsDocTags(checker))
       if (Object.keys(tags).length) schema = applyConstraints(schema, tags, `property ${prop.getName()}`)

@@ -27,8 +27,11 @@ export interface TokenForm {
   product?: TokenProduct
   /** JSON: an object of strings, bound into the token */
   partner_params?: JsonPart
-  /** The PII-reference binding: not supported by this server (a 400 says so) */
-  payload?: unknown
+  /**
+   * The PII-reference binding: not supported by this server (a 400 says so)
+   * @errorMessage Field 'payload' is not supported by this server: send the fields in each request instead.
+   */
+  payload?: never
 }
 
 export async function issueToken(c: OpenController, form: TokenForm): Promise<{ token: string }> {
@@ -39,7 +42,6 @@ export async function issueToken(c: OpenController, form: TokenForm): Promise<{ 
   const apiKey = c.request.headers.get('smileid-api-key')?.trim()
   const keyId = partnerId && apiKey ? await s.partners.authenticate(partnerId, apiKey) : undefined
   if (!partnerId || !keyId) throw apiError(401, UNAUTHORIZED)
-  if (form.payload !== undefined) throw apiError(400, "Field 'payload' is not supported by this server: send the fields in each request instead.")
   const userId = form.user_id || c.request.headers.get('smileid-user-id')?.trim() || undefined
   const partner_params = form.partner_params === undefined ? undefined : checkPartnerParams(parseJsonObject(form.partner_params, 'partner_params'))
   return { token: s.tokens.issue(partnerId, keyId, { user_id: userId, product: form.product, partner_params }) }

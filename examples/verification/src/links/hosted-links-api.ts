@@ -83,7 +83,6 @@ export async function listLinks(c: ApiController, { page = 1, limit = 25 }: Link
 
 export async function updateLink(c: ApiController, refId: LinkRef, form: UpdateLinkForm) {
   const link = await findLink(c, refId)
-  for (const fixed of ['is_single_use', 'user_id'] as const) if (form[fixed] !== undefined) throw apiError(400, `Field '${fixed}' cannot be changed.`)
   const fields = readLinkFields(form)
   const disabled = form.is_disabled
   const updated: HostedLink = {

@@ -64,10 +64,16 @@ export interface CreateLinkForm extends LinkParts {
 export interface UpdateLinkForm extends LinkParts {
   /** @errorMessage Field 'is_disabled' is invalid. */
   is_disabled?: boolean
-  /** Fixed at creation: sending it is a 400 */
-  is_single_use?: unknown
-  /** Fixed at creation: sending it is a 400 */
-  user_id?: unknown
+  /**
+   * Fixed at creation: sending it is a 400
+   * @errorMessage Field 'is_single_use' cannot be changed.
+   */
+  is_single_use?: never
+  /**
+   * Fixed at creation: sending it is a 400
+   * @errorMessage Field 'user_id' cannot be changed.
+   */
+  user_id?: never
 }
 
 export interface LinkFields {
