@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createTestDatabase } from '@routeless/example-kit/testing'
 import { serve } from 'routeless/node'
+import { afterAll, beforeAll } from 'vitest'
 import { serve as serveUws } from 'routeless/uws'
 import { createTranslationApp, type AppOverrides, type TranslationApp } from '../src/app.ts'
 import { readConfig, type Config } from '../src/config.ts'
@@ -66,6 +67,22 @@ async function run(config: Config, options: StartOptions, cleanup: () => Promise
       await cleanup()
     },
   }
+}
+
+export type Api = ReturnType<typeof api>
+
+/**
+ * The file's server: started before its tests, closed after them. `server` and `call` (fetch with the test key) are
+ * read inside tests, once started: `const { server, call } = served` would read them too early.
+ */
+export function useServer(options: StartOptions = {}): { readonly server: TestServer; readonly call: Api } {
+  const state = {} as { server: TestServer; call: Api }
+  beforeAll(async () => {
+    state.server = await startServer(options)
+    state.call = api(state.server)
+  })
+  afterAll(() => state.server?.close())
+  return state
 }
 
 /** fetch with the DeepL auth header. */

@@ -1,25 +1,18 @@
 /** /v2/translate over HTTP: both body encodings, every parameter's rules, markup, billing and limits. */
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { API_KEY, api, startServer, type TestServer } from './_server.ts'
+import { describe, expect, it } from 'vitest'
+import { API_KEY, api, startServer, useServer } from './_server.ts'
 
-let server: TestServer
-let call: ReturnType<typeof api>
-
-beforeAll(async () => {
-  server = await startServer()
-  call = api(server)
-})
-afterAll(() => server.close())
+const served = useServer()
 
 async function translate(body: Record<string, unknown>, init: RequestInit = {}) {
-  const res = await call('/v2/translate', { ...init, json: body })
+  const res = await served.call('/v2/translate', { ...init, json: body })
   return { status: res.status, body: (await res.json()) as any, headers: res.headers }
 }
 
 describe('POST /v2/translate', () => {
   it('translates a form body with repeated text fields, one result per text, in order', async () => {
-    const res = await call('/v2/translate', { form: { text: ['Hello, world!', 'Where is the station?', 'Good night'], target_lang: 'de' } })
+    const res = await served.call('/v2/translate', { form: { text: ['Hello, world!', 'Where is the station?', 'Good night'], target_lang: 'de' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/)
     expect(await res.json()).toEqual({
@@ -54,9 +47,9 @@ describe('POST /v2/translate', () => {
   })
 
   it('never lets concurrent requests pass a key\'s character limit', async () => {
-    const limited = await server.app.services.keys.create({ admin: false })
-    await server.app.services.keys.setLimits(limited.record.keyId, { characters: 10 })
-    const send = () => api(server, limited.secret)('/v2/translate', { form: { text: 'abc', target_lang: 'de' } })
+    const limited = await served.server.app.services.keys.create({ admin: false })
+    await served.server.app.services.keys.setLimits(limited.record.keyId, { characters: 10 })
+    const send = () => api(served.server, limited.secret)('/v2/translate', { form: { text: 'abc', target_lang: 'de' } })
     const statuses = (await Promise.all(Array.from({ length: 6 }, send))).map((r) => r.status).sort()
     expect(statuses).toEqual([200, 200, 200, 456, 456, 456])
   })
@@ -126,9 +119,9 @@ describe('POST /v2/translate', () => {
   })
 
   it('keeps the source casing and final punctuation with preserve_formatting', async () => {
-    const plain = await call('/v2/translate', { form: { text: 'how are you', target_lang: 'de' } })
+    const plain = await served.call('/v2/translate', { form: { text: 'how are you', target_lang: 'de' } })
     expect((await plain.json() as any).translations[0].text).toBe('Wie geht es Ihnen?')
-    const preserved = await call('/v2/translate', { form: { text: 'how are you', target_lang: 'de', preserve_formatting: '1' } })
+    const preserved = await served.call('/v2/translate', { form: { text: 'how are you', target_lang: 'de', preserve_formatting: '1' } })
     expect((await preserved.json() as any).translations[0].text).toBe('wie geht es Ihnen')
   })
 
@@ -154,7 +147,7 @@ describe('POST /v2/translate', () => {
   it('limits custom_instructions to 10 items of 300 characters and to the listed targets', async () => {
     const ok = await translate({ text: ['Hello'], target_lang: 'de', custom_instructions: ['Use a friendly tone'] })
     expect(ok.status).toBe(200)
-    const viaForm = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'zh-hans', custom_instructions: ['a', 'b'] } })
+    const viaForm = await served.call('/v2/translate', { form: { text: 'Hello', target_lang: 'zh-hans', custom_instructions: ['a', 'b'] } })
     expect(viaForm.status).toBe(200)
     const tooMany = await translate({ text: ['Hello'], target_lang: 'de', custom_instructions: Array(11).fill('x') })
     expect(tooMany.status).toBe(400)
@@ -169,13 +162,13 @@ describe('POST /v2/translate', () => {
   })
 
   it('accepts style_id in a form body (as deepl-node sends it) and in JSON alike', async () => {
-    const form = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' } })
+    const form = await served.call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' } })
     expect(form.status).toBe(404)
     expect(((await form.json()) as any).message).toMatch(/Style rule list .* not found/)
     const json = await translate({ text: ['Hello'], target_lang: 'de', style_id: 'dca2e053-8ae5-45e6-a0d2-881156e7f4e4' })
     expect(json.status).toBe(404)
     expect(json.body.message).toMatch(/Style rule list .* not found/)
-    const repeated = await call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: ['dca2e053-8ae5-45e6-a0d2-881156e7f4e4', 'dca2e053-8ae5-45e6-a0d2-881156e7f4e5'] } })
+    const repeated = await served.call('/v2/translate', { form: { text: 'Hello', target_lang: 'de', style_id: ['dca2e053-8ae5-45e6-a0d2-881156e7f4e4', 'dca2e053-8ae5-45e6-a0d2-881156e7f4e5'] } })
     expect(repeated.status).toBe(400)
     expect(((await repeated.json()) as any).message).toBe("Value for 'style_id' not supported.")
   })
@@ -190,22 +183,22 @@ describe('POST /v2/translate', () => {
   })
 
   it('answers 413 over 128 KiB, before translating anything', async () => {
-    const big = await call('/v2/translate', { form: { text: 'a'.repeat(128 * 1024), target_lang: 'de' } })
+    const big = await served.call('/v2/translate', { form: { text: 'a'.repeat(128 * 1024), target_lang: 'de' } })
     expect(big.status).toBe(413)
     expect(big.headers.get('x-trace-id')).toBeTruthy()
     expect(((await big.json()) as any).message).toMatch(/limit/)
-    const justUnder = await call('/v2/translate', { form: { text: 'a'.repeat(128 * 1024 - 40), target_lang: 'de' } })
+    const justUnder = await served.call('/v2/translate', { form: { text: 'a'.repeat(128 * 1024 - 40), target_lang: 'de' } })
     expect(justUnder.status).toBe(200)
   })
 
   it('answers 415 for other content types and DeepL-shaped 404/405 with a trace id', async () => {
-    const text = await call('/v2/translate', { method: 'POST', body: 'Hello', headers: { 'Content-Type': 'text/plain' } })
+    const text = await served.call('/v2/translate', { method: 'POST', body: 'Hello', headers: { 'Content-Type': 'text/plain' } })
     expect(text.status).toBe(415)
-    const missing = await call('/v2/nothing-here')
+    const missing = await served.call('/v2/nothing-here')
     expect(missing.status).toBe(404)
     expect(missing.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/)
     expect(await missing.json()).toEqual({ message: expect.stringContaining('/v2/nothing-here') })
-    const wrongMethod = await call('/v2/translate')
+    const wrongMethod = await served.call('/v2/translate')
     expect(wrongMethod.status).toBe(405)
     expect(wrongMethod.headers.get('allow')).toContain('POST')
   })
@@ -222,7 +215,7 @@ describe('tag handling', () => {
   })
 
   it('xml: comma-separated tag lists from forms, and ignored elements inside a sentence', async () => {
-    const res = await call('/v2/translate', { form: { text: '<p>Say <x>Hello</x> to the <kbd>cat</kbd> and the dog</p>', target_lang: 'fr', tag_handling: 'xml', ignore_tags: 'kbd,x', non_splitting_tags: 'p' } })
+    const res = await served.call('/v2/translate', { form: { text: '<p>Say <x>Hello</x> to the <kbd>cat</kbd> and the dog</p>', target_lang: 'fr', tag_handling: 'xml', ignore_tags: 'kbd,x', non_splitting_tags: 'p' } })
     expect(((await res.json()) as any).translations[0].text).toBe('<p>Say <x>Hello</x> to the <kbd>cat</kbd> and the chien</p>')
   })
 
@@ -266,8 +259,8 @@ describe('tag handling', () => {
 
 describe('glossaries in translation', () => {
   it('requires source_lang, a known glossary and a dictionary for the pair, then applies its terms', async () => {
-    const key = (await server.app.services.keys.findBySecret('test-api-key'))!
-    const id = await server.app.services.glossaries.create(key.keyId, 'Fruit', [{ sourceLang: 'en', targetLang: 'de', entries: [['apple', 'Apfel'], ['proton beam', 'Teilchenstrahl']] }])
+    const key = (await served.server.app.services.keys.findBySecret('test-api-key'))!
+    const id = await served.server.app.services.glossaries.create(key.keyId, 'Fruit', [{ sourceLang: 'en', targetLang: 'de', entries: [['apple', 'Apfel'], ['proton beam', 'Teilchenstrahl']] }])
     const noSource = await translate({ text: ['apple'], target_lang: 'de', glossary_id: id })
     expect(noSource.status).toBe(400)
     expect(noSource.body.message).toBe('Use of a glossary requires the source_lang parameter to be specified')
@@ -283,8 +276,8 @@ describe('glossaries in translation', () => {
   })
 
   it("does not let one key use another key's glossary", async () => {
-    const other = await server.app.services.keys.create({ admin: false })
-    const id = await server.app.services.glossaries.create(other.record.keyId, 'Private', [{ sourceLang: 'en', targetLang: 'de', entries: [['apple', 'Apfel']] }])
+    const other = await served.server.app.services.keys.create({ admin: false })
+    const id = await served.server.app.services.glossaries.create(other.record.keyId, 'Private', [{ sourceLang: 'en', targetLang: 'de', entries: [['apple', 'Apfel']] }])
     const res = await translate({ text: ['apple'], source_lang: 'en', target_lang: 'de', glossary_id: id })
     expect(res.status).toBe(404)
   })
@@ -293,7 +286,7 @@ describe('glossaries in translation', () => {
 describe('GET /v2/languages with the type in a body (deepl-python sends GET parameters as a form body)', () => {
   /** A GET with a body: fetch cannot send one, node:http can. */
   function getWithBody(path: string, body: string, type: string): Promise<{ status: number; body: any }> {
-    const url = new URL(server.url + path)
+    const url = new URL(served.server.url + path)
     return new Promise((resolve, reject) => {
       const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'GET', headers: { Authorization: `DeepL-Auth-Key ${API_KEY}`, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
         let text = ''
@@ -318,7 +311,7 @@ describe('GET /v2/languages with the type in a body (deepl-python sends GET para
     expect(bad).toEqual({ status: 400, body: { message: "Parameter 'type' is invalid. 'source' and 'target' are valid values." } })
     const none = await getWithBody('/v2/languages', '', 'application/x-www-form-urlencoded')
     expect(none.body).toContainEqual({ language: 'DE', name: 'German' })
-    const post = await call('/v2/languages', { form: { type: 'target' } })
+    const post = await served.call('/v2/languages', { form: { type: 'target' } })
     expect((await post.json()) as any).toContainEqual({ language: 'DE', name: 'German', supports_formality: true })
   })
 })
