@@ -27,13 +27,13 @@ function project(): string {
   return dir
 }
 
-/** `routeless build` run in `dir`, as a user runs it there; its output. */
-async function build(dir: string): Promise<string> {
+/** `routeless build …` run in `dir`, as a user runs it there; its output (the exit code must be `code`). */
+async function build(dir: string, args: string[] = [], code = 0): Promise<string> {
   const out: string[] = []
   const cwd = process.cwd()
   process.chdir(dir)
   try {
-    expect(await runCli(['build'], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(0)
+    expect(await runCli(['build', ...args], { stdout: (l) => out.push(l), stderr: (l) => out.push(l) })).toBe(code)
   } finally {
     process.chdir(cwd)
   }
@@ -78,6 +78,16 @@ describe('the signature manifest', () => {
     expect(app.table.types).toBe('manifest')
     await statuses(app, { '/add/1/x': 400, '/kwonly': 400, '/kwonly?che=1&x=2': 400 })
     await onEveryTarget(app, async (t) => expect(await json(t, '/add/1/2'), t.name).toBe(3))
+  })
+
+  it('fails `routeless build --strict` on a parameter no schema can check, and writes nothing', async () => {
+    const dir = project()
+    writeFileSync(path.join(dir, 'controllers/maps.ts'), 'export class Default {\n  GET(lookup: Map<string, number>) {\n    return lookup.size\n  }\n}\n')
+    const strict = await build(dir, ['--strict'], 1)
+    expect(strict).toMatch(/error: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked/)
+    expect(strict).toMatch(/build --strict: 1 parameter cannot be checked; \.routeless\/manifest\.json not written/)
+    expect(existsSync(path.join(dir, '.routeless/manifest.json'))).toBe(false)
+    expect(await build(dir)).toMatch(/warning: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked[^]*wrote \.routeless\/manifest\.json/)
   })
 
   it('falls back to binding by name, with one warning, when there is neither typescript nor a manifest', async () => {

@@ -101,9 +101,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       code = await clientCommand((await settings(args)).prefix, args.out, io)
     })
     .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
-      y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }),
+      y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH })
+        .option('strict', { type: 'boolean', describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing' }),
     async (args) => {
-      code = await buildCommand((await settings(args)).prefix, args.out, io)
+      code = await buildCommand((await settings(args)).prefix, args.out, io, Boolean(args.strict))
     })
     .command('openapi', 'Print the OpenAPI 3.1 document generated from the controllers', (y) =>
       y.option('title', { type: 'string', describe: 'info.title of the document (default: the config\'s openapi.info.title, else "routeless application")' })
@@ -149,8 +150,11 @@ function choiceOf<T extends string>(name: string, value: string | undefined, cho
 
 class UsageError extends Error {}
 
-/** `routeless build`: analyses every controller afresh and writes the manifest. Imports no controller. */
-async function buildCommand(prefix: string[], out: string, io: CliIO): Promise<number> {
+/**
+ * `routeless build`: analyses every controller afresh and writes the manifest. Imports no controller. `strict`: a
+ * parameter bound unchecked (a type no schema can say) fails the build instead of warning — for CI.
+ */
+async function buildCommand(prefix: string[], out: string, io: CliIO, strict = false): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
@@ -162,12 +166,17 @@ async function buildCommand(prefix: string[], out: string, io: CliIO): Promise<n
     }
     const sources = collectSources(prefix, cwd).filter((s) => !s.file.startsWith('<'))
     const manifest = analyze(ts, sources.map((s) => ({ file: s.file, module: s.parts.join('/') })), cwd)
+    const warnings = Object.entries(manifest.handlers).flatMap(([key, types]) => (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`))
+    for (const w of warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
+    if (strict && warnings.length > 0) {
+      io.stderr(`routeless: build --strict: ${warnings.length} parameter${warnings.length > 1 ? 's' : ''} cannot be checked; ${out} not written`)
+      return 1
+    }
     const file = path.resolve(cwd, out)
     if (!writeManifest(file, manifest)) {
       io.stderr(`routeless: cannot write ${out}`)
       return 1
     }
-    for (const [key, types] of Object.entries(manifest.handlers)) for (const w of types.warnings ?? []) io.stderr(`routeless: warning: ${key.replace('#', ': ')}: ${w}`)
     const handlers = Object.keys(manifest.handlers).length
     io.stdout(`routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${Object.keys(manifest.files).length} files, TypeScript ${ts.version} (${Math.round(performance.now() - started)} ms)`)
     return 0
