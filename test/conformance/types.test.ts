@@ -105,9 +105,27 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await errors('/users', form('user[name]=Ann&user[age]=old&tags=a'))).toEqual([{ name: 'user.age', reason: 'must be a number' }])
     expect(await errors('/users', form('user[name]=&user[age]=1&tags=a'))).toEqual([{ name: 'user.name', reason: 'must NOT have fewer than 1 characters' }])
     expect(await errors('/users', form('user[name]=A&user[age]=1&user[colour]=red&tags=a'))).toEqual([{ name: 'user.colour', reason: 'is not a known field' }])
-    const deep = await call('/users', form('user[a][b][c][d][e][f][g][h][i]=x&tags=a'))
-    expect(deep.status).toBe(400)
-    expect((await call('/users', form('user[name]=A&user[age]=1&tags[1001]=a'))).status).toBe(400)
+    expect(await errors('/users', form('user[name]=A&user[age]=1&user[a][b][c][d][e][f][g][h][i]=x&tags=a'))).toEqual([{ name: 'user[a][b][c][d][e][f][g][h][i]', reason: 'is nested too deeply or indexed over 1000' }])
+    expect(await errors('/users', form('user[name]=A&user[age]=1&user[address][city]=x&user[address][1001]=a&tags=a'))).toEqual([{ name: 'user[address][1001]', reason: 'is nested too deeply or indexed over 1000' }])
+  })
+
+  it("refuses a field that walks into an object's prototype, and pollutes nothing", async () => {
+    const multipart = new FormData()
+    for (const [k, v] of [['user[name]', 'A'], ['user[age]', '1'], ['tags', 'a'], ['user[__proto__][polluted]', 'yes']]) multipart.append(k!, v!)
+    for (const body of [
+      form('user[name]=A&user[age]=1&tags=a&user[__proto__][polluted]=yes'),
+      form('user[name]=A&user[age]=1&tags=a&user.__proto__.polluted=yes'),
+      form('user[name]=A&user[age]=1&user[__proto__]=yes&tags=a'),
+      { method: 'POST', body: multipart },
+    ]) {
+      const res = await call('/users', body)
+      expect(res.status).toBe(400)
+      expect(res.body.errors).toEqual([expect.objectContaining({ reason: 'is not a known field', kind: 'unknown' })])
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    }
+    const sent = await call('/users', json({ user: { name: 'A', age: 1, ['__proto__']: { polluted: 'yes' } }, tags: [] }))
+    expect(sent.status).toBe(400)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
   it('takes `id?: string` as an optional path part', async () => {

@@ -34,12 +34,17 @@ export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs
     const m = FORM_PATH.exec(key)
     if (!m || !roots.has(m[1]!)) continue
     const steps = [...m[2]!.matchAll(FORM_STEP)].map((s) => s[1] ?? s[2]!)
+    out ??= { ...kwargs }
+    delete out[key]
     if (steps.length > MAX_DEPTH || steps.some((s) => /^\d+$/.test(s) && Number(s) > MAX_INDEX)) {
       fail(key, `is nested too deeply or indexed over ${MAX_INDEX}`, 'invalid')
       continue
     }
-    out ??= { ...kwargs }
-    delete out[key]
+    // `user[__proto__][x]=1` would walk into Object.prototype (and set `x` on every object of the process).
+    if (steps.includes('__proto__')) {
+      fail(key, 'is not a known field', 'unknown')
+      continue
+    }
     let node: any = out
     let at: string = m[1]!
     for (const step of steps) {
