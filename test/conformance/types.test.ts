@@ -128,6 +128,17 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
+  it('gives the handler Dates wherever its type declares them: members, list items, Date | null', async () => {
+    const at = '2024-01-02T03:04:05.000Z'
+    expect((await call('/meetings', json({ meeting: { at, reminders: [at] }, days: [at, at], until: at }))).body)
+      .toEqual({ at: `Date ${at}`, reminders: [`Date ${at}`], days: [`Date ${at}`, `Date ${at}`], until: `Date ${at}` })
+    expect((await call('/meetings', json({ meeting: { at }, until: null }))).body).toEqual({ at: `Date ${at}`, until: null })
+    expect((await call('/meetings', form(`meeting[at]=${at}&meeting[reminders][0]=${at}&days=${at}&days=${at}&until=`))).body)
+      .toEqual({ at: `Date ${at}`, reminders: [`Date ${at}`], days: [`Date ${at}`, `Date ${at}`], until: null })
+    expect(await errors('/meetings', json({ meeting: { at: 'soon' } }))).toEqual([{ name: 'meeting.at', reason: 'must be an ISO 8601 date' }])
+    expect(await errors('/meetings', form(`meeting[at]=${at}&days=${at}&days=tomorrow`))).toEqual([{ name: 'days.1', reason: 'must be an ISO 8601 date' }])
+  })
+
   it('takes `id?: string` as an optional path part', async () => {
     expect(await call('/opt')).toEqual({ status: 200, body: { id: null } })
     expect(await call('/opt/5')).toEqual({ status: 200, body: { id: '5' } })

@@ -13,6 +13,7 @@ import { HttpError } from './errors.ts'
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import type { ParamIssue } from './params.ts'
 import { coercer, holdsObjects, isAny, nestForm } from './_form-values.ts'
+import { dateReviver, isDateSchema } from './_dates.ts'
 
 /**
  * Binds one request's arguments synchronously; throws the 400. `json` is the decoded JSON body, when the body was
@@ -22,8 +23,11 @@ export type TypedBinder = (args: string[], kwargs: Kwargs, json?: unknown) => { 
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void
 
-/** Marks a schema made from TypeScript's `Date`: the validated string is given to the handler as a `Date`. */
-export const DATE_MARK = 'x-js'
+/**
+ * Marks a schema made from a JavaScript class: `Date` (an ISO 8601 string, given to the handler as a `Date`: see
+ * `_dates.ts`) or `File` (a multipart part, checked here).
+ */
+export const JS_MARK = 'x-js'
 
 /** One Ajv instance per set of named types (`$defs`), compiled validators shared by every handler. */
 export class TypeValidators {
@@ -34,7 +38,7 @@ export class TypeValidators {
     this.ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateFormats: true })
     addFormats(this.ajv)
     // `File`/`Blob` in a signature: a multipart part, nothing a JSON body can send. (`Date` is a marked string.)
-    this.ajv.addKeyword({ keyword: DATE_MARK, schemaType: 'string', errors: false, validate: (kind: string, data: unknown) => kind !== 'File' || data instanceof Blob })
+    this.ajv.addKeyword({ keyword: JS_MARK, schemaType: 'string', errors: false, validate: (kind: string, data: unknown) => kind !== 'File' || data instanceof Blob })
     this.ajv.addSchema({ $id: 'routeless:defs', $defs: defs })
   }
 
@@ -67,7 +71,8 @@ export type Fail = (name: string, reason: string, kind?: ParamIssue['kind'], own
 interface Check {
   coerce: (value: unknown) => unknown
   validate: ValidateFunction | undefined
-  date: boolean
+  /** Turns the validated value's declared `Date` strings into `Date`s (none declared: undefined). */
+  revive: ((value: unknown) => unknown) | undefined
   schema: JsonSchema
   /** The value's own message (JSDoc `@errorMessage`), used instead of the generated reason. */
   message: string | undefined
@@ -112,7 +117,7 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),
     validate: isAny(schema) ? undefined : validators.compile(schema),
-    date: isDate(validators.deref(schema)),
+    revive: dateReviver(schema, validators),
     schema,
     message: ownMessage(schema, deref),
     deref,
@@ -183,7 +188,7 @@ function run(check: Check, raw: unknown, name: string, fail: Fail, typed = false
     fail(name + dotted(error), own ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid', own !== undefined)
     return raw
   }
-  return check.date && typeof value === 'string' ? new Date(value) : value
+  return check.revive ? check.revive(value) : value
 }
 
 const MEMBER_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'errorMessage', '$ref'])
@@ -221,8 +226,9 @@ function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unkno
   if (error.keyword === 'enum') return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}`
   if (error.keyword === 'const') return `must be ${JSON.stringify(error.params.allowedValue)}${got}`
   if (error.keyword === 'type') return `must be ${article([error.params.type].flat().join(' or '))}${error.instancePath ? '' : got}`
-  if (error.keyword === 'format' && schema[DATE_MARK] === 'Date') return `must be an ISO 8601 date${got}`
-  if (error.keyword === DATE_MARK) return 'must be a file (a multipart/form-data part)'
+  // A `Date` (at any depth) or a `@format date-time` string.
+  if (error.keyword === 'format' && (isDateSchema(schema) || error.params.format === 'date-time')) return `must be an ISO 8601 date${error.instancePath ? '' : got}`
+  if (error.keyword === JS_MARK) return 'must be a file (a multipart/form-data part)'
   return `${error.message ?? 'is invalid'}${error.instancePath ? '' : got}`
 }
 
@@ -230,6 +236,3 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
 }
 
-function isDate(schema: JsonSchema): boolean {
-  return schema[DATE_MARK] === 'Date'
-}
