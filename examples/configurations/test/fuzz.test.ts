@@ -4,17 +4,8 @@
  * paths, queries, content types, mutated bodies), each answered below 500 and with a JSON body or none.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { seededRandom } from '@routeless/example-kit/testing'
 import { ALICE, type Client, forEachDatabase, record, type RunningApi, startApi } from './harness.ts'
-
-/** mulberry32: the same sequence on every run, so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const STRINGS = ['', 'web', 'WEB', 'a/b', 'über', 'db🔥', 'ro\u0000ot', 'a\ud800', ' ', '..', 'constructor', '__proto__', 'x'.repeat(5000),
   '1.2.3.4', '::1', 'a-.b', '%2F', "'; drop table configurations; --", 'toString', 'n'.repeat(64)]
@@ -65,7 +56,7 @@ forEachDatabase((database) => {
   })
 
   it('answers 400 random requests without a single 5xx', async () => {
-    const next = random(20260521)
+    const next = seededRandom(20260521)
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!
     const value = (depth = 0): unknown => {
       switch (Math.floor(next() * (depth > 2 ? 4 : 6))) {

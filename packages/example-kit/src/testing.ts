@@ -100,3 +100,4 @@ export async function startChildInstance(entry: string, env: Record<string, stri
 
 export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'
 export { untypedFields } from './openapi-coverage.ts'
+export { seededRandom } from './seeded-random.ts'
