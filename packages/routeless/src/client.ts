@@ -51,11 +51,25 @@ export function generateClient(table: RouteTable): string {
     '    for (const rest of args.slice(captures)) if (rest !== undefined) path.push(encodeURIComponent(String(rest)))',
     '    const url = new URL(\'/\' + path.join(\'/\'), options.baseUrl)',
     '    const hasBody = method !== \'GET\' && method !== \'HEAD\' && method !== \'DELETE\' && method !== \'OPTIONS\'',
-    '    if (kwargs && !hasBody) for (const [k, v] of Object.entries(kwargs)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) url.searchParams.append(k, one instanceof Date ? one.toISOString() : String(one))',
+    '    // Keywords as fields: a list of plain values as repeated fields, an object (or a list of them) as JSON text.',
+    '    const isPlain = (x: unknown) => typeof x !== \'object\' || x === null || x instanceof Date || x instanceof Blob',
+    '    const field = (x: unknown): string | Blob => (x instanceof Blob ? x : x instanceof Date ? x.toISOString() : isPlain(x) ? String(x) : JSON.stringify(x))',
+    '    const each = (add: (k: string, v: string | Blob) => void) => {',
+    '      for (const [k, v] of Object.entries(kwargs ?? {})) for (const one of Array.isArray(v) && v.every(isPlain) ? v : v === undefined ? [] : [v]) add(k, field(one))',
+    '    }',
+    '    if (kwargs && !hasBody) each((k, v) => url.searchParams.append(k, String(v)))',
+    '    // A file among the keywords: a multipart form; else a JSON body.',
+    '    const multipart = hasBody && kwargs !== undefined && Object.values(kwargs).some((v) => v instanceof Blob)',
+    '    let payload: string | FormData | undefined',
+    '    if (multipart) {',
+    '      const form = new FormData()',
+    '      each((k, v) => form.append(k, v))',
+    '      payload = form',
+    '    } else if (hasBody && kwargs) payload = JSON.stringify(kwargs)',
     '    const res = await (options.fetch ?? fetch)(url, {',
     '      method,',
-    '      headers: { ...options.headers, ...(hasBody && kwargs ? { \'content-type\': \'application/json\' } : {}) },',
-    '      body: hasBody && kwargs ? JSON.stringify(kwargs) : undefined,',
+    '      headers: { ...options.headers, ...(typeof payload === \'string\' ? { \'content-type\': \'application/json\' } : {}) },',
+    '      body: payload,',
     '    })',
     '    const text = await res.text()',
     '    const body = text && (res.headers.get(\'content-type\') ?? \'\').includes(\'json\') ? JSON.parse(text) : text || undefined',
@@ -127,6 +141,8 @@ export function toType(schema: Schema | boolean | undefined, depth: number): str
   if (schema === undefined || schema === true) return 'unknown'
   if (schema === false) return 'never'
   if (typeof schema.$ref === 'string') return schema.$ref.startsWith('#/$defs/') ? safeName(schema.$ref.slice(8)) : 'unknown'
+  if (schema.not && typeof schema.not === 'object' && Object.keys(schema.not).length === 0) return 'never' // a field that must not be sent
+  if (schema['x-js'] === 'File') return 'Blob' // a multipart part: the client sends a form
   if ('const' in schema) return JSON.stringify(schema.const)
   if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
   const union = schema.anyOf ?? schema.oneOf
