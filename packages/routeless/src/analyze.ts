@@ -105,8 +105,8 @@ function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
   }
   options = { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, declaration: false, composite: false, incremental: false }
   const dom = options.lib === undefined || options.lib.some((l) => /lib\.dom\.d\.ts$/i.test(l) || /^dom$/i.test(l))
-  if (dom) return ts.createProgram(files, options)
-  const host = ts.createCompilerHost(options)
+  const host = withLibraryCache(ts, ts.createCompilerHost(options))
+  if (dom) return ts.createProgram(files, options, host)
   const ambient = path.join(cwd, '__routeless_blob_file__.d.ts')
   const { getSourceFile, fileExists, readFile } = host
   host.getSourceFile = (name, version, ...rest) =>
@@ -114,6 +114,25 @@ function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
   host.fileExists = (name) => path.resolve(name) === ambient || fileExists.call(host, name)
   host.readFile = (name) => (path.resolve(name) === ambient ? BLOB_AND_FILE : readFile.call(host, name))
   return ts.createProgram([...files, ambient], options, host)
+}
+
+/** TypeScript's own library files, parsed once per process (a `--watch` reload analyses again without them). */
+const libraries = new Map<string, ts.SourceFile>()
+
+function withLibraryCache(ts: TS, host: ts.CompilerHost): ts.CompilerHost {
+  const libDir = path.dirname(ts.getDefaultLibFilePath({}))
+  const { getSourceFile } = host
+  host.getSourceFile = (name, version, ...rest) => {
+    if (path.dirname(path.resolve(name)) !== libDir) return getSourceFile.call(host, name, version, ...rest)
+    const key = `${typeof version === 'object' ? JSON.stringify(version) : version}:${name}`
+    let file = libraries.get(key)
+    if (!file) {
+      file = getSourceFile.call(host, name, version, ...rest)
+      if (file) libraries.set(key, file)
+    }
+    return file
+  }
+  return host
 }
 
 /** `Blob` and `File` for programs without DOM's library (unless `@types/node` declares them already: then merged). */
