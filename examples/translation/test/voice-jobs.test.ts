@@ -107,6 +107,11 @@ for (const storage of storages) describe(`voice translation jobs [${storage}]`, 
     expect((await upload(body.upload_url, new Uint8Array(10), 'forged')).status).toBe(403)
     expect((await upload(body.upload_url, new Uint8Array(9), body.signature)).status).toBe(400)
     expect((await fetch(body.upload_url, { method: 'PUT', body: 'x', headers: { 'Content-Type': 'text/plain', Authorization: `DeepL-Signature ${body.signature}` } })).status).toBe(415)
+    expect((await fetch(body.upload_url, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json', Authorization: `DeepL-Signature ${body.signature}` } })).status).toBe(415)
+    const empty = await fetch(`${body.upload_url}?signature=${body.signature}`, { method: 'PUT' })
+    expect(empty.status).toBe(400)
+    expect((await empty.json()).message).toBe('The upload has 0 bytes; the job was created for content_length 10.')
+    expect((await fetch(`${body.upload_url}?signature=${body.signature}&sig=x`, { method: 'PUT' })).status).toBe(400)
     expect((await fetch(`${server.url}/v1/jobs/voice/assets/${body.job_id}/results/0`, { headers: { Authorization: `DeepL-Signature ${body.signature}` } })).status).toBe(409)
     // Ten bytes that are not a WAV file: accepted, then the job fails with the reason.
     expect((await upload(body.upload_url, new Uint8Array(10), body.signature)).status).toBe(204)
