@@ -11,52 +11,13 @@ import { notFoundHint } from './explain.ts'
 import { originCheck, withCors, type CorsOptions } from './cors.ts'
 import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
-import { errorReply, ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
-import { buildRouteTable, discoverModules, type Handler, type ModuleExports, type ModuleSource, type RouteTable } from './route-table.ts'
-import type { TypesMode } from './signatures.ts'
-import type { AuthSpec } from './auth.ts'
-import type { Manifest } from './manifest.ts'
+import { ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
+import { buildRouteTable, type Handler, type RouteTable } from './route-table.ts'
+import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './app-options.ts'
+import { bind, callArguments, controllerClasses, declaresBody, INCOMING, installLazyMembers, isThenable, type Call } from './_handler-call.ts'
+import { renderCustom, standardError } from './_render-error.ts'
 
-
-export interface AppOptions {
-  /** Largest request body accepted, in bytes (default 1 MiB). A controller may set its own `static bodyLimit`. */
-  bodyLimit?: number
-  /** Renders every error no controller or module renders itself. */
-  renderError?: ErrorRenderer
-  /** Where 500s are logged (default: `console.error`). */
-  logger?: Logger
-  /** Directory used to resolve prefixes and print file names (default: `process.cwd()`). */
-  cwd?: string
-  /** Services given to every controller as `this.context` (a database handle, stores, configuration). */
-  context?: unknown
-  /** Guards for every handler of the tree (as a root module's `export const auth`), run before any module's. */
-  auth?: AuthSpec
-  /** Cross-origin resource sharing (off when not given). */
-  cors?: CorsOptions
-  /** Log one `request` line per request at level info, and echo `X-Request-ID` (default false). */
-  accessLog?: boolean
-  /**
-   * How handler signatures are read: `'auto'` (default: the manifest when current, else the TypeScript checker, else
-   * parameter names), `'manifest'` (never imports `typescript`), `'off'` (parameter names only, unchecked).
-   */
-  types?: TypesMode
-  /**
-   * Development: a 404's message says why nothing answers, as `routeless explain` does ("Posts.GET takes 1 path part,
-   * got 0"). Off by default (it describes the controller tree); the CLI turns it on with `--watch` or
-   * `NODE_ENV=development`.
-   */
-  explainNotFound?: boolean
-  /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
-  manifest?: Manifest | string
-}
-
-/** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
-export type ModuleMap = Record<string, ModuleExports | (() => Promise<ModuleExports>)>
-
-/** A prefix (`'controllers'`), several (`['a', 'b']` or `'a:b'`), or a module map for bundlers and tests. */
-export type ControllerSource = string | string[] | { modules: ModuleMap }
-
-export const DEFAULT_BODY_LIMIT = 1024 * 1024
+export { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource, type ModuleMap } from './app-options.ts'
 
 const SERVER_ERROR_MESSAGE = 'The server could not answer this request'
 
@@ -318,124 +279,12 @@ export class Application {
 
   /** Tries the class's renderer, then the nearest module's, then the app's, then the standard envelope. */
   private renderError(error: HttpError, incoming: IncomingRequest, moduleRenderer: ErrorRenderer | undefined, classRenderer?: ErrorRenderer): Answer | Promise<Answer> {
-    if (classRenderer || moduleRenderer || this.options.renderError) return this.renderCustom(error, incoming, moduleRenderer, classRenderer)
-    const answer = errorReply(error)
-    return incoming.method === 'HEAD' ? withoutBody(answer) : answer
+    if (classRenderer || moduleRenderer || this.options.renderError) return renderCustom(error, incoming, [classRenderer, moduleRenderer, this.options.renderError], this.logger)
+    return standardError(error, incoming)
   }
-
-  private async renderCustom(error: HttpError, incoming: IncomingRequest, moduleRenderer: ErrorRenderer | undefined, classRenderer: ErrorRenderer | undefined): Promise<Answer> {
-    // Renderers take a Request: built here, before the first await. Fetch refuses some methods (TRACE, TRACK,
-    // CONNECT): their renderers get a stand-in GET of the same URL, so the API's own error shape is kept.
-    let request: Request
-    try {
-      request = incoming.request()
-    } catch {
-      try {
-        request = new Request(incoming.url())
-      } catch {
-        const answer = errorReply(error)
-        return incoming.method === 'HEAD' ? withoutBody(answer) : answer
-      }
-    }
-    for (const render of [classRenderer, moduleRenderer, this.options.renderError]) {
-      if (!render) continue
-      try {
-        const custom = await render(error, request)
-        if (custom) return incoming.method === 'HEAD' ? withoutBody(custom) : custom
-      } catch (renderFailure) {
-        this.logger.error('An error renderer failed', renderFailure)
-      }
-    }
-    const answer = errorReply(error)
-    return incoming.method === 'HEAD' ? withoutBody(answer) : answer
-  }
-}
-
-/** One request on its way through the core. */
-interface Call {
-  r: Extract<Resolution, { kind: 'match' }>
-  incoming: IncomingRequest
-  pathname: string
-  env: Record<string, unknown>
-  kwargs: Kwargs
-  /** The decoded JSON body, when the body was JSON (its members are not coerced from strings). */
-  json?: unknown
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-}
-
-/** Where a controller instance keeps the request it answers (read by the lazy `request` and `url`). */
-const INCOMING = Symbol('routeless.incoming')
-
-/** Every class that has at least one handler. */
-function controllerClasses(table: RouteTable): Set<Function> {
-  const out = new Set<Function>()
-  for (const handler of table.handlers()) out.add(handler.cls)
-  return out
-}
-
-/**
- * `this.request` and `this.url` are built on first use from what the adapter gave, so a controller that never
- * reads them never costs a Fetch `Request` or a `URL`. Installed once per controller class at start-up; a class that
- * has either member itself (or inherits one) keeps it. Assigning either replaces it on that instance.
- */
-function installLazyMembers(cls: Function): void {
-  const proto = cls.prototype as object
-  const members: [string, (incoming: IncomingRequest) => unknown][] = [['request', (i) => i.request()], ['url', (i) => i.url()]]
-  for (const [name, make] of members) {
-    if (name in proto) continue
-    Object.defineProperty(proto, name, {
-      configurable: true,
-      get(this: Record<PropertyKey, unknown>) {
-        const incoming = this[INCOMING] as IncomingRequest | undefined
-        return incoming === undefined ? undefined : make(incoming)
-      },
-      set(this: object, value: unknown) {
-        Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true })
-      },
-    })
-  }
-}
-
-/** The handler's arguments as its schemas (`params`) or its types convert them; `this.kwargs` is the converted object. */
-async function bind(handler: Handler, args: string[], kwargs: Kwargs, controller: InstanceType<Handler['cls']>, json?: unknown): Promise<{ args: unknown[]; kwargs: Kwargs }> {
-  const bound = handler.binder ? await handler.binder(args, kwargs) : handler.typed ? handler.typed(args, kwargs, json) : { args, kwargs }
-  controller.kwargs = bound.kwargs
-  controller.args = bound.args
-  return bound
-}
-
-/** Positional parts in order; the kwargs object after the positional slots when the handler asks for it. */
-function callArguments(args: unknown[], kwargs: Kwargs, sig: { slots: number; kwargs: boolean }): unknown[] {
-  if (!sig.kwargs) return args
-  const out: unknown[] = args.slice()
-  while (out.length < sig.slots) out.push(undefined)
-  out.push(kwargs)
-  return out
-}
-
-export function collectSources(source: ControllerSource, cwd: string, generation = 0): ModuleSource[] {
-  if (typeof source === 'object' && !Array.isArray(source)) {
-    return Object.entries(source.modules).map(([key, mod]) => ({
-      parts: key.split('/').filter(Boolean),
-      file: `<module ${key || 'index'}>`,
-      load: typeof mod === 'function' ? (mod as () => Promise<ModuleExports>) : async () => mod,
-    }))
-  }
-  const prefixes = (Array.isArray(source) ? source : [source]).flatMap((p) => p.split(':')).filter(Boolean)
-  return prefixes.flatMap((p) => discoverModules(p, cwd, generation))
 }
 
 /** Builds an application from controller prefixes (or a module map). */
 export function createApp(source: ControllerSource, options?: AppOptions): Promise<Application> {
   return Application.create(source, options)
-}
-
-/** A Content-Length other than 0, or a Transfer-Encoding: the request has a body (checked for GET only). */
-function declaresBody(incoming: IncomingRequest): boolean {
-  if (incoming.header('transfer-encoding') !== null) return true
-  const length = incoming.header('content-length')
-  return length !== null && length !== '0'
 }
