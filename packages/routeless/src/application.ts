@@ -2,13 +2,13 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import type { ErrorRenderer, Kwargs } from './controller.ts'
+import type { ErrorRenderer } from './controller.ts'
 import { HttpError, isHttpError } from './errors.ts'
 import { fromRequest, parseQuery, readBody, type IncomingRequest } from './request.ts'
 import { generateOpenAPI, type OpenAPIOptions } from './openapi.ts'
-import { resolve, type Resolution } from './resolver.ts'
+import { resolve } from './resolver.ts'
 import { notFoundHint } from './explain.ts'
-import { originCheck, withCors, type CorsOptions } from './cors.ts'
+import { originCheck, withCors } from './cors.ts'
 import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'

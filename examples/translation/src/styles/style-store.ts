@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import { HttpError } from 'routeless'
 import type { StyleRulesTable, TranslationDatabase } from '../database/schema.ts'
 import { notSpecified, notSupported } from '../http/params.ts'
 import type { ConfiguredRules, InstructionInput, NewStyleRule } from './style-request.ts'
