@@ -78,4 +78,16 @@ describe('OpenAPI', () => {
     expect(doc.paths['/items'].post.responses['409']).toEqual({ description: 'Name taken' })
     expect(doc.paths['/items'].post.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error')
   })
+
+  it('says which form fields are sent as JSON text (@json) with the body encoding, and keeps routeless keywords out', async () => {
+    const app = await fixtureApp(['typed'])()
+    const doc = app.openapi({ info: { title: 'typed', version: '1.0.0' } }) as any
+    expect((await new Validator().validate(doc)).valid).toBe(true)
+    const content = doc.paths['/screenings'].post.requestBody.content
+    expect(content['application/x-www-form-urlencoded'].encoding).toEqual({ countries: { contentType: 'application/json' } })
+    expect(content['application/json'].encoding).toBeUndefined()
+    const schema = content['application/json'].schema
+    expect(schema.properties.countries).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Z]{2}$' } })
+    expect(JSON.stringify(doc)).not.toMatch(/x-json|x-js"|errorMessage/)
+  })
 })

@@ -109,6 +109,24 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await errors('/users', form('user[name]=A&user[age]=1&user[address][city]=x&user[address][1001]=a&tags=a'))).toEqual([{ name: 'user[address][1001]', reason: 'is nested too deeply or indexed over 1000' }])
   })
 
+  it('reads a @json field and a documented object field from one part of JSON text each, and refuses text that is not JSON', async () => {
+    const parts = (fields: Record<string, string | string[]>) => {
+      const body = new FormData()
+      for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one)
+      return { method: 'POST', body }
+    }
+    const person = '{"city":"Lagos"}'
+    expect(await call('/screenings', parts({ countries: '["NG","GH"]', person }))).toEqual({ status: 200, body: { countries: ['NG', 'GH'], person: { city: 'Lagos' } } })
+    expect((await call('/screenings', form(`countries=${encodeURIComponent('["KE"]')}&person=${encodeURIComponent(person)}`))).body).toEqual({ countries: ['KE'], person: { city: 'Lagos' } })
+    expect((await call('/screenings', json({ countries: ['ZA'], person: { city: 'Durban' } }))).body).toEqual({ countries: ['ZA'], person: { city: 'Durban' } })
+    expect((await call('/screenings', parts({ countries: ['NG', 'GH'], person }))).body.countries).toEqual(['NG', 'GH']) // repeated parts: a list too
+    expect(await errors('/screenings', parts({ countries: 'NG', person }))).toEqual([{ name: 'countries', reason: 'must be an array, got "NG"' }])
+    expect(await errors('/screenings', parts({ countries: '[]', person }))).toEqual([{ name: 'countries', reason: 'must NOT have fewer than 1 items, got "[]"' }])
+    expect(await errors('/screenings', parts({ countries: '["ng"]', person }))).toEqual([{ name: 'countries.0', reason: 'must match pattern "^[A-Z]{2}$"' }])
+    expect(await errors('/screenings', parts({ countries: '["NG"', person }))).toEqual([{ name: 'countries', reason: 'must be an array, got "["NG""' }])
+    expect(await errors('/screenings', parts({ countries: '["NG"]', person: '{"city":' }))).toEqual([{ name: 'person', reason: 'must be an object, got "{"city":"' }])
+  })
+
   it("refuses a field that walks into an object's prototype, and pollutes nothing", async () => {
     const multipart = new FormData()
     for (const [k, v] of [['user[name]', 'A'], ['user[age]', '1'], ['tags', 'a'], ['user[__proto__][polluted]', 'yes']]) multipart.append(k!, v!)

@@ -32,8 +32,15 @@ export class Posts {
   POST({ title, tags }: { title: string; tags?: string[] }): Post {
     return { id: 1, title, tags }
   }
-  async PUT(id: number, { file, note, meta, at }: { file: File; note?: string; meta?: { tags: string[] }; at?: Date[] }) {
-    return { id, text: await file.text(), note: note ?? null, tags: meta?.tags ?? null, at: at?.map((d) => d.toISOString()) ?? null }
+  async PUT(id: number, { file, note, meta, at, codes }: {
+    file: File; note?: string; meta?: { tags: string[] }; at?: Date[]
+    /**
+     * One part of JSON text (a single code too).
+     * @json
+     */
+    codes?: string[]
+  }) {
+    return { id, text: await file.text(), note: note ?? null, tags: meta?.tags ?? null, at: at?.map((d) => d.toISOString()) ?? null, codes: codes ?? null }
   }
   PATCH(id: number, patch: { title?: string; id?: never }) {
     return { id, ...patch }
@@ -56,7 +63,7 @@ export async function main(baseUrl: string): Promise<string> {
   const created = await api.users.posts.post({ title: 'hello', tags: ['a'] })
   const names: string[] = (await api.users.get()).map((u) => u.name)
   const at = new Date('2024-01-02T03:04:05Z')
-  const uploaded = await api.users.posts.put(7, { file: new Blob(['hi']), note: 'n', meta: { tags: ['a', 'b'] }, at: [at, at] })
+  const uploaded = await api.users.posts.put(7, { file: new Blob(['hi']), note: 'n', meta: { tags: ['a', 'b'] }, at: [at, at], codes: ['x'] })
   const patched = await api.users.posts.patch(7, { title: 't' })
   return JSON.stringify([title, created, names, uploaded, patched])
 }
@@ -71,7 +78,7 @@ export async function main(baseUrl: string): Promise<string> {
       writeFileSync(path.join(dir, 'run.mjs'), `import { main } from './consumer.ts'\nconsole.log(await main(process.argv[2]))\n`)
       const r = await run(node, ['--import', TSX, 'run.mjs', url], { cwd: dir })
       expect(JSON.parse(r.stdout)).toEqual(['post 7 new', { id: 1, title: 'hello', tags: ['a'] }, ['ada'],
-        { id: 7, text: 'hi', note: 'n', tags: ['a', 'b'], at: ['2024-01-02T03:04:05.000Z', '2024-01-02T03:04:05.000Z'] }, { id: 7, title: 't' }])
+        { id: 7, text: 'hi', note: 'n', tags: ['a', 'b'], at: ['2024-01-02T03:04:05.000Z', '2024-01-02T03:04:05.000Z'], codes: ['x'] }, { id: 7, title: 't' }])
     } finally {
       server.child.kill('SIGTERM')
       await server.done

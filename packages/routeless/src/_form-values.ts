@@ -9,6 +9,16 @@ import type { Kwargs } from './controller.ts'
 import type { JsonSchema } from './manifest.ts'
 import type { Fail, TypeValidators } from './typed-binder.ts'
 
+/** Marks a value sent as JSON text (the JSDoc tag `@json`); the published OpenAPI says it with the body's `encoding`. */
+export const JSON_MARK = 'x-json'
+
+/** The fields of a keyword parameter's object schema that are marked `@json`. */
+export function jsonFieldsOf(kwargs: JsonSchema | undefined, defs: Record<string, JsonSchema>): string[] {
+  const schema = typeof kwargs?.$ref === 'string' && kwargs.$ref.startsWith('#/$defs/') ? defs[kwargs.$ref.slice(8)] : kwargs
+  const marked = (s: JsonSchema) => s[JSON_MARK] === true || (Array.isArray(s.allOf) && s.allOf[0]?.[JSON_MARK] === true)
+  return Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>).filter(([, s]) => marked(s)).map(([name]) => name)
+}
+
 /** `{}`: any value (an untyped parameter). */
 export const isAny = (schema: JsonSchema) => Object.keys(schema).length === 0
 
@@ -69,6 +79,19 @@ const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?$/
  * `" 12 "`, `"0x10"`, `"Infinity"` stay strings; `""` and `"null"` are null only where the type allows null and not a string.
  */
 export function coercer(schema: JsonSchema, validators: TypeValidators, seen = new Map<JsonSchema, (value: unknown) => unknown>()): (value: unknown) => unknown {
+  // A documented property of a named type (`{ allOf: [ref], description }`) is read as the type.
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return coercer(schema.allOf[0], validators, seen)
+  if (schema[JSON_MARK]) {
+    // `@json`: the value is JSON text (a multipart part holding `["NG","GH"]`). JSON's own types are kept; text that
+    // is not JSON stays text, for the validator to refuse. Repeated keys (a list already) are read as usual.
+    const { [JSON_MARK]: _, ...rest } = schema
+    const inner = coercer(rest, validators, seen)
+    return (v) => {
+      if (typeof v !== 'string') return inner(v)
+      const parsed = parseJson(v)
+      return parsed === v ? v : parsed
+    }
+  }
   const s = validators.deref(schema)
   // A recursive type (`referrer?: User`) refers to the coercer being built: hand out a forward reference.
   const known = seen.get(s)
@@ -80,6 +103,7 @@ export function coercer(schema: JsonSchema, validators: TypeValidators, seen = n
   return built
 }
 
+/** `text` as JSON, or `text` itself when it is not JSON. */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)

@@ -246,6 +246,7 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
     if (!tags.errorMessage) throw new TypeError(`@errorMessage on ${where} needs the message`)
     out.errorMessage = tags.errorMessage
   }
+  if ('json' in tags) out['x-json'] = true // sent as JSON text (a multipart part): JSON_MARK in _form-values.ts
   if ('integer' in tags || 'isInt' in tags) {
     need('integer', 'number')
     out.type = Array.isArray(out.type) ? out.type.map((t: string) => (t === 'number' ? 'integer' : t)) : 'integer'

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Handler, RouteTable } from './route-table.ts'
+import { jsonFieldsOf } from './_form-values.ts'
 
 type Schema = Record<string, any>
 
@@ -44,18 +45,19 @@ export function generateClient(table: RouteTable): string {
     '}',
     '',
     'export function createClient(options: ClientOptions) {',
-    '  const call = async (method: string, template: string, args: unknown[], kwargs: Record<string, unknown> | undefined, captures: number): Promise<any> => {',
+    '  const call = async (method: string, template: string, args: unknown[], kwargs: Record<string, unknown> | undefined, captures: number, json: string[] = []): Promise<any> => {',
     '    const parts = template.split(\'/\').filter(Boolean)',
     '    let i = 0',
     '    const path = parts.map((p) => (p.startsWith(\'{\') ? encodeURIComponent(String(args[i++])) : p))',
     '    for (const rest of args.slice(captures)) if (rest !== undefined) path.push(encodeURIComponent(String(rest)))',
     '    const url = new URL(\'/\' + path.join(\'/\'), options.baseUrl)',
     '    const hasBody = method !== \'GET\' && method !== \'HEAD\' && method !== \'DELETE\' && method !== \'OPTIONS\'',
-    '    // Keywords as fields: a list of plain values as repeated fields, an object (or a list of them) as JSON text.',
+    '    // Keywords as fields: a list of plain values as repeated fields, an object (or a list of them), or a field the',
+    '    // handler marks @json, as JSON text.',
     '    const isPlain = (x: unknown) => typeof x !== \'object\' || x === null || x instanceof Date || x instanceof Blob',
     '    const field = (x: unknown): string | Blob => (x instanceof Blob ? x : x instanceof Date ? x.toISOString() : isPlain(x) ? String(x) : JSON.stringify(x))',
     '    const each = (add: (k: string, v: string | Blob) => void) => {',
-    '      for (const [k, v] of Object.entries(kwargs ?? {})) for (const one of Array.isArray(v) && v.every(isPlain) ? v : v === undefined ? [] : [v]) add(k, field(one))',
+    '      for (const [k, v] of Object.entries(kwargs ?? {})) for (const one of v === undefined ? [] : json.includes(k) ? [JSON.stringify(v)] : Array.isArray(v) && v.every(isPlain) ? v : [v]) add(k, field(one))',
     '    }',
     '    if (kwargs && !hasBody) each((k, v) => url.searchParams.append(k, String(v)))',
     '    // A file among the keywords: a multipart form; else a JSON body.',
@@ -129,7 +131,9 @@ function renderMethod(h: Handler, defs: Record<string, Schema>): string {
   const spread = names.find((n) => n.startsWith('...'))
   const args = spread ? `[${argList}${argList ? ', ' : ''}${spread}]` : `[${argList}]`
   const kwArg = kwType && !spread ? 'kwargs' : 'undefined'
-  return `(${params.join(', ')}): Promise<${returns}> => call('${h.method}', '${h.path}', ${args}, ${kwArg}, ${h.captures})`
+  const json = kwType && !spread ? jsonFieldsOf(kwSchema, defs) : []
+  const jsonArg = json.length ? `, ${JSON.stringify(json)}` : ''
+  return `(${params.join(', ')}): Promise<${returns}> => call('${h.method}', '${h.path}', ${args}, ${kwArg}, ${h.captures}${jsonArg})`
 }
 
 function resolveRef(schema: Schema, defs: Record<string, Schema>): Schema | undefined {

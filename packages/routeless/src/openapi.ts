@@ -2,6 +2,7 @@
  * OpenAPI 3.1 generated from the route table and the parameter schemas: no annotations beyond `static params`.
  * @module
  */
+import { JSON_MARK, jsonFieldsOf } from './_form-values.ts'
 import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from './params.ts'
 import { MEDIA_TYPES } from './request.ts'
 import type { Handler, RouteTable } from './route-table.ts'
@@ -109,9 +110,12 @@ function operation(h: Handler, pathParams: PathParam[], operationId: string, def
   if (BODY_METHODS.has(h.method)) {
     const schema = kwargs ?? { type: 'object' }
     const kinds = h.consumes ?? (JSON.stringify(kwargs ?? {}).includes('"format":"binary"') ? ['multipart'] : ['json', 'form'])
+    // Fields sent as JSON text (`@json`): the form's `encoding` says so, as OpenAPI does for a part's media type.
+    const json = spec.kwargs ? [] : jsonFieldsOf(h.types?.kwargs?.schema, defs)
+    const encoding = json.length ? { encoding: Object.fromEntries(json.map((name) => [name, { contentType: 'application/json' }])) } : {}
     op.requestBody = {
       required: Boolean(kwargs?.required?.length),
-      content: Object.fromEntries(kinds.map((k) => [MEDIA_TYPES[k], { schema }])),
+      content: Object.fromEntries(kinds.map((k) => [MEDIA_TYPES[k], { schema, ...(k === 'json' ? {} : encoding) }])),
     }
   }
   const returns = h.types?.returns
@@ -142,7 +146,7 @@ function linked<T>(schema: T): T {
   const out: Record<string, unknown> = {}
   if ((schema as Record<string, unknown>)['x-js'] === 'File') out.type = 'string', out.format = 'binary' // a multipart part
   for (const [k, v] of Object.entries(schema)) {
-    if (k === 'errorMessage' || k === 'x-js') continue // routeless's own keywords: no part of the published schema
+    if (k === 'errorMessage' || k === 'x-js' || k === JSON_MARK) continue // routeless's own keywords: no part of the published schema
     out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : linked(v)
   }
   return out as T
