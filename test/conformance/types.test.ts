@@ -124,6 +124,7 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await errors('/screenings', parts({ countries: '[]', person }))).toEqual([{ name: 'countries', reason: 'must NOT have fewer than 1 items, got "[]"' }])
     expect(await errors('/screenings', parts({ countries: '["ng"]', person }))).toEqual([{ name: 'countries.0', reason: 'must match pattern "^[A-Z]{2}$"' }])
     expect(await errors('/screenings', parts({ countries: '["NG"', person }))).toEqual([{ name: 'countries', reason: 'must be an array, got "["NG""' }])
+    expect(await errors('/screenings', parts({ countries: '["NG"]', person, labels: '{"a":"1","b":"2","c":"3"}' }))).toEqual([{ name: 'labels', reason: expect.stringMatching(/^must NOT have more than 2 properties, got /) }])
     expect(await errors('/screenings', parts({ countries: '["NG"]', person: '{"city":' }))).toEqual([{ name: 'person', reason: 'must be an object, got "{"city":"' }])
   })
 

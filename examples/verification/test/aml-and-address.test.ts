@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { confirmSidSignature } from '../src/auth/sid-signature.ts'
 import { V3Client } from './helpers/client.ts'
 import { CALLBACK, CLEARWATER, CONSENT, ekyc, person } from './helpers/fixtures.ts'
+import { partsOf } from './helpers/multipart.ts'
 import { API_KEY, PARTNER_ID, startServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -31,6 +32,11 @@ describe('POST /v3/aml', () => {
     ['no countries', aml({ countries: undefined }), "Required field 'countries' is missing or invalid."],
     ['countries not an array', aml({ countries: 'NG' }), "Required field 'countries' is missing or invalid."],
     ['unknown country', aml({ countries: ['NG', 'XX'] }), "Required field 'countries' is missing or invalid."],
+    ['lower-case country', aml({ countries: ['ng'] }), "Required field 'countries' is missing or invalid."],
+    ['empty countries', aml({ countries: [] }), "Required field 'countries' is missing or invalid."],
+    ['countries not JSON', aml({ countries: '["NG"' }), "Required field 'countries' is missing or invalid."],
+    ['countries a JSON object', aml({ countries: { NG: true } }), "Required field 'countries' is missing or invalid."],
+    ['aliases of numbers', aml({ aliases: [1, 2] }), "Required field 'aliases' is missing or invalid."],
     ['no full_name', aml({ full_name: undefined }), "Required field 'full_name' is missing or invalid."],
     ['birth_year as a date', aml({ birth_year: '1980-01-01' }), "Field 'birth_year' is invalid."],
     ['birth_year in the future', aml({ birth_year: '3000' }), "Field 'birth_year' is invalid."],
@@ -44,6 +50,14 @@ describe('POST /v3/aml', () => {
     const res = await client.post('/v3/aml', fields)
     expect(res.status).toBe(400)
     expect(res.body.message).toBe(message)
+  })
+
+  it('reads countries from one part of JSON text; repeated parts are read as the list (a decision: see the README)', async () => {
+    const { countries: _, ...rest } = aml()
+    const repeated = [...partsOf(rest), { name: 'countries', value: 'NG' }, { name: 'countries', value: 'KE' }]
+    const res = await client.post('/v3/aml/sync', repeated)
+    expect(res.status).toBe(200)
+    expect(res.body.countries ?? (await server.services.jobs.get(res.body.job_id))?.request.countries).toEqual(['NG', 'KE'])
   })
 
   it('search_existing_user needs a known user with a cleared KYC record', async () => {

@@ -46,6 +46,15 @@ describe('POST /v3/enhanced_kyc: bad inputs', () => {
     ['partner_params not an object', ekyc({ partner_params: ['a'] }), 400, "Required field 'partner_params' is missing or invalid."],
     ['partner_params nested', ekyc({ partner_params: { a: { b: 1 } } }), 400, "Field 'partner_params' is invalid."],
     ['metadata entry without name', ekyc({ metadata: [{ value: 'x' }] }), 400, "Field 'metadata' is invalid."],
+    ['metadata not JSON', ekyc({ metadata: 'name=x' }), 400, "Field 'metadata' is invalid."],
+    ['metadata an object', ekyc({ metadata: { name: 'x', value: 'y' } }), 400, "Field 'metadata' is invalid."],
+    ['51 metadata entries', ekyc({ metadata: Array.from({ length: 51 }, (_, i) => ({ name: `m${i}`, value: i })) }), 400, "Field 'metadata' is invalid."],
+    ['partner_params with 51 keys', ekyc({ partner_params: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }), 400, "Required field 'partner_params' is missing or invalid."],
+    ['partner_params with a __proto__ key', ekyc({ partner_params: JSON.parse('{"__proto__":{"polluted":"yes"}}') }), 400, "Field 'partner_params' is invalid."],
+    ['consent on a day that does not exist', ekyc({ consent: { ...CONSENT, granted_at: '2024-02-30T10:00:00Z' } }), 400, "Required field 'consent.granted_at' is missing or invalid."],
+    ['consent granted as text', ekyc({ consent: { ...CONSENT, granted: 'true' } }), 400, "Required field 'consent.granted' is missing or invalid."],
+    ['given names blank', ekyc({ user_details: { ...CLEARWATER, given_names: '   ' } }), 400, "Required field 'user_details.given_names' is missing or invalid."],
+    ['email a number', ekyc({ user_details: { ...CLEARWATER, email: 42 } }), 400, "Field 'email' is invalid."],
     ['repeated country part', ekyc({ country: undefined, _: undefined }), 400, "Required field 'country' is missing or invalid."],
   ])('%s → %i', async (_name, fields, status, message) => {
     const res = await client.post('/v3/enhanced_kyc', fields)
@@ -158,6 +167,17 @@ describe('sandbox outcomes for enhanced KYC', () => {
     expect(res.status).toBe(200)
     expect(res.body.partner_params).toEqual({ full_name: 'Nelson Mandela', ref: 'r-1' })
     expect(res.body.id_fields).toMatchObject({ full_name: 'Nelson Mandela', id_number: '00000000004', id_type: 'NIN', country: 'NG' })
+  })
+
+  it('keeps the user details trimmed, ignores members it does not know, and takes numbers and booleans in partner_params as text', async () => {
+    const res = await client.post('/v3/enhanced_kyc', ekyc({
+      user_details: { given_names: ' Amina ', last_name: 'Clearwater ', email: null, phone_number: ' +2348012345678 ', dob: '1990-01-01', middle_name: 'F' },
+      partner_params: { order: 77, gift: true },
+    }))
+    expect(res.status).toBe(202)
+    const job = await server.services.jobs.get(res.body.job_id)
+    expect(job!.request.user_details).toEqual({ given_names: 'Amina', last_name: 'Clearwater', phone_number: '+2348012345678', dob: '1990-01-01' })
+    expect(job!.request.partner_params).toMatchObject({ order: '77', gift: 'true' })
   })
 
   it('runs the same decision asynchronously', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -84,6 +85,35 @@ describe('hosted links API', () => {
     expect((await other.get(`/v3/hosted_links/${created.body.ref_id}`)).status).toBe(404)
     const fixed = await client.put(`/v3/hosted_links/${created.body.ref_id}`, { is_single_use: 'true' })
     expect(fixed.body.message).toBe("Field 'is_single_use' cannot be changed.")
+  })
+})
+
+describe('hosted verification page: what a person types', () => {
+  const image = (name: string, type: string) => new Blob([readFileSync(new URL(`./fixtures/${name}`, import.meta.url))], { type })
+  const submit = async (url: string, fields: Record<string, string>) => {
+    const form = new FormData()
+    for (const [k, v] of Object.entries({ choice: '0', consent: 'granted', id_number: '12345678901', ...fields })) form.append(k, v)
+    form.append('selfie_image', image('selfie.jpg', 'image/jpeg'), 'selfie.jpg')
+    form.append('document', image('document.png', 'image/png'), 'document.png')
+    const res = await fetch(url, { method: 'POST', body: form, redirect: 'manual' })
+    return { status: res.status, alert: /role="alert">([^<]*)</.exec(await res.text())?.[1] }
+  }
+
+  it.each([
+    ['no given names', { given_names: ' ', last_name: 'Clearwater', email: 'a@example.com' }, 'Enter your given names.'],
+    ['no last name', { given_names: 'Amina', last_name: '', email: 'a@example.com' }, 'Enter your last name.'],
+    ['a malformed email', { given_names: 'Amina', last_name: 'Clearwater', email: 'amina@' }, 'This email address does not look right.'],
+    ['a phone number without its country code', { given_names: 'Amina', last_name: 'Clearwater', phone_number: '0803 123 4567' }, 'Give the phone number with + and the country code.'],
+    ['neither email nor phone', { given_names: 'Amina', last_name: 'Clearwater' }, 'Give an email address or a phone number.'],
+  ])('shows the form again for %s, in words for a person', async (_n, fields, message) => {
+    const created = await client.post('/v3/hosted_links', link())
+    expect(await submit(created.body.link, fields)).toEqual({ status: 400, alert: message })
+  })
+
+  it('accepts trimmed details and redirects to the result page', async () => {
+    const created = await client.post('/v3/hosted_links', link())
+    const res = await submit(created.body.link, { given_names: ' Amina ', last_name: 'Clearwater', phone_number: ' +2348012345678 ' })
+    expect(res.status).toBe(303)
   })
 })
 

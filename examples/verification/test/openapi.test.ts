@@ -71,9 +71,17 @@ describe('GET /openapi.json', () => {
     expect(form.additionalProperties).toBe(false)
     expect(form.required).toEqual(expect.arrayContaining(['country', 'id_type', 'id_number', 'selfie_image', 'liveness_images', 'user_details', 'consent']))
     expect(form.properties.selfie_image).toMatchObject({ type: 'string', format: 'binary' })
-    expect(JSON.stringify(doc)).not.toMatch(/x-js|errorMessage/)
+    expect(JSON.stringify(doc)).not.toMatch(/x-js|x-json|errorMessage/)
     expect(form.properties.sandbox_result).toMatchObject({ type: 'integer', minimum: 0 })
-    expect(form.properties.consent).toMatchObject({ type: 'string', description: expect.stringContaining('granted_at') })
+    // The JSON parts are described by their types (a part of JSON text; lists say so in the body's encoding).
+    expect(form.properties.consent).toMatchObject({ allOf: [{ $ref: '#/components/schemas/ConsentPart' }], description: expect.stringContaining('granted_at') })
+    expect(schemas.ConsentPart).toMatchObject({ type: 'object', required: ['granted', 'granted_at', 'notice_language', 'notice_privacy_policy_url'] })
+    expect(schemas.UserDetailsPart.properties.email).toMatchObject({ type: ['null', 'string'], pattern: expect.any(String) })
+    expect(form.properties.metadata).toMatchObject({ type: 'array', maxItems: 50, items: { $ref: '#/components/schemas/MetadataItem' } })
+    expect(doc.paths['/v3/biometric_kyc'].post.requestBody.content['multipart/form-data'].encoding).toEqual({ metadata: { contentType: 'application/json' } })
+    const aml = doc.paths['/v3/aml'].post.requestBody.content['multipart/form-data']
+    expect(aml.schema.properties.countries).toMatchObject({ type: 'array', minItems: 1, maxItems: 250, items: { type: 'string', pattern: '^[A-Z]{2}$' } })
+    expect(Object.keys(aml.encoding).sort()).toEqual(['aliases', 'countries', 'metadata'])
     const list = doc.paths['/v3/hosted_links'].get.parameters
     expect(list.find((p: any) => p.name === 'page')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
     expect(doc.paths['/v3/services/id_status'].get.parameters.map((p: any) => [p.name, p.required])).toEqual([['country', true], ['id_type', true]])

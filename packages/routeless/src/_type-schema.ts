@@ -156,9 +156,12 @@ export class SchemaWriter {
     return out
   }
 
-  /** An interface's or class's own JSDoc constraints (`@minProperties 1` on `interface Patch`). */
+  /**
+   * An interface's, class's or object alias's own JSDoc constraints (`@minProperties 1` on `interface Patch`,
+   * `@maxProperties 50` on `type Params = Record<string, string>`).
+   */
   private withOwnTags(type: ts.Type, schema: JsonSchema): JsonSchema {
-    const symbol = type.aliasSymbol ? undefined : type.getSymbol()
+    const symbol = type.aliasSymbol ?? type.getSymbol()
     if (!symbol) return schema
     const tags = tagMap(symbol.getJsDocTags(this.checker))
     return Object.keys(tags).length ? applyConstraints(schema, tags, `type ${symbol.getName()}`) : schema

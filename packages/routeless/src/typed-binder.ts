@@ -86,8 +86,9 @@ interface Check {
 function messageAt(check: Check, error: ErrorObject | undefined): string | undefined {
   let message = check.message
   let schema: JsonSchema | undefined = check.schema
+  // A missing member is a failure of the object that lacks it: the messages down to that object speak (not the
+  // member's own, which words a value that was sent).
   const path = error ? error.instancePath.split('/').filter(Boolean) : []
-  if (error?.keyword === 'required') path.push(String(error.params.missingProperty))
   for (const part of path) {
     schema = schema && step(check.deref(unwrap(schema, check.deref)), part)
     if (!schema) break
@@ -104,9 +105,10 @@ function unwrap(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): JsonS
 
 function step(schema: JsonSchema, part: string): JsonSchema | undefined {
   if (schema.type === 'array' || schema.items) return /^\d+$/.test(part) ? (schema.prefixItems?.[Number(part)] ?? schema.items) : undefined
-  return schema.properties?.[part] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined)
+  // Own members only: a JSON key `__proto__` must not find Object.prototype here.
+  const member = schema.properties && Object.hasOwn(schema.properties, part) ? schema.properties[part] : undefined
+  return member ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined)
 }
-
 
 /**
  * The binder for a handler's types, or undefined when its signature declares nothing to check (untyped or `string`
@@ -183,8 +185,9 @@ function run(check: Check, raw: unknown, name: string, fail: Fail, typed = false
   if (check.validate && !check.validate(value)) {
     const error = check.validate.errors?.[0]
     const missing = error?.keyword === 'required'
-    // `@errorMessage` speaks for every failure of its value, its type's included (as ajv-errors reads the tag).
-    const own = missing ? undefined : messageAt(check, error)
+    // `@errorMessage` speaks for every failure of its value, its type's and its missing members included (as
+    // ajv-errors reads the tag).
+    const own = messageAt(check, error)
     fail(name + dotted(error), own ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid', own !== undefined)
     return raw
   }

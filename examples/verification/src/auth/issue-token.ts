@@ -2,11 +2,9 @@
  * POST /v3/token: `smileid-partner-id` + `smileid-api-key` headers (no HMAC) → `{token}`. An optional multipart body
  * binds `user_id`, `partner_params` and a `product` scope into the token.
  */
-import type { JsonPart } from '../forms/field-types.ts'
-import { parseJsonObject } from '../forms/json-part.ts'
 import type { OpenController } from '../http/open-controller.ts'
 import { apiError } from '../http/errors.ts'
-import { checkPartnerParams } from '../validation/partner-params.ts'
+import { readPartnerParams, type PartnerParams } from '../validation/partner-params.ts'
 import { normalisePartnerId } from './partners.ts'
 import type { TokenProduct } from './tokens.ts'
 
@@ -25,8 +23,8 @@ export interface TokenForm {
    * @errorMessage Field 'product' is invalid.
    */
   product?: TokenProduct
-  /** JSON: an object of strings, bound into the token */
-  partner_params?: JsonPart
+  /** Bound into the token */
+  partner_params?: PartnerParams
   /**
    * The PII-reference binding: not supported by this server (a 400 says so)
    * @errorMessage Field 'payload' is not supported by this server: send the fields in each request instead.
@@ -43,6 +41,6 @@ export async function issueToken(c: OpenController, form: TokenForm): Promise<{ 
   const keyId = partnerId && apiKey ? await s.partners.authenticate(partnerId, apiKey) : undefined
   if (!partnerId || !keyId) throw apiError(401, UNAUTHORIZED)
   const userId = form.user_id || c.request.headers.get('smileid-user-id')?.trim() || undefined
-  const partner_params = form.partner_params === undefined ? undefined : checkPartnerParams(parseJsonObject(form.partner_params, 'partner_params'))
+  const partner_params = form.partner_params && readPartnerParams(form.partner_params)
   return { token: s.tokens.issue(partnerId, keyId, { user_id: userId, product: form.product, partner_params }) }
 }

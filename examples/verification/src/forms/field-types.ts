@@ -1,14 +1,9 @@
 /**
  * Types the v3 forms share, with the contract's rules as JSDoc constraints: routeless checks them before a handler
  * runs (see the README, "The types are the contract"). The SDKs send scalars as text parts, objects and arrays as one
- * part holding JSON, booleans as "true"/"false" and images as file parts.
+ * part holding JSON (routeless reads an object from JSON text; a list field says `@json`), booleans as "true"/"false"
+ * and images as file parts.
  */
-
-/**
- * A part holding JSON text: routeless takes a form value as a string and cannot read an object out of it, so the
- * module that owns the field parses it (src/validation).
- */
-export type JsonPart = string
 
 /**
  * A file part: routeless takes a `File` only from a multipart part (a text value in its place is refused). The bytes

@@ -1,12 +1,11 @@
 /** The parts of a hosted link, shared by create and update: their types, and the rules a type cannot say. */
-import type { HttpsUrl, JsonPart, UserId } from '../forms/field-types.ts'
-import { parseJsonArray, parseJsonObject } from '../forms/json-part.ts'
+import type { CountryCode, HttpsUrl, UserId } from '../forms/field-types.ts'
 import { apiError, invalid, required } from '../http/errors.ts'
 import { isCountryCode } from '../reference/countries.ts'
 import { findIdType } from '../reference/id-types.ts'
 import { documentTypesOf } from '../reference/supported-documents.ts'
 import { isValidCallbackUrl } from '../validation/callback-url.ts'
-import { checkPartnerParams } from '../validation/partner-params.ts'
+import { readPartnerParams, type PartnerParams } from '../validation/partner-params.ts'
 import type { LinkIdType } from './hosted-link-store.ts'
 
 export const VERIFICATION_METHODS = ['biometric_kyc', 'doc_verification', 'enhanced_document_verification', 'enhanced_kyc'] as const
@@ -18,6 +17,24 @@ export const VERIFICATION_METHODS = ['biometric_kyc', 'doc_verification', 'enhan
  */
 export type LinkName = string
 
+/**
+ * A document the link offers, enabled for its method.
+ * @errorMessage Required field 'id_types' is missing or invalid.
+ */
+export interface LinkIdTypePart {
+  country: CountryCode
+  id_type: string
+  verification_method: (typeof VERIFICATION_METHODS)[number]
+}
+
+/**
+ * 1 to 50 documents.
+ * @minItems 1
+ * @maxItems 50
+ * @errorMessage Required field 'id_types' is missing or invalid.
+ */
+export type LinkIdTypes = LinkIdTypePart[]
+
 /** The parts of a hosted link that create and update share. */
 export interface LinkParts {
   name?: LinkName
@@ -26,8 +43,11 @@ export interface LinkParts {
    * @errorMessage Field 'description' is invalid.
    */
   description?: string
-  /** JSON: an array of 1 to 50 `{country, id_type, verification_method}`, each enabled for its method */
-  id_types?: JsonPart
+  /**
+   * `[{country, id_type, verification_method}]`, each enabled for its method
+   * @json
+   */
+  id_types?: LinkIdTypes
   /**
    * Else the partner's default callback URL
    * @errorMessage Field 'callback_url' is invalid.
@@ -45,14 +65,18 @@ export interface LinkParts {
   theme_color?: string
   /** @errorMessage Field 'expires_at' is invalid. */
   expires_at?: Date
-  /** JSON: an object of strings */
-  partner_params?: JsonPart
+  /** Echoed on the link's jobs */
+  partner_params?: PartnerParams
 }
 
 /** `POST /v3/hosted_links`. */
 export interface CreateLinkForm extends LinkParts {
   name: LinkName
-  id_types: JsonPart
+  /**
+   * `[{country, id_type, verification_method}]`, each enabled for its method
+   * @json
+   */
+  id_types: LinkIdTypes
   notice_privacy_policy_url: HttpsUrl
   /** @errorMessage Field 'is_single_use' is invalid. */
   is_single_use: boolean
@@ -107,19 +131,14 @@ export function readLinkFields(parts: LinkParts): LinkFields {
   }
   if (parts.theme_color !== undefined) out.themeColor = parts.theme_color
   if (parts.expires_at !== undefined) out.expiresAt = parts.expires_at.toISOString()
-  if (parts.partner_params !== undefined) out.partnerParams = checkPartnerParams(parseJsonObject(parts.partner_params, 'partner_params'))
+  if (parts.partner_params !== undefined) out.partnerParams = readPartnerParams(parts.partner_params)
   return out
 }
 
-/** `[{country, id_type, verification_method}]`, at least one, no other properties, each enabled for its method. */
-function readIdTypes(text: JsonPart): LinkIdType[] {
-  const list = parseJsonArray(text, 'id_types')
-  if (list.length === 0 || list.length > 50) throw required('id_types')
-  return list.map((entry) => {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw required('id_types')
-    const { country, id_type, verification_method, ...rest } = entry as Record<string, unknown>
-    if (Object.keys(rest).length || !isCountryCode(country) || typeof id_type !== 'string' || typeof verification_method !== 'string') throw required('id_types')
-    if (!(VERIFICATION_METHODS as readonly string[]).includes(verification_method)) throw required('id_types')
+/** Each document must be one the service offers for its method in its country. */
+function readIdTypes(list: LinkIdTypes): LinkIdType[] {
+  return list.map(({ country, id_type, verification_method }) => {
+    if (!isCountryCode(country)) throw required('id_types')
     if (!isEnabled(country, id_type, verification_method)) {
       throw apiError(400, `ID type ${id_type} is not enabled for ${verification_method} in ${country}.`)
     }

@@ -11,10 +11,10 @@ import { findIdType, matchesIdNumber } from '../reference/id-types.ts'
 import { isInvalidFormatTestNumber } from '../sandbox/decide.ts'
 import type { Services } from '../services.ts'
 import { newTypeId } from '../typeid.ts'
-import { readUserDetails } from '../validation/user-details.ts'
 import type { HostedLink } from './hosted-link-store.ts'
 import { LinkAlreadyUsed } from '../jobs/job-store.ts'
 import { linkState } from './link-state.ts'
+import { pageUserDetails } from './page-details.ts'
 import { formPage, messagePage, resultPage, type FormValues } from './page-html.ts'
 
 type Page = Controller<Services>
@@ -77,9 +77,7 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
   const choice = link.idTypes[Number(values.choice ?? '0')]
   if (!choice) throw fail('Choose a document.')
   if (form.consent !== 'granted') throw fail('Please agree to the privacy notice to continue.')
-  const user_details = readUserDetails(
-    JSON.stringify({ given_names: values.given_names ?? '', last_name: values.last_name ?? '', email: values.email || undefined, phone_number: values.phone_number || undefined }),
-    { contactMessage: 'Give an email address or a phone number.' })
+  const user_details = pageUserDetails(values)
   const product = PRODUCT_OF[choice.verification_method]!
   const idNumber = values.id_number?.trim()
   const type = findIdType(choice.country, choice.id_type)

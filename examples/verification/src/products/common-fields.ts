@@ -1,24 +1,29 @@
 /** The parts every v3 entry endpoint shares: user details, consent, partner params, metadata, user id and the callback. */
 import { apiError } from '../http/errors.ts'
 import type { ApiController } from '../http/api-controller.ts'
-import type { JsonPart } from '../forms/field-types.ts'
 import { isValidCallbackUrl } from '../validation/callback-url.ts'
-import { readConsent, type Consent } from '../validation/consent.ts'
-import { readMetadata, readPartnerParams, type MetadataEntry } from '../validation/partner-params.ts'
-import { readUserDetails, type UserDetails } from '../validation/user-details.ts'
+import { readConsent, type Consent, type ConsentPart } from '../validation/consent.ts'
+import { readMetadata, readPartnerParams, type Metadata, type MetadataEntry, type PartnerParams } from '../validation/partner-params.ts'
+import { readUserDetails, type UserDetails, type UserDetailsPart } from '../validation/user-details.ts'
 
 export const CALLBACK_REQUIRED = 'A valid callback_url is required in the request or a default callback URL must be configured in the portal.'
 
-/** The parts of every v3 product form (the contract's `user_details`, `consent`, `partner_params`, `metadata`). */
+/**
+ * The parts of every v3 product form. The SDKs send each object or list as one part of JSON text, which routeless
+ * reads and checks against the part's type.
+ */
 export interface CommonForm {
-  /** JSON: `{given_names, last_name, email?, phone_number?}` (an email or a phone number) */
-  user_details: JsonPart
-  /** JSON: `{granted: true, granted_at, notice_language, notice_privacy_policy_url}` */
-  consent: JsonPart
-  /** JSON: an object of strings, echoed on the result */
-  partner_params?: JsonPart
-  /** JSON: an array of `{name, value}` */
-  metadata?: JsonPart
+  /** `{given_names, last_name, email?, phone_number?}`: an email or a phone number */
+  user_details: UserDetailsPart
+  /** `{granted: true, granted_at, notice_language, notice_privacy_policy_url}` */
+  consent: ConsentPart
+  /** Echoed on the result */
+  partner_params?: PartnerParams
+  /**
+   * `[{name, value}]`
+   * @json
+   */
+  metadata?: Metadata
   /** Must agree with the User-ID header and the token */
   user_id?: string
   /** Else the partner's default callback URL */
@@ -36,14 +41,14 @@ export interface CommonOptions {
   contactMessage?: string
 }
 
-/** The JSON parts, read and checked (routeless checked that each is one text part; their JSON is read here). */
+/** What a job keeps of the shared parts (routeless has checked their types; the rules between fields are here). */
 export function readCommonFields(c: ApiController, form: CommonForm, options: CommonOptions = {}): CommonFields {
   const user_details = readUserDetails(form.user_details, { contactMessage: options.contactMessage })
   const consent = readConsent(form.consent)
-  const own = readPartnerParams(form.partner_params)
+  const own = form.partner_params && readPartnerParams(form.partner_params)
   const bound = c.auth.claims.partner_params
   const partner_params = own || bound ? { ...own, ...bound } : undefined
-  const metadata = readMetadata(form.metadata)
+  const metadata = form.metadata && readMetadata(form.metadata)
   return { user_details, consent, ...(partner_params && { partner_params }), ...(metadata && { metadata }) }
 }
 

@@ -1,6 +1,25 @@
-/** `consent`: the end user's recorded consent, all four fields required. */
-import { parseJsonObject } from '../forms/json-part.ts'
+/** `consent`: the end user's recorded consent, all four fields required. Its shape is the type; the clock is here. */
+import type { HttpsUrl } from '../forms/field-types.ts'
 import { apiError, required } from '../http/errors.ts'
+
+/**
+ * When consent was given: an ISO 8601 date-time with its offset.
+ * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$
+ */
+export type ConsentTime = string
+
+/** The `consent` part (members it does not name are ignored). */
+export interface ConsentPart {
+  granted: true
+  granted_at: ConsentTime
+  /**
+   * The notice's language: two capital letters
+   * @pattern ^[A-Z]{2}$
+   */
+  notice_language: string
+  notice_privacy_policy_url: HttpsUrl
+  [member: string]: unknown
+}
 
 export interface Consent {
   granted: true
@@ -9,31 +28,18 @@ export interface Consent {
   notice_privacy_policy_url: string
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
-/** Parses and checks a consent object (from a form part, or a value already decoded). */
-export function checkConsent(raw: Record<string, unknown>, now = Date.now()): Consent {
-  if (raw.granted !== true) throw required('consent.granted')
-  const grantedAt = raw.granted_at
-  if (typeof grantedAt !== 'string' || !ISO_DATE_TIME.test(grantedAt) || Number.isNaN(Date.parse(grantedAt))) throw required('consent.granted_at')
-  if (Date.parse(grantedAt) > now + 60_000) throw apiError(400, "Required field 'consent.granted_at' cannot be set in the future.")
-  if (typeof raw.notice_language !== 'string' || !/^[A-Z]{2}$/.test(raw.notice_language)) throw required('consent.notice_language')
-  if (!isHttpsUrl(raw.notice_privacy_policy_url)) throw required('consent.notice_privacy_policy_url')
-  return { granted: true, granted_at: grantedAt, notice_language: raw.notice_language, notice_privacy_policy_url: raw.notice_privacy_policy_url as string }
+/** The consent a job keeps: given at a real moment, not in the future (a minute's clock skew allowed). */
+export function readConsent(part: ConsentPart, now = Date.now()): Consent {
+  const at = Date.parse(part.granted_at)
+  if (Number.isNaN(at) || !isCalendarDay(part.granted_at.slice(0, 10))) throw required('consent.granted_at')
+  if (at > now + 60_000) throw apiError(400, "Required field 'consent.granted_at' cannot be set in the future.")
+  const { granted, granted_at, notice_language, notice_privacy_policy_url } = part
+  return { granted, granted_at, notice_language, notice_privacy_policy_url }
 }
 
-/** The `consent` part (JSON text). */
-export function readConsent(text: string | undefined): Consent {
-  if (!text) throw apiError(400, 'consent is required')
-  return checkConsent(parseJsonObject(text, 'consent'))
-}
-
-export function isHttpsUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > 2048) return false
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' && url.hostname !== ''
-  } catch {
-    return false
-  }
+/** `2024-02-30` has the shape of a day but is none (Date.parse rolls it over to March 1st). */
+function isCalendarDay(ymd: string): boolean {
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number]
+  const day = new Date(Date.UTC(y, m - 1, d))
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d
 }

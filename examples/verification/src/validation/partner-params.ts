@@ -1,24 +1,31 @@
-/** `partner_params` (string values, echoed on results) and `metadata` (name/value pairs). */
-import { parseJsonArray, parseJsonObject } from '../forms/json-part.ts'
+/**
+ * `partner_params` (values echoed on results) and `metadata` (name/value pairs). Their shapes are types; what is
+ * kept of them is here.
+ */
 import { invalid } from '../http/errors.ts'
 
 /** Keys the service keeps for itself; they are never echoed back. */
 export const INTERNAL_PARTNER_PARAMS = ['_sandbox_v3', 'job_id', 'job_type', 'user_id']
 
-/** The `partner_params` part (JSON text), when sent. */
-export function readPartnerParams(text: string | undefined): Record<string, string> | undefined {
-  return text ? checkPartnerParams(parseJsonObject(text, 'partner_params')) : undefined
-}
+/**
+ * A partner param's value: text, or a number or a boolean (kept as text).
+ * @errorMessage Field 'partner_params' is invalid.
+ */
+export type PartnerParamValue = string | number | boolean
 
-export function checkPartnerParams(raw: Record<string, unknown>): Record<string, string> {
-  const entries = Object.entries(raw)
-  if (entries.length > 50) throw invalid('partner_params')
+/**
+ * The `partner_params` part: at most 50 keys.
+ * @maxProperties 50
+ */
+export type PartnerParams = Record<string, PartnerParamValue>
+
+/** The params a job keeps: text values (cut to 1,000 characters), keys of at most 100 characters. */
+export function readPartnerParams(params: PartnerParams): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [key, value] of entries) {
+  for (const [key, value] of Object.entries(params)) {
+    // JSON.parse makes `__proto__` an own key; assigning it here would replace out's prototype.
     if (key === '__proto__' || key.length > 100) throw invalid('partner_params')
-    if (typeof value === 'string') out[key] = value.slice(0, 1000)
-    else if (typeof value === 'number' || typeof value === 'boolean') out[key] = String(value)
-    else throw invalid('partner_params')
+    out[key] = String(value).slice(0, 1000)
   }
   return out
 }
@@ -30,20 +37,34 @@ export function echoedPartnerParams(params: Record<string, string> | undefined):
   return Object.keys(out).length ? out : null
 }
 
+/**
+ * One `metadata` entry: a name and any JSON value (kept as text).
+ * @errorMessage Field 'metadata' is invalid.
+ */
+export interface MetadataItem {
+  /**
+   * @minLength 1
+   * @maxLength 100
+   */
+  name: string
+  value?: unknown
+}
+
+/**
+ * The `metadata` part: at most 50 entries.
+ * @maxItems 50
+ * @errorMessage Field 'metadata' is invalid.
+ */
+export type Metadata = MetadataItem[]
+
 export interface MetadataEntry {
   name: string
   value: string
 }
 
-/** The `metadata` part (JSON text), when sent. */
-export function readMetadata(text: string | undefined): MetadataEntry[] | undefined {
-  if (!text) return undefined
-  const raw = parseJsonArray(text, 'metadata')
-  if (raw.length > 50) throw invalid('metadata')
-  return raw.map((entry) => {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('metadata')
-    const { name, value } = entry as Record<string, unknown>
-    if (typeof name !== 'string' || !name || name.length > 100) throw invalid('metadata')
+/** The entries a job keeps: each value as text of at most 1,000 characters. */
+export function readMetadata(items: Metadata): MetadataEntry[] {
+  return items.map(({ name, value }) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value ?? null)
     if (text.length > 1000) throw invalid('metadata')
     return { name, value: text }

@@ -1,7 +1,45 @@
-/** `user_details`: the end user's names and at least one way to reach them. */
-import { parseJsonObject } from '../forms/json-part.ts'
-import { apiError, required } from '../http/errors.ts'
+/**
+ * `user_details`: the end user's names and at least one way to reach them. The part's shape and each field's format
+ * are its type (routeless reads the part's JSON and checks it); the rule between fields is here.
+ */
+import { apiError } from '../http/errors.ts'
 
+/**
+ * A name: not blank, at most 256 characters.
+ * @maxLength 256
+ * @pattern \S
+ */
+export type PersonName = string
+
+/**
+ * An email address; empty or null: not given.
+ * @maxLength 320
+ * @pattern ^\s*([^\s@]+@[^\s@]+\.[^\s@]+\s*)?$
+ * @errorMessage Field 'email' is invalid.
+ */
+export type Email = string
+
+/**
+ * A phone number in E.164 form (`+` and the country code); empty or null: not given.
+ * @pattern ^\s*(\+[1-9]\d{6,14}\s*)?$
+ * @errorMessage Field 'phone_number' is invalid.
+ */
+export type PhoneNumber = string
+
+/** The `user_details` part as the SDKs send it (members it does not name are ignored). */
+export interface UserDetailsPart {
+  given_names: PersonName
+  last_name: PersonName
+  email?: Email | null
+  phone_number?: PhoneNumber | null
+  /** As given (kept to 64 characters) */
+  dob?: string | null
+  /** As given (kept to 64 characters) */
+  gender?: string | null
+  [member: string]: unknown
+}
+
+/** The user details a job keeps. */
 export interface UserDetails {
   given_names: string
   last_name: string
@@ -11,29 +49,13 @@ export interface UserDetails {
   gender?: string
 }
 
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-const PHONE = /^\+[1-9]\d{6,14}$/
-
-/** The `user_details` part (JSON text). */
-export function readUserDetails(text: string | undefined, options: { contactMessage?: string } = {}): UserDetails {
-  if (!text) throw required('user_details')
-  const raw = parseJsonObject(text, 'user_details')
-  const out: UserDetails = { given_names: name(raw.given_names, 'given_names'), last_name: name(raw.last_name, 'last_name') }
-  for (const field of ['email', 'phone_number'] as const) {
-    const value = raw[field]
-    if (value === undefined || value === null || value === '') continue
-    if (typeof value !== 'string' || !(field === 'email' ? EMAIL : PHONE).test(value.trim())) throw apiError(400, `Field '${field}' is invalid.`)
-    out[field] = value.trim()
+/** The details, trimmed; at least one of email and phone number (`contactMessage` words the refusal). */
+export function readUserDetails(part: UserDetailsPart, options: { contactMessage?: string } = {}): UserDetails {
+  const out: UserDetails = { given_names: part.given_names.trim(), last_name: part.last_name.trim() }
+  for (const field of ['email', 'phone_number', 'dob', 'gender'] as const) {
+    const value = part[field]?.trim()
+    if (value) out[field] = field === 'dob' || field === 'gender' ? value.slice(0, 64) : value
   }
   if (!out.email && !out.phone_number) throw apiError(400, options.contactMessage ?? 'Either email or phone_number is required.')
-  for (const field of ['dob', 'gender'] as const) {
-    const value = raw[field]
-    if (typeof value === 'string' && value.trim()) out[field] = value.trim().slice(0, 64)
-  }
   return out
-}
-
-function name(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !value.trim() || value.length > 256) throw required(`user_details.${field}`)
-  return value.trim()
 }
