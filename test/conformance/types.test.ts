@@ -128,6 +128,16 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await errors('/screenings', parts({ countries: '["NG"]', person: '{"city":' }))).toEqual([{ name: 'person', reason: 'must be an object, got "{"city":"' }])
   })
 
+  it('words a failure by its keyword where @errorMessage gives one text per keyword, and generates the others', async () => {
+    const screening = (aliases: unknown) => json({ countries: ['NG'], person: { city: 'Lagos' }, aliases })
+    const own = async (aliases: unknown) => (await call('/screenings', screening(aliases))).body.errors
+    expect(await own(['a', 'b', 'c', 'd'])).toEqual([{ name: 'aliases', reason: 'at most 3 aliases', kind: 'invalid', own: true }])
+    expect(await own(['a', 'abcdef'])).toEqual([{ name: 'aliases.1', reason: 'an alias has at most 5 characters', kind: 'invalid', own: true }])
+    expect(await own(['a', 7])).toEqual([{ name: 'aliases.1', reason: 'must be a string', kind: 'invalid' }])
+    expect(await own('a')).toEqual([{ name: 'aliases', reason: 'must be an array, got "a"', kind: 'invalid' }])
+    expect((await call('/screenings', screening(['abc']))).status).toBe(200)
+  })
+
   it("refuses a field that walks into an object's prototype, and pollutes nothing", async () => {
     const multipart = new FormData()
     for (const [k, v] of [['user[name]', 'A'], ['user[age]', '1'], ['tags', 'a'], ['user[__proto__][polluted]', 'yes']]) multipart.append(k!, v!)

@@ -155,6 +155,10 @@ export class Default {
     const dir = project()
     writeFileSync(path.join(dir, 'controllers/bad.ts'), 'export class Default {\n  GET({ n }: {\n    /** @minimum many */\n    n: number\n  }) {\n    return n\n  }\n}\n')
     await expect(createApp('controllers', { cwd: dir, logger: quiet() })).rejects.toMatchObject({ code: 'ROUTELESS_ERR_TYPES', message: expect.stringMatching(/@minimum .* needs a number, got "many"/) })
+    for (const [tag, says] of [['{"maxItem": "x"}', /"maxItem" is not a keyword/], ['{"maxItems": 3}', /the message for "maxItems" must be a text/], ['{maxItems}', /starts with \{ but is not JSON/]] as const) {
+      writeFileSync(path.join(dir, 'controllers/bad.ts'), `export class Default {\n  GET({ n }: {\n    /** @errorMessage ${tag} */\n    n: number[]\n  }) {\n    return n\n  }\n}\n`)
+      await expect(createApp('controllers', { cwd: dir, logger: quiet() }), tag).rejects.toMatchObject({ code: 'ROUTELESS_ERR_TYPES', message: expect.stringMatching(says) })
+    }
   })
 
   it('binds a minified bundle (its parameter names mangled) by the manifest', async () => {

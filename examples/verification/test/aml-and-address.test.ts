@@ -37,6 +37,7 @@ describe('POST /v3/aml', () => {
     ['countries not JSON', aml({ countries: '["NG"' }), "Required field 'countries' is missing or invalid."],
     ['countries a JSON object', aml({ countries: { NG: true } }), "Required field 'countries' is missing or invalid."],
     ['aliases of numbers', aml({ aliases: [1, 2] }), "Required field 'aliases' is missing or invalid."],
+    ['aliases not JSON', aml({ aliases: 'J. Doe' }), "Required field 'aliases' is missing or invalid."],
     ['no full_name', aml({ full_name: undefined }), "Required field 'full_name' is missing or invalid."],
     ['birth_year as a date', aml({ birth_year: '1980-01-01' }), "Field 'birth_year' is invalid."],
     ['birth_year in the future', aml({ birth_year: '3000' }), "Field 'birth_year' is invalid."],

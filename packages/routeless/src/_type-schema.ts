@@ -247,7 +247,7 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
   if ('errorMessage' in tags) {
     // ts-json-schema-generator's tag (for ajv-errors): the message a failed check of this value answers with.
     if (!tags.errorMessage) throw new TypeError(`@errorMessage on ${where} needs the message`)
-    out.errorMessage = tags.errorMessage
+    out.errorMessage = tags.errorMessage.startsWith('{') ? keywordMessages(tags.errorMessage, where) : tags.errorMessage
   }
   if ('json' in tags) out['x-json'] = true // sent as JSON text (a multipart part): JSON_MARK in _form-values.ts
   if ('integer' in tags || 'isInt' in tags) {
@@ -278,4 +278,24 @@ function constrainBranches(schema: JsonSchema, tags: Record<string, string>, whe
   })
   if (!applied && first) throw first
   return { ...schema, anyOf, ...(errorMessage !== undefined ? applyConstraints({}, { errorMessage }, where) : {}) }
+}
+
+/** The keywords a per-keyword `@errorMessage` may name: what a type or a JSDoc tag can make fail. */
+const MESSAGE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'enum', 'const', 'not', 'anyOf', 'format', 'pattern',
+  ...NUMERIC_TAGS, ...COUNT_TAGS])
+
+/** `@errorMessage {"maxItems": "At most 20 entries."}`: a message per keyword, as ajv-errors takes them. */
+function keywordMessages(text: string, where: string): Record<string, string> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new TypeError(`@errorMessage on ${where} starts with { but is not JSON: ${text}`)
+  }
+  const entries = Object.entries(parsed as Record<string, unknown>)
+  for (const [keyword, message] of entries) {
+    if (!MESSAGE_KEYWORDS.has(keyword)) throw new TypeError(`@errorMessage on ${where}: "${keyword}" is not a keyword (use one of ${[...MESSAGE_KEYWORDS].join(', ')})`)
+    if (typeof message !== 'string' || !message) throw new TypeError(`@errorMessage on ${where}: the message for "${keyword}" must be a text`)
+  }
+  return Object.fromEntries(entries) as Record<string, string>
 }

@@ -74,8 +74,8 @@ interface Check {
   /** Turns the validated value's declared `Date` strings into `Date`s (none declared: undefined). */
   revive: ((value: unknown) => unknown) | undefined
   schema: JsonSchema
-  /** The value's own message (JSDoc `@errorMessage`), used instead of the generated reason. */
-  message: string | undefined
+  /** The value's own message (JSDoc `@errorMessage`: one text, or one per keyword), used instead of the generated reason. */
+  message: ErrorMessage | undefined
   deref: (schema: JsonSchema) => JsonSchema
 }
 
@@ -84,18 +84,28 @@ interface Check {
  * value down to the failing member (a property's own message wins over its type's).
  */
 function messageAt(check: Check, error: ErrorObject | undefined): string | undefined {
-  let message = check.message
-  let schema: JsonSchema | undefined = check.schema
   // A missing member is a failure of the object that lacks it: the messages down to that object speak (not the
   // member's own, which words a value that was sent).
   const path = error ? error.instancePath.split('/').filter(Boolean) : []
-  for (const part of path) {
+  let message = messageFor(check.message, error, path.length === 0)
+  let schema: JsonSchema | undefined = check.schema
+  for (const [i, part] of path.entries()) {
     schema = schema && step(check.deref(unwrap(schema, check.deref)), part)
     if (!schema) break
-    const own = unwrap(schema, check.deref).errorMessage ?? schema.errorMessage
-    if (typeof own === 'string') message = own
+    const own = messageFor(unwrap(schema, check.deref).errorMessage ?? schema.errorMessage, error, i === path.length - 1)
+    if (own !== undefined) message = own
   }
   return message
+}
+
+/** `@errorMessage` as one text for every failure, or `{"maxItems": "…"}`: a text per keyword, for the value that failed it. */
+type ErrorMessage = string | Record<string, string>
+
+function messageFor(message: unknown, error: ErrorObject | undefined, failedHere: boolean): string | undefined {
+  if (typeof message === 'string') return message
+  if (!failedHere || !error || typeof message !== 'object' || message === null) return undefined
+  const own = (message as Record<string, unknown>)[error.keyword]
+  return typeof own === 'string' ? own : undefined
 }
 
 /** A `{ allOf: [ref], description }` wrapper (a documented property of a named type) seen through. */
@@ -174,7 +184,9 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
     }
     for (const key of required) if (kwargs[key] === undefined) fail(key, 'is required', 'missing')
     if (wholeCheck && !issues && !wholeCheck.validate(outKwargs)) {
-      fail(wholeName, wholeCheck.message ?? reasonOf(wholeCheck.validate.errors?.[0], whole!, undefined), 'invalid', wholeCheck.message !== undefined)
+      const error = wholeCheck.validate.errors?.[0]
+      const own = messageFor(wholeCheck.message, error, true)
+      fail(wholeName, own ?? reasonOf(error, whole!, undefined), 'invalid', own !== undefined)
     }
     return issues ? reject(issues) : { args: outArgs, kwargs: outKwargs }
   }
@@ -202,9 +214,9 @@ function objectRules(schema: JsonSchema): JsonSchema | undefined {
   return rules.length ? Object.fromEntries(rules) : undefined
 }
 
-function ownMessage(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): string | undefined {
+function ownMessage(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): ErrorMessage | undefined {
   const m = schema.errorMessage ?? unwrap(schema, deref).errorMessage
-  return typeof m === 'string' ? m : undefined
+  return typeof m === 'string' || (typeof m === 'object' && m !== null) ? m : undefined
 }
 
 function reject(issues: ParamIssue[]): never {

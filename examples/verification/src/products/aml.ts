@@ -36,11 +36,12 @@ export interface AmlForm extends CommonForm {
    */
   strict_match?: boolean
   /**
-   * At most 20 other names (each at most 256 characters), as one part of JSON text (`["J. Doe"]`)
+   * Other names to screen, as one part of JSON text (`["J. Doe"]`)
    * @json
-   * @errorMessage Required field 'aliases' is missing or invalid.
+   * @maxItems 20
+   * @errorMessage {"maxItems": "Field 'aliases' must contain at most 20 entries.", "type": "Required field 'aliases' is missing or invalid."}
    */
-  aliases?: string[]
+  aliases?: AliasName[]
   /**
    * Screen the enrolled user named by user_id, with the name of their last KYC
    * @errorMessage Field 'search_existing_user' is invalid.
@@ -50,6 +51,13 @@ export interface AmlForm extends CommonForm {
   source_sdk?: string
   source_sdk_version?: string
 }
+
+/**
+ * Another name for the person screened.
+ * @maxLength 256
+ * @errorMessage {"maxLength": "Field 'aliases' entries must be at most 256 characters.", "type": "Required field 'aliases' is missing or invalid."}
+ */
+export type AliasName = string
 
 /** `/v3/aml/monitoring` words a malformed year its own way. */
 export interface AmlMonitoringForm extends AmlForm {
@@ -108,10 +116,6 @@ function readBirthYear(raw: string | undefined, variant: AmlVariant): number | u
   return year
 }
 
-/** The list's limits are checked here: the contract words each its own way (a type's message would speak for both). */
-function readAliases(aliases: string[] | undefined): string[] | undefined {
-  if (!aliases) return undefined
-  if (aliases.length > 20) throw apiError(400, "Field 'aliases' must contain at most 20 entries.")
-  if (aliases.some((a) => a.length > 256)) throw apiError(400, "Field 'aliases' entries must be at most 256 characters.")
-  return aliases.map((a) => a.trim()).filter(Boolean)
+function readAliases(aliases: AliasName[] | undefined): string[] | undefined {
+  return aliases?.map((a) => a.trim()).filter(Boolean)
 }
