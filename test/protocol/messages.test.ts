@@ -1,7 +1,7 @@
 /** Message handling: HTTP/1.0, pipelining, chunked bodies with trailers, bodies over the limit, Blob answers. */
 import { expect } from 'vitest'
 import { BODY_LIMIT, describeServers, probe } from './_servers.ts'
-import { send } from './_wire.ts'
+import { open, send } from './_wire.ts'
 
 describeServers('messages', (server, name) => {
   probe(name, 'HTTP/1.0 requests are answered (with and without Host)', async () => {
@@ -39,6 +39,18 @@ describeServers('messages', (server, name) => {
     } else {
       expect(result.answers[1]!.status).toBe(200)
     }
+  })
+
+  probe(name, 'a body cut short (half its Content-Length, then the client leaves) troubles nothing: the next client is answered', async () => {
+    const body = '{"a":"' + 'x'.repeat(200) + '"}'
+    const socket = await open(server().port)
+    socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 100)}`)
+    await new Promise((r) => setTimeout(r, 50))
+    socket.destroy()
+    await new Promise((r) => setTimeout(r, 50))
+    const { answers, raw } = await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`)
+    expect(answers.map((a) => a.status), raw).toEqual([200])
+    expect(JSON.parse(answers[0]!.body.toString())).toEqual(JSON.parse(body))
   })
 
   probe(name, 'a returned Blob is sent with its Content-Length and type', async () => {

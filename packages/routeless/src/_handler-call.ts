@@ -19,6 +19,12 @@ export interface Call {
   json?: unknown
 }
 
+/** No keywords at all (a request without a query). */
+export function isEmpty(kwargs: Kwargs): boolean {
+  for (const _ in kwargs) return false
+  return true
+}
+
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }

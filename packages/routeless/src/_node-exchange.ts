@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from './errors.ts'
-import { attachGetBody, type IncomingRequest } from './request.ts'
+import { attachGetBody, type IncomingRequest, type WholeBody } from './request.ts'
 import { requestAt, urlAt } from './request-target.ts'
 import { errorReply, type Answer, type HeaderList } from './response.ts'
 
@@ -206,11 +206,29 @@ function cancel(answer: Answer): void {
 
 /**
  * An IncomingMessage's chunks as an async iterable, lighter than its own iterator: listens only once read from, and
- * a reader that stops early (413) leaves the rest to be dropped.
+ * a reader that stops early (413) leaves the rest to be dropped. A body of declared length within the limit can be
+ * taken whole instead (`whole`): node's parser holds it to that length.
  */
-function chunksOf(message: IncomingMessage): AsyncIterable<Uint8Array> {
+function chunksOf(message: IncomingMessage): WholeBody {
+  let started = false
   return {
+    whole(limit: number): Promise<Uint8Array> | undefined {
+      const length = message.headers['content-length']
+      if (started || length === undefined || message.headers['transfer-encoding'] !== undefined || Number(length) > limit) return undefined
+      started = true
+      return new Promise<Uint8Array>((resolve, reject) => {
+        const chunks: Buffer[] = []
+        let total = 0
+        const stop = () => void message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
+        const onData = (chunk: Buffer) => void (chunks.push(chunk), (total += chunk.byteLength))
+        const onEnd = () => void (stop(), resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)))
+        const onError = (error: Error) => void (stop(), reject(error))
+        const onClose = () => void (!message.complete && onError(new Error('The client closed the connection')))
+        message.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
+      })
+    },
     [Symbol.asyncIterator]() {
+      started = true
       const chunks: Uint8Array[] = []
       let done = false
       let failure: Error | undefined

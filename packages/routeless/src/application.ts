@@ -14,7 +14,7 @@ import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import { ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from './response.ts'
 import { buildRouteTable, type Handler, type RouteTable } from './route-table.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './app-options.ts'
-import { bind, callArguments, controllerClasses, declaresBody, INCOMING, installLazyMembers, isThenable, type Call } from './_handler-call.ts'
+import { bind, callArguments, controllerClasses, declaresBody, INCOMING, installLazyMembers, isEmpty, isThenable, type Call } from './_handler-call.ts'
 import { renderCustom, standardError } from './_render-error.ts'
 
 export { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource, type ModuleMap } from './app-options.ts'
@@ -155,7 +155,8 @@ export class Application {
       const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts, consumes: handler.consumes })
       body = parsed.body
       if (parsed.json) call.json = body
-      if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
+      // A JSON body's fields are already a copy of their own: with no query to merge into, they are the keywords.
+      if (parsed.fields) call.kwargs = parsed.json && isEmpty(call.kwargs) ? parsed.fields : Object.assign(call.kwargs, parsed.fields)
     } catch (error) {
       return this.fail(call, error)
     }
