@@ -81,6 +81,7 @@ export function callArguments(args: unknown[], kwargs: Kwargs, sig: { slots: num
 
 /** A Content-Length other than 0, or a Transfer-Encoding: the request has a body (checked for GET only). */
 export function declaresBody(incoming: IncomingRequest): boolean {
+  if (incoming.hasBody !== undefined) return incoming.hasBody() // the adapter read the framing headers already
   if (incoming.header('transfer-encoding') !== null) return true
   const length = incoming.header('content-length')
   return length !== null && length !== '0'

@@ -25,10 +25,12 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   private queue: BodyQueue | undefined
   private built: Request | undefined
   private abortController: AbortController | undefined
+  private readonly declared: boolean
 
   /** `hasBody`: the request declares a body (a Content-Length other than 0, or a Transfer-Encoding). */
   constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string, hasBody: boolean) {
     super(res, req, server)
+    this.declared = hasBody
     // getMethod() would lower-case the method in place: read it as sent. (uWS only routes the nine methods of
     // RFC 9110 and PATCH; it closes the connection on any other token before calling us.)
     this.method = req.getCaseSensitiveMethod()
@@ -45,6 +47,10 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   }
 
   // --- IncomingRequest ----------------------------------------------------------------------------------------
+
+  hasBody(): boolean {
+    return this.declared
+  }
 
   header(name: string): string | null {
     if (this.req !== undefined) return this.req.getHeader(name) || null

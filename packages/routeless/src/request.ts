@@ -22,6 +22,8 @@ export interface IncomingRequest {
   header(name: string): string | null
   /** The body as it arrives, or null when the request has none. */
   body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null
+  /** Whether the request declares a body (Transfer-Encoding, or a Content-Length other than 0), where the adapter knows. */
+  hasBody?(): boolean
   /** The Fetch `Request`, built on first use. */
   request(): Request
   /** The absolute URL, built on first use. */
