@@ -5,6 +5,7 @@
  * @module
  */
 import type ts from 'typescript'
+import { JSON_MARK } from './_form-values.ts'
 import type { JsonSchema } from './manifest.ts'
 
 type TS = typeof ts
@@ -249,7 +250,7 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
     if (!tags.errorMessage) throw new TypeError(`@errorMessage on ${where} needs the message`)
     out.errorMessage = tags.errorMessage.startsWith('{') ? keywordMessages(tags.errorMessage, where) : tags.errorMessage
   }
-  if ('json' in tags) out['x-json'] = true // sent as JSON text (a multipart part): JSON_MARK in _form-values.ts
+  if ('json' in tags) out[JSON_MARK] = true // sent as JSON text (a multipart part holding a list or an object)
   if ('integer' in tags || 'isInt' in tags) {
     need('integer', 'number')
     out.type = Array.isArray(out.type) ? out.type.map((t: string) => (t === 'number' ? 'integer' : t)) : 'integer'
