@@ -82,14 +82,14 @@ export function coercer(schema: JsonSchema, validators: TypeValidators, seen = n
   // A documented property of a named type (`{ allOf: [ref], description }`) is read as the type.
   if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return coercer(schema.allOf[0], validators, seen)
   if (schema[JSON_MARK]) {
-    // `@json`: the value is JSON text (a multipart part holding `["NG","GH"]`). JSON's own types are kept; text that
-    // is not JSON stays text, for the validator to refuse. Repeated keys (a list already) are read as usual.
-    const { [JSON_MARK]: _, ...rest } = schema
-    const inner = coercer(rest, validators, seen)
+    // `@json`: the value is one JSON text (a multipart part holding `["NG","GH"]`), read with JSON's own types; text
+    // that is not JSON stays text, for the validator to refuse. Sent more than once, the last counts, as for any
+    // single-valued form field: repeated keys are not this field's way of sending a list.
     return (v) => {
-      if (typeof v !== 'string') return inner(v)
-      const parsed = parseJson(v)
-      return parsed === v ? v : parsed
+      const text = Array.isArray(v) ? v[v.length - 1] : v
+      if (typeof text !== 'string') return text
+      const parsed = parseJson(text)
+      return parsed === text ? text : parsed
     }
   }
   const s = validators.deref(schema)
