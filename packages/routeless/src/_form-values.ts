@@ -12,11 +12,13 @@ import type { Fail, TypeValidators } from './typed-binder.ts'
 /** Marks a value sent as JSON text (the JSDoc tag `@json`); the published OpenAPI says it with the body's `encoding`. */
 export const JSON_MARK = 'x-json'
 
+/** A field's schema marked `@json` (directly, or inside the wrapper of a documented property). */
+export const isJsonField = (s: JsonSchema) => s[JSON_MARK] === true || (Array.isArray(s.allOf) && s.allOf[0]?.[JSON_MARK] === true)
+
 /** The fields of a keyword parameter's object schema that are marked `@json`. */
 export function jsonFieldsOf(kwargs: JsonSchema | undefined, defs: Record<string, JsonSchema>): string[] {
   const schema = typeof kwargs?.$ref === 'string' && kwargs.$ref.startsWith('#/$defs/') ? defs[kwargs.$ref.slice(8)] : kwargs
-  const marked = (s: JsonSchema) => s[JSON_MARK] === true || (Array.isArray(s.allOf) && s.allOf[0]?.[JSON_MARK] === true)
-  return Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>).filter(([, s]) => marked(s)).map(([name]) => name)
+  return Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>).filter(([, s]) => isJsonField(s)).map(([name]) => name)
 }
 
 /** `{}`: any value (an untyped parameter). */

@@ -12,7 +12,7 @@ import type { Kwargs } from './controller.ts'
 import { HttpError } from './errors.ts'
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import type { ParamIssue } from './params.ts'
-import { coercer, holdsObjects, isAny, nestForm } from './_form-values.ts'
+import { coercer, holdsObjects, isAny, isJsonField, nestForm } from './_form-values.ts'
 import { dateReviver, isDateSchema } from './_dates.ts'
 
 /**
@@ -236,6 +236,8 @@ function dotted(error: ErrorObject | undefined): string {
 function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unknown): string {
   const got = typeof raw === 'string' ? `, got "${raw.length > 40 ? raw.slice(0, 40) + '…' : raw}"` : ''
   if (!error) return 'is invalid'
+  // A `@json` field sent more than once: the last text counted, and it was not the value.
+  if (Array.isArray(raw) && error.instancePath === '' && isJsonField(schema)) return `must be sent once, as JSON text (it came ${raw.length} times)`
   if (error.keyword === 'required') return 'is required'
   if (error.keyword === 'additionalProperties') return 'is not a known field'
   if (error.keyword === 'enum') return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}`
