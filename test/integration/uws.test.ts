@@ -89,6 +89,15 @@ const app: () => Promise<Application> = () => createApp({
           return 'ignored'
         }
       },
+      Sum: class {
+        static accepts = ['application/octet-stream']
+        declare body: Uint8Array
+        POST() {
+          let sum = 0
+          for (const byte of this.body) sum = (sum + byte) % 65521
+          return { size: this.body.byteLength, sum }
+        }
+      },
       Upload: class {
         static bodyLimit = 1024
         declare body: unknown
@@ -270,6 +279,25 @@ describe('routeless/uws', () => {
     const ok = await raw('POST /upload HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}')
     expect(ok.status).toBe(200)
     expect(ok.body.toString()).toBe('{"a":1}')
+  })
+
+  it('reads a 1 MiB body of declared length that arrives in many pieces, whole and in order', async () => {
+    const body = Buffer.alloc(1024 * 1024)
+    for (let i = 0; i < body.length; i++) body[i] = (i * 7) % 251
+    let sum = 0
+    for (const byte of body) sum = (sum + byte) % 65521
+    const socket = connect(server.port, '127.0.0.1')
+    const received: Buffer[] = []
+    socket.on('data', (d) => received.push(d))
+    socket.write(`POST /sum HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`)
+    for (let at = 0; at < body.length; at += 64 * 1024) {
+      if (!socket.write(body.subarray(at, at + 64 * 1024))) await new Promise((r) => socket.once('drain', r))
+      await new Promise((r) => setTimeout(r, 2))
+    }
+    await new Promise((r) => socket.once('close', r))
+    const res = parse(Buffer.concat(received))
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body.toString())).toEqual({ size: body.length, sum })
   })
 
   it('answers 501 for TRACE, the one token outside routeless that this uWS build lets through', async () => {

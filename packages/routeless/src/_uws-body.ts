@@ -4,13 +4,20 @@
  * @module
  */
 import type { HttpResponse } from 'uWebSockets.js'
+import type { WholeBody } from './request.ts'
 
 /** Unread request body buffered before the socket is paused. */
 const BODY_HIGH_WATER = 256 * 1024
 
-export class BodyQueue implements AsyncIterableIterator<Uint8Array> {
+export class BodyQueue implements AsyncIterableIterator<Uint8Array>, WholeBody {
   taken = false
   private readonly res: HttpResponse
+  /** The declared Content-Length (undefined for a chunked body). */
+  private readonly length: number | undefined
+  /** Read from already: `whole` is no longer offered. */
+  private started = false
+  /** `whole`'s reader, waiting for the last chunk. */
+  private waiter: { resolve: (bytes: Uint8Array) => void; reject: (e: Error) => void } | undefined
   private chunks: Uint8Array[] = []
   private buffered = 0
   private ended = false
@@ -19,12 +26,49 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array> {
   private error: Error | undefined
   private reader: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: Error) => void } | undefined
 
-  constructor(res: HttpResponse) {
+  constructor(res: HttpResponse, length: number | undefined) {
     this.res = res
+    this.length = length
+  }
+
+  /**
+   * The whole body in one piece, when its length is declared and within `limit` (uWS holds it to that length):
+   * one wait instead of one per chunk. Else undefined, and the body is read chunk by chunk.
+   */
+  whole(limit: number): Promise<Uint8Array> | undefined {
+    if (this.started || this.length === undefined || this.length > limit || this.stopped) return undefined
+    this.started = true
+    if (this.ended) return Promise.resolve(this.drain())
+    if (this.paused) {
+      this.paused = false
+      this.res.resume()
+    }
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject }
+    })
+  }
+
+  /** What is buffered, as one array (for `whole`). */
+  private drain(): Uint8Array {
+    const chunks = this.chunks
+    this.chunks = []
+    this.buffered = 0
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
   }
 
   push(chunk: ArrayBuffer, last: boolean): void {
     if (this.stopped) return
+    if (this.waiter !== undefined) {
+      // Taken whole: the declared length bounds what is buffered, so the socket is never paused.
+      if (chunk.byteLength > 0) this.chunks.push(new Uint8Array(chunk.slice(0)))
+      if (last) {
+        const waiter = this.waiter
+        this.waiter = undefined
+        this.ended = true
+        waiter.resolve(this.drain())
+      }
+      return
+    }
     if (chunk.byteLength > 0) {
       const copy = new Uint8Array(chunk.slice(0))
       const reader = this.reader
@@ -46,6 +90,7 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array> {
   }
 
   next(): Promise<IteratorResult<Uint8Array>> {
+    this.started = true
     if (this.error) return Promise.reject(this.error)
     const chunk = this.chunks.shift()
     if (chunk !== undefined) {
@@ -76,6 +121,9 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array> {
   stop(): void {
     if (this.stopped) return
     this.stopped = true
+    const waiter = this.waiter
+    this.waiter = undefined
+    waiter?.reject(new Error('The request body is no longer read'))
     this.chunks = []
     this.buffered = 0
     if (this.paused && this.error === undefined) {
@@ -91,6 +139,9 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array> {
     const reader = this.reader
     this.reader = undefined
     reader?.reject(error)
+    const waiter = this.waiter
+    this.waiter = undefined
+    waiter?.reject(error)
   }
 
   private settleReader(): void {

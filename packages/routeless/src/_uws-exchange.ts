@@ -27,10 +27,15 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   private abortController: AbortController | undefined
   private readonly declared: boolean
 
-  /** `hasBody`: the request declares a body (a Content-Length other than 0, or a Transfer-Encoding). */
-  constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string, hasBody: boolean) {
+  /**
+   * `length` and `coding`: the request's Content-Length and Transfer-Encoding ('' when absent, framing already
+   * checked). `headers`: its header lines, when the server copied them already.
+   */
+  constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string, length: string, coding: string, headers?: [string, string][]) {
     super(res, req, server)
+    const hasBody = (length !== '' && length !== '0') || coding !== ''
     this.declared = hasBody
+    this.headerList = headers
     // getMethod() would lower-case the method in place: read it as sent. (uWS only routes the nine methods of
     // RFC 9110 and PATCH; it closes the connection on any other token before calling us.)
     this.method = req.getCaseSensitiveMethod()
@@ -41,7 +46,7 @@ export class Exchange extends UwsResponse implements IncomingRequest {
     if (this.method === 'HEAD' || this.method === 'OPTIONS') return
     if (hasBody) {
       // Data may follow in this same tick: the handler must be in place before the callback returns.
-      const queue = (this.queue = new BodyQueue(res))
+      const queue = (this.queue = new BodyQueue(res, coding === '' ? Number(length) : undefined))
       res.onData((chunk, last) => queue.push(chunk, last))
     }
   }
@@ -105,9 +110,7 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   goAsync(): void {
     this.res.onAborted(() => this.onAborted())
     if (this.req !== undefined) {
-      const list: [string, string][] = []
-      this.req.forEach((k, v) => void list.push([k, v]))
-      this.headerList = list
+      this.headerList ??= headerList(this.req)
       this.req = undefined
     }
     this.server.pending.add(this)
@@ -146,3 +149,9 @@ class UwsEnv {
   }
 }
 
+/** The request's header lines, as uWS holds them only while its callback runs. */
+export function headerList(req: HttpRequest): [string, string][] {
+  const list: [string, string][] = []
+  req.forEach((k, v) => void list.push([k, v]))
+  return list
+}

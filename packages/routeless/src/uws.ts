@@ -16,7 +16,7 @@ import { HttpError, STATUS_TEXT } from './errors.ts'
 import type { RunningServer, ServeOptions } from './node.ts'
 import { normalizeTarget, serverAllow } from './request-target.ts'
 import { errorReply, type Answer } from './response.ts'
-import { Exchange, internalError } from './_uws-exchange.ts'
+import { Exchange, headerList, internalError } from './_uws-exchange.ts'
 
 export type { RunningServer } from './node.ts'
 
@@ -117,7 +117,7 @@ type Servable = Pick<Application, 'handle'> & Partial<Pick<Application, 'table'>
  * `length` and `coding` are the first of each header (what uWS's `getHeader` gives). The message, or undefined when
  * the framing is sound.
  */
-function framingError(req: HttpRequest, length: string, coding: string): string | undefined {
+function framingError(headers: readonly (readonly [string, string])[], length: string, coding: string): string | undefined {
   if (coding !== '') {
     if (length !== '') return 'Both Transfer-Encoding and Content-Length'
     if (coding.trim().toLowerCase() !== 'chunked') return `Unsupported Transfer-Encoding: ${coding}`
@@ -125,10 +125,10 @@ function framingError(req: HttpRequest, length: string, coding: string): string 
   if (length !== '' && !/^\d+$/.test(length)) return 'Invalid Content-Length header'
   let lengths = 0
   let codings = 0
-  req.forEach((name) => {
+  for (const [name] of headers) {
     if (name === 'content-length') lengths++
     else if (name === 'transfer-encoding') codings++
-  })
+  }
   if (lengths > 1) return 'More than one Content-Length header'
   if (codings > 1) return 'More than one Transfer-Encoding header'
   return undefined
@@ -183,8 +183,12 @@ class UwsServer {
     if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
     const length = req.getHeader('content-length')
     const coding = req.getHeader('transfer-encoding')
+    // A request with a body is answered after its callback: its headers are copied now (the request object dies with
+    // the callback), once, and the framing checks read the copy.
+    let headers: [string, string][] | undefined
     if (length !== '' || coding !== '') {
-      const framing = framingError(req, length, coding)
+      headers = headerList(req)
+      const framing = framingError(headers, length, coding)
       if (framing !== undefined) return refuseFraming(res, framing)
     }
     if (target === '*') {
@@ -193,7 +197,7 @@ class UwsServer {
       if (this.closing) res.writeHeader('connection', 'close')
       return void res.endWithoutBody()
     }
-    const exchange = new Exchange(res, req, this, target, (length !== '' && length !== '0') || coding !== '')
+    const exchange = new Exchange(res, req, this, target, length, coding, headers)
     let answer: Answer | Promise<Answer>
     try {
       answer = this.app.handle(exchange, exchange.env)
