@@ -1,7 +1,7 @@
 /**
  * Internal to typed-binder.ts: how the strings of a query or a form become the values a handler's types declare —
  * numbers, booleans, literals, lists (repeated keys, comma lists of numbers), null, JSON text where an object is
- * declared — and how `dictionaries[0].source_lang` fields fold into the declared objects. Strict: what does not read
+ * declared or a field says `@json` — and how `dictionaries[0].source_lang` fields fold into the declared objects. Strict: what does not read
  * as the type is left as it is, for the validator to refuse.
  * @module
  */
