@@ -1,6 +1,6 @@
 /** `routeless explain`: what resolve() decides, said for a person; and the development 404 hint. */
 import { describe, expect, it } from 'vitest'
-import { explain } from '../../packages/routeless/src/explain.ts'
+import { explain } from '../../packages/routeless/src/tooling/explain.ts'
 import { fixtureApp } from '../_apps.ts'
 
 const tree = fixtureApp('tree')

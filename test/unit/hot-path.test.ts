@@ -4,10 +4,10 @@
  * rule.
  */
 import { describe, expect, it } from 'vitest'
-import { parseQuery } from '../../packages/routeless/src/request.ts'
-import { normalizeTarget } from '../../packages/routeless/src/request-target.ts'
-import { splitPath } from '../../packages/routeless/src/resolver.ts'
-import { toRequestKey } from '../../packages/routeless/src/_naming.ts'
+import { parseQuery } from '../../packages/routeless/src/lifecycle/request.ts'
+import { normalizeTarget } from '../../packages/routeless/src/server/shared/request-target.ts'
+import { splitPath } from '../../packages/routeless/src/routing/resolver.ts'
+import { toRequestKey } from '../../packages/routeless/src/routing/naming.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { splitPath } from 'routeless'
-import { isForbiddenPart, toSegment } from '../../packages/routeless/src/_naming.ts'
+import { isForbiddenPart, toSegment } from '../../packages/routeless/src/routing/naming.ts'
 
 describe('toSegment', () => {
   it('turns class names, file names and method-route words into the one path segment requests use', () => {

@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { runCli } from './cli.ts'
+import { runCli } from './cli/main.ts'
 
 process.exitCode = await runCli(process.argv.slice(2))

@@ -1,0 +1,65 @@
+/**
+ * What an application is made from and with: its options (`AppOptions`), the controllers' source (prefixes, or a
+ * module map for bundlers and tests) and the modules a source names (`collectSources`).
+ * @module
+ */
+import type { AuthSpec } from '../guards/auth.ts'
+import type { ErrorRenderer } from './controller.ts'
+import type { CorsOptions } from '../wrappers/cors.ts'
+import type { Logger } from './logging.ts'
+import type { Manifest } from '../binding/manifest.ts'
+import { discoverModules, type ModuleExports, type ModuleSource } from '../routing/route-table.ts'
+import type { TypesMode } from '../binding/type-source.ts'
+
+export interface AppOptions {
+  /** Largest request body accepted, in bytes (default 1 MiB). A controller may set its own `static bodyLimit`. */
+  bodyLimit?: number
+  /** Renders every error no controller or module renders itself. */
+  renderError?: ErrorRenderer
+  /** Where 500s are logged (default: `console.error`). */
+  logger?: Logger
+  /** Directory used to resolve prefixes and print file names (default: `process.cwd()`). */
+  cwd?: string
+  /** Services given to every controller as `this.context` (a database handle, stores, configuration). */
+  context?: unknown
+  /** Guards for every handler of the tree (as a root module's `export const auth`), run before any module's. */
+  auth?: AuthSpec
+  /** Cross-origin resource sharing (off when not given). */
+  cors?: CorsOptions
+  /** Log one `request` line per request at level info, and echo `X-Request-ID` (default false). */
+  accessLog?: boolean
+  /**
+   * How handler signatures are read: `'auto'` (default: the manifest when current, else the TypeScript checker, else
+   * parameter names), `'manifest'` (never imports `typescript`), `'off'` (parameter names only, unchecked).
+   */
+  types?: TypesMode
+  /**
+   * Development: a 404's message says why nothing answers, as `routeless explain` does ("Posts.GET takes 1 path part,
+   * got 0"). Off by default (it describes the controller tree); the CLI turns it on with `--watch` or
+   * `NODE_ENV=development`.
+   */
+  explainNotFound?: boolean
+  /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
+  manifest?: Manifest | string
+}
+
+/** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
+export type ModuleMap = Record<string, ModuleExports | (() => Promise<ModuleExports>)>
+
+/** A prefix (`'controllers'`), several (`['a', 'b']` or `'a:b'`), or a module map for bundlers and tests. */
+export type ControllerSource = string | string[] | { modules: ModuleMap }
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+/** The modules `source` names: each prefix's files (`a:b` is two prefixes), or the module map's entries. */
+export function collectSources(source: ControllerSource, cwd: string, generation = 0): ModuleSource[] {
+  if (typeof source === 'object' && !Array.isArray(source)) {
+    return Object.entries(source.modules).map(([key, mod]) => ({
+      parts: key.split('/').filter(Boolean),
+      file: `<module ${key || 'index'}>`,
+      load: typeof mod === 'function' ? (mod as () => Promise<ModuleExports>) : async () => mod,
+    }))
+  }
+  const prefixes = (Array.isArray(source) ? source : [source]).flatMap((p) => p.split(':')).filter(Boolean)
+  return prefixes.flatMap((p) => discoverModules(p, cwd, generation))
+}

@@ -1,0 +1,100 @@
+/**
+ * Where handler types come from at start-up: the manifest when it still describes the files (a warm start: hashing
+ * only), else a fresh analysis with `typescript` (then cached), else — `typescript` absent and no manifest — the
+ * parameter names read from the functions themselves, with one warning.
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { RoutelessError } from '../app/errors.ts'
+import type { ModuleSource } from '../routing/discover.ts'
+import { fileHashes, fileOfModule, handlerKey, isFresh, MANIFEST_PATH, mergeManifests, readManifest, writeManifest, type HandlerTypes, type JsonSchema, type Manifest } from './manifest.ts'
+
+/**
+ * `'auto'` (default): manifest, else analysis, else names; `'manifest'`: the manifest only (production: never imports
+ * `typescript`); `'off'`: names only, as before types were read.
+ */
+export type TypesMode = 'auto' | 'manifest' | 'off'
+
+export interface SignatureOptions {
+  cwd: string
+  mode?: TypesMode
+  /** A manifest object, or its path (default `.routeless/manifest.json` under `cwd`). */
+  manifest?: Manifest | string
+}
+
+export interface Signatures {
+  /** The types of handler `method` of class `className` exported by `source`, when known and current. */
+  lookup(source: ModuleSource, className: string, method: string): HandlerTypes | undefined
+  defs: Record<string, JsonSchema>
+  warnings: string[]
+  /** How the types were obtained, for tests and `routeless build`. */
+  origin: 'manifest' | 'analysis' | 'none'
+  manifest: Manifest | undefined
+}
+
+const NONE: Signatures = { lookup: () => undefined, defs: {}, warnings: [], origin: 'none', manifest: undefined }
+
+export async function loadSignatures(sources: ModuleSource[], options: SignatureOptions): Promise<Signatures> {
+  const mode = options.mode ?? 'auto'
+  if (mode === 'off') return NONE
+  const { cwd } = options
+  const manifestFile = typeof options.manifest === 'string' || options.manifest === undefined ? path.resolve(cwd, options.manifest ?? MANIFEST_PATH) : undefined
+  let manifest = typeof options.manifest === 'object' ? options.manifest : readManifest(manifestFile!)
+  const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
+  const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file) && declaresTypes(s.file))
+  // A cache another version of the analyser wrote is read again (never in 'manifest' mode: that one was built to ship).
+  if (mode === 'auto' && manifestFile && manifest && files.length > 0) {
+    const { analyzerId, loadTypeScript } = await import('./analyze.ts')
+    if (manifest.analyzer !== analyzerId() && (await loadTypeScript(cwd))) manifest = undefined
+  }
+  const hashOf = fileHashes()
+  const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd, hashOf))
+  const warnings: string[] = []
+  let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'
+  if (stale.length > 0) {
+    const ts = mode === 'auto' ? await (await import('./analyze.ts')).loadTypeScript(cwd) : undefined
+    if (ts) {
+      const { analyze } = await import('./analyze.ts')
+      let fresh: Manifest
+      try {
+        fresh = analyze(ts, stale.map((s) => ({ file: s.file, module: s.parts.join('/') })), cwd)
+      } catch (cause) {
+        throw new RoutelessError('ROUTELESS_ERR_TYPES', (cause as Error).message, { cause })
+      }
+      manifest = mergeManifests(manifest, fresh)
+      if (manifestFile) writeManifest(manifestFile, manifest)
+      origin = 'analysis'
+    } else {
+      const names = stale.slice(0, 3).map((s) => rel(s.file)).join(', ') + (stale.length > 3 ? ` and ${stale.length - 3} more` : '')
+      warnings.push(mode === 'manifest' || manifest
+        ? `The signature manifest does not describe ${names} (edited since \`routeless build\`?): their parameters are bound by name, unchecked. Run \`routeless build\`.`
+        : `typescript is not installed and there is no signature manifest: handler parameters are bound by name, unchecked (install typescript, or run \`routeless build\` where it is).`)
+    }
+  }
+  if (!manifest) return { ...NONE, warnings }
+  const current = manifest
+  const staleFiles = new Set(origin === 'analysis' ? [] : stale.map((s) => s.file))
+  const served = new Set(files.map((s) => rel(s.file)))
+  for (const [key, types] of Object.entries(current.handlers)) {
+    if (types.warnings && served.has(key.slice(0, key.indexOf('#')))) for (const w of types.warnings) warnings.push(`${key.replace('#', ': ')}: ${w}`)
+  }
+  return {
+    origin, manifest: current, defs: current.$defs, warnings,
+    lookup(source, className, method) {
+      if (staleFiles.has(source.file)) return undefined
+      const file = source.file.startsWith('<') ? fileOfModule(current, source.parts.join('/')) : rel(source.file)
+      return file === undefined ? undefined : current.handlers[handlerKey(file, className, method)]
+    },
+  }
+}
+
+/** TypeScript files always; JavaScript files only when they carry JSDoc types (else there is nothing to read). */
+function declaresTypes(file: string): boolean {
+  if (/\.[mc]?ts$/.test(file)) return true
+  try {
+    return /@(?:param|type|typedef|returns?)\b/.test(readFileSync(file, 'utf8'))
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Internal: `routeless [serve]`, the command that serves: picks the server, starts the workers or the app, watches,
+ * and drains on SIGINT/SIGTERM. The settings arrive resolved (flags, then environment, then the config file).
+ * @module
+ */
+import { collectSources, createApp, type Application } from '../app/application.ts'
+import { appOptionsOf, makeContext, type RoutelessConfig } from './config.ts'
+import { RoutelessError } from '../app/errors.ts'
+import { createLogger, type LogFormat, type LogLevel } from '../app/logging.ts'
+import type { RunningServer } from '../server/shared/serving.ts'
+import { registerTypeScript } from '../routing/ts-loader.ts'
+import { isWorker, leave, parseWorkers, reportListening, runPrimary, WORKER_HOST_ENV, workerStopSignal } from './workers.ts'
+import type { CliIO } from './io.ts'
+
+export interface ServeSettings {
+  prefix: string[]
+  host: string
+  bodyLimit?: number
+  logLevel: LogLevel
+  logFormat: LogFormat
+  watch: boolean
+  server: 'uws' | 'node'
+  workers: string
+  config: RoutelessConfig
+}
+
+/** Parses `--host` (`host:port`, `:port`, `port`, `[::1]:port`). */
+export function parseHost(value: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*))?(?::(\d+))?$/.exec(value.trim())
+  const bare = /^\d+$/.test(value.trim())
+  const host = bare ? '127.0.0.1' : (m?.[1] ?? m?.[2]) || '127.0.0.1'
+  const port = Number(bare ? value : m?.[3] ?? 8000)
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --host "${value}": expected host:port`)
+  return { host, port }
+}
+
+export function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}
+
+export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<number> {
+  const { prefix, config } = opts
+  const worker = isWorker()
+  let where: { host: string; port: number }
+  let workers: number
+  try {
+    where = parseHost(worker ? process.env[WORKER_HOST_ENV]! : opts.host)
+    workers = worker ? 1 : parseWorkers(opts.workers)
+  } catch (error) {
+    io.stderr((error as Error).message)
+    return 2
+  }
+  const server = await chooseServer(opts.server, io)
+  if (!server) return 1
+  const describe = (url: string, handlers: number) =>
+    `routeless: ${handlers} handlers from ${prefix.map(shortPath).join(', ')} listening on ${url} (${server.name}${workers > 1 ? `, ${workers} workers` : ''})`
+  if (workers > 1) {
+    // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
+    try {
+      const { loadSignatures } = await import('../binding/type-source.ts')
+      await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
+    } catch {
+      // each worker reports it as it starts
+    }
+    return runPrimary({
+      count: workers, ...where, env: { ROUTELESS_SERVER: server.name }, stdout: io.stdout, stderr: io.stderr,
+      stopSignal: io.stopSignal ?? waitForSignal(), describe,
+    })
+  }
+  // Before anything loads: the watcher must learn every local module the controllers import.
+  if (opts.watch) (await import('../tooling/watch.ts')).trackLocalModules()
+  const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
+  let context: unknown
+  try {
+    context = await makeContext(config)
+  } catch (error) {
+    io.stderr(`routeless: the config's context failed: ${(error as Error).stack ?? error}`)
+    return 1
+  }
+  const app = await loadApp(prefix, io, {
+    ...appOptionsOf(config), context, bodyLimit: opts.bodyLimit, logger,
+    accessLog: config.accessLog ?? (opts.logLevel === 'info' || opts.logLevel === 'debug'),
+    explainNotFound: config.explainNotFound ?? (opts.watch || process.env.NODE_ENV === 'development'),
+  })
+  let running: RunningServer | undefined
+  try {
+    if (!app) return 1
+    await config.ready?.(app)
+    running = await server.serve(app, { ...where, reusePort: worker })
+  } catch (error) {
+    io.stderr(`routeless: ${(error as Error).message}`)
+    await config.close?.()
+    return 1
+  }
+  if (worker) reportListening(running.url, app.table.rows.length)
+  else io.stdout(describe(running.url, app.table.rows.length))
+  const watcher = opts.watch
+    ? (await import('../tooling/watch.ts')).watchControllers(app, prefix, {
+        onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
+        onError: (error) => io.stderr(`routeless: reload failed, still serving the previous controllers: ${(error as Error).message ?? error}`),
+      })
+    : undefined
+  await (io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal()))
+  watcher?.close()
+  await running.close()
+  await config.close?.()
+  if (worker) leave()
+  return 0
+}
+
+/** A prefix as given, relative to the working directory when it lies below it. */
+function shortPath(p: string): string {
+  const cwd = process.cwd()
+  return p.startsWith(cwd + '/') ? p.slice(cwd.length + 1) : p
+}
+
+type Serve = (app: Application, options: { host: string; port: number; reusePort?: boolean }) => Promise<RunningServer>
+
+/**
+ * `--server`: node:http unless uWebSockets.js is asked for. node:http is the default because it passes every probe of
+ * the protocol suite (test/protocol); uWebSockets.js 20.30 does not answer HTTP/1.0, drops requests pipelined behind
+ * an asynchronous answer, and leaves some malformed requests unanswered (README, "Servers").
+ */
+async function chooseServer(wanted: 'uws' | 'node', io: CliIO): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
+  if (wanted === 'uws') {
+    try {
+      const uws = await import('../server/uws/index.ts')
+      uws.loadUws()
+      return { name: 'uws', serve: uws.serve }
+    } catch (error) {
+      io.stderr(`routeless: --server=uws: ${(error as Error).message}`)
+      return undefined
+    }
+  }
+  const node = await import('../server/node/index.ts')
+  return { name: 'node', serve: node.serve }
+}
+
+/** Loads the controllers into an app; prints the mistake and resolves to undefined when they cannot load. */
+export async function loadApp(prefix: string[], io: CliIO, options: Parameters<typeof createApp>[1] = {}): Promise<Application | undefined> {
+  try {
+    await registerTypeScript()
+    const logger = options.logger ?? { error: (m: string) => io.stderr(`routeless: ${m}`), warn: (m: string) => io.stderr(`routeless: warning: ${m}`) }
+    return await createApp(prefix, { ...options, logger })
+  } catch (error) {
+    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
+    else io.stderr(`routeless: ${(error as Error).stack ?? error}`)
+    return undefined
+  }
+}

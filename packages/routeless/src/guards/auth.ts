@@ -1,0 +1,113 @@
+/**
+ * Auth helpers: guards that run before a handler. A guard throws `AccessDenied` (401 with `WWW-Authenticate`) when
+ * credentials are missing or wrong, and a 403 `HttpError` when they are right but not enough.
+ *
+ * Apply them to a method (`static auth = { POST: guard }`), a class (`static auth = guard`, or an array), or a
+ * module tree (a module exporting `auth` guards every controller in it and under it).
+ * @module
+ */
+import type { Controller } from '../app/controller.ts'
+import { AccessDenied, HttpError } from '../app/errors.ts'
+import { parseHandlerName } from '../routing/handler-names.ts'
+
+/** Runs before the handler, with the controller instance (request, kwargs, context …). */
+export type Guard = (controller: Controller<any>) => void | Promise<void>
+
+/** What `static auth` or a module's `auth` export may hold. */
+export type AuthSpec = Guard | readonly Guard[] | Partial<Record<string, Guard | readonly Guard[]>>
+
+interface VerifyOptions<P> {
+  /** The realm of the `WWW-Authenticate` challenge. */
+  realm?: string
+  /**
+   * Decides, once authenticated, whether this principal may call this handler; false → 403.
+   */
+  authorize?: (principal: P, controller: Controller<any>) => boolean | Promise<boolean>
+}
+
+/** HTTP Basic: `verify(username, password)` returns the principal (stored on `controller.principal`) or a falsy value. */
+export function basicAuth<P>(options: VerifyOptions<P> & { verify: (username: string, password: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+  const realm = options.realm ?? 'routeless'
+  return async (controller) => {
+    const header = controller.request.headers.get('authorization') ?? ''
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)
+    if (!m) throw new AccessDenied('Authentication required', { scheme: 'Basic', realm })
+    const decoded = Buffer.from(m[1]!, 'base64').toString('utf8')
+    const colon = decoded.indexOf(':')
+    if (colon < 0) throw new AccessDenied('Malformed Basic credentials', { scheme: 'Basic', realm })
+    const principal = await options.verify(decoded.slice(0, colon), decoded.slice(colon + 1), controller)
+    if (!principal) throw new AccessDenied('Invalid credentials', { scheme: 'Basic', realm })
+    await admit(principal, controller, options.authorize)
+  }
+}
+
+/** Options of `bearerAuth` beyond `verify`. */
+export interface BearerOptions {
+  /** Authorization scheme (default `Bearer`): `Authorization: <scheme> <token>`. */
+  scheme?: string
+  /** Read the token from this header instead, whole (`SmileID-Token: <token>`). */
+  header?: string
+  /**
+   * Status of a failure (default 401 with a `WWW-Authenticate` challenge). APIs whose clients expect 403 for a bad
+   * key (DeepL) set 403: no challenge is sent.
+   */
+  status?: 401 | 403
+  /** Messages of the two failures. */
+  messages?: { missing?: string; invalid?: string }
+}
+
+/** Bearer tokens (RFC 6750), another scheme name, or a header of its own; see `BearerOptions`. */
+export function bearerAuth<P>(options: VerifyOptions<P> & BearerOptions & { verify: (token: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+  const realm = options.realm ?? 'routeless'
+  const scheme = options.scheme ?? (options.header ? options.header : 'Bearer')
+  const header = options.header?.toLowerCase()
+  const pattern = new RegExp(`^${scheme.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(\\S+)\\s*$`, 'i')
+  const missing = options.messages?.missing ?? 'Authentication required'
+  const invalid = options.messages?.invalid ?? 'Invalid token'
+  const fail = (message: string, error?: string): HttpError =>
+    options.status === 403
+      ? new HttpError(403, message)
+      : new AccessDenied(message, { scheme, realm, headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined })
+  return async (controller) => {
+    const headers = controller.request.headers
+    const token = header ? headers.get(header)?.trim() || undefined : pattern.exec(headers.get('authorization') ?? '')?.[1]
+    if (token === undefined) throw fail(missing)
+    const principal = await options.verify(token, controller)
+    if (!principal) throw fail(invalid, 'invalid_token')
+    await admit(principal, controller, options.authorize)
+  }
+}
+
+/** A custom check: a falsy result → 403 (or the given status and message). */
+export function check(fn: (controller: Controller<any>) => unknown, options: { status?: number; message?: string } = {}): Guard {
+  return async (controller) => {
+    const result = await fn(controller)
+    if (!result) throw new HttpError(options.status ?? 403, options.message ?? 'Forbidden')
+    // A check that returns who passed (not just `true`) sets the principal, as `verify` does.
+    if (result !== true) controller.principal = result
+  }
+}
+
+async function admit<P>(principal: P, controller: Controller<any>, authorize: VerifyOptions<P>['authorize']): Promise<void> {
+  controller.principal = principal
+  if (authorize && !(await authorize(principal, controller))) throw new HttpError(403, 'Forbidden')
+}
+
+/** Names the keys of a per-method `AuthSpec` that are not handler names (`{ Post: … }`): a start-up error. */
+export function unknownAuthKeys(spec: AuthSpec | undefined): string[] {
+  if (!spec || typeof spec === 'function' || Array.isArray(spec)) return []
+  return Object.keys(spec).filter((k) => typeof parseHandlerName(k) !== 'object')
+}
+
+/**
+ * The guards an `AuthSpec` gives to the handler `name` answering `verb`: its own entry (`GET_$_entries`), else its
+ * verb's (`GET` covers every GET handler of the class), else GET's for HEAD.
+ */
+export function guardsFor(spec: AuthSpec | undefined, name: string, verb: string = name): Guard[] {
+  if (!spec) return []
+  if (typeof spec === 'function') return [spec]
+  if (Array.isArray(spec)) return [...spec]
+  const entries = spec as Partial<Record<string, Guard | readonly Guard[]>>
+  const own = entries[name] ?? entries[verb] ?? (verb === 'HEAD' ? entries.GET : undefined)
+  return own === undefined ? [] : typeof own === 'function' ? [own] : [...own]
+}

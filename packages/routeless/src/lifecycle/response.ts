@@ -1,0 +1,241 @@
+/**
+ * The one place where handler return values and errors become an answer: a `Reply` that adapters write directly,
+ * or a `Response` for `fetch`.
+ * @module
+ */
+import type { ResponseState } from '../app/controller.ts'
+import type { HttpError } from '../app/errors.ts'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** Header pairs as adapters write them: a `Headers`, or `[name, value]` pairs made once and shared. */
+export type HeaderList = Headers | ReadonlyArray<readonly [string, string]>
+
+/**
+ * An answer before any Fetch `Response` exists. `Application.handle` returns one (or the `Response` a handler or an
+ * error renderer made); `fetch` wraps it in a Response, routeless/uws writes it to the socket as it is.
+ */
+export interface Reply {
+  status: number
+  statusText?: string
+  /** A `Headers` owned by this reply (the handler's, a copy of an error's), or shared pairs never to be changed. */
+  headers: HeaderList | undefined
+  /** The `content-type` to send when `headers` has none. */
+  type: string | undefined
+  /** `null` for no body; a string is sent as UTF-8. */
+  body: string | Uint8Array | Blob | ReadableStream<Uint8Array> | null
+}
+
+/** What the core answers: a `Reply`, or a `Response` when a handler or a renderer made one. */
+export type Answer = Reply | Response
+
+/**
+ * `this.response`: the status and headers a handler sets. The `Headers` is only made when the handler touches it,
+ * so a handler that sets none costs none.
+ */
+export class ResponseDraft implements ResponseState {
+  status: number | undefined = undefined
+  /** The headers, once touched. */
+  touched: Headers | undefined = undefined
+  get headers(): Headers {
+    return (this.touched ??= new Headers())
+  }
+  set headers(value: Headers) {
+    this.touched = value
+  }
+}
+
+/**
+ * Turns a handler's return value into a Response:
+ * - a `Response` is sent as is (headers set on `this.response` are added);
+ * - `undefined`/`null` → no body (204 unless a status was set);
+ * - `Uint8Array`/`ArrayBuffer`/`Blob`/`ReadableStream`/async iterables → streamed bytes;
+ * - a generator (sync or async) → a JSON array streamed as it yields (NDJSON when the handler set that content type;
+ *   its chunks as they are when the handler set a type that is not JSON);
+ * - anything else (strings included) → JSON, so a returned string arrives in double quotes; a `Set` as an array, a
+ *   `Map` with string keys as an object, and what JSON cannot represent faithfully is an error (a 500, logged).
+ */
+export function toResponse(value: unknown, state?: ResponseState): Response {
+  return toFetchResponse(toReply(value, state))
+}
+
+/** `toResponse` without building the Response: the same rules, as a `Reply` (or the handler's own `Response`). */
+export function toReply(value: unknown, state?: ResponseState): Answer {
+  const headers = state instanceof ResponseDraft ? state.touched : state?.headers
+  const status = state?.status
+  if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599)) {
+    throw new RangeError(`this.response.status must be an integer from 200 to 599, got ${status}`)
+  }
+  const noBody = status === 204 || status === 205 || status === 304
+  // Strings first: the most common return value.
+  if (typeof value === 'string' && !noBody) return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
+  if (value instanceof Response) {
+    if (!headers) return value
+    let out = value
+    try {
+      for (const [k, v] of headers) if (!out.headers.has(k)) out.headers.set(k, v)
+    } catch {
+      // Immutable headers (Response.redirect, fetch() results): answer with a copy.
+      out = new Response(value.body, value)
+      for (const [k, v] of headers) if (!out.headers.has(k)) out.headers.set(k, v)
+    }
+    return out
+  }
+  if (value === undefined || value === null || noBody) return { status: status ?? 204, headers, type: undefined, body: null }
+  if (typeof value === 'object') {
+    if (value instanceof Uint8Array) return bytes(value, status, headers, 'application/octet-stream')
+    if (value instanceof ArrayBuffer) return bytes(new Uint8Array(value), status, headers, 'application/octet-stream')
+    if (value instanceof Blob) return bytes(value, status, headers, value.type || 'application/octet-stream')
+    if (value instanceof ReadableStream) return bytes(value, status, headers, 'application/octet-stream')
+    if (isGenerator(value)) {
+      // JSON unless the handler chose another type (`text/event-stream`, `text/plain`: its chunks go out as they are).
+      const type = headers?.get('content-type')
+      if (!type || /json/i.test(type)) return bytes(jsonStream(value, type ? NDJSON_TYPES.test(type) : false), status, headers, JSON_TYPE)
+    }
+    if (Symbol.asyncIterator in value || isGenerator(value)) return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
+  }
+  const body = stringify(value)
+  if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
+  return { status: status ?? 200, headers, type: JSON_TYPE, body }
+}
+
+/** Content types that make a returned generator stream one JSON value per line instead of one JSON array. */
+const NDJSON_TYPES = /^\s*application\/(x-ndjson|ndjson|jsonl|x-jsonlines)\s*(;|$)/i
+
+function isGenerator(value: object): value is Iterator<unknown> | AsyncIterator<unknown> {
+  const tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag]
+  return tag === 'Generator' || tag === 'AsyncGenerator'
+}
+
+/**
+ * `JSON.stringify` that never loses data silently: a `Set` becomes an array, a `Map` with string keys an object, and
+ * a value JSON cannot represent (a `Map` with other keys, a generator, `NaN`/`Infinity`, a `BigInt`) throws, so the
+ * handler's mistake is a logged 500 rather than `{}` or `null` on the wire.
+ */
+export function stringify(value: unknown): string | undefined {
+  // Plain data (the common case) needs no replacer: checking it first costs far less than a replacer call per member.
+  return plainData(value, 0) ? JSON.stringify(value) : JSON.stringify(value, faithful)
+}
+
+/** True for strings, booleans, null, finite numbers, and plain objects and arrays of them (not too deep). */
+function plainData(value: unknown, depth: number): boolean {
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint'
+  if (depth > 32) return false
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!plainData(value[i], depth + 1)) return false
+    return true
+  }
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return false
+  for (const key in value) if (!plainData((value as Record<string, unknown>)[key], depth + 1)) return false
+  return true
+}
+
+function faithful(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`${where(key)} is ${value}, which JSON cannot represent`)
+    return value
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const proto = Object.getPrototypeOf(value)
+  if (proto === Object.prototype || proto === null) return value
+  if (value instanceof Set) return [...value]
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of value) {
+      if (typeof k !== 'string') throw new TypeError(`${where(key)} is a Map with a ${typeof k} key, which JSON cannot represent: convert it first`)
+      out[k] = v
+    }
+    return out
+  }
+  if (value instanceof WeakMap || value instanceof WeakSet || value instanceof Promise || isGenerator(value)) {
+    const kind = isGenerator(value) ? String((value as unknown as Record<symbol, unknown>)[Symbol.toStringTag]) : proto.constructor.name
+    throw new TypeError(`${where(key)} is a ${kind}, which JSON cannot represent`)
+  }
+  return value
+}
+
+function where(key: string): string {
+  return key === '' ? 'The returned value' : `Member "${key}" of the returned value`
+}
+
+/** A generator's values as one JSON array (`[a,b]`) or, `ndjson`, one JSON value per line, encoded as they come. */
+function jsonStream(generator: Iterator<unknown> | AsyncIterator<unknown>, ndjson: boolean): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let first = true
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await generator.next()
+      if (done) {
+        if (!ndjson) controller.enqueue(encoder.encode(first ? '[]' : ']'))
+        return controller.close()
+      }
+      const json = stringify(value) ?? 'null' // as in an array, an undefined element is null
+      controller.enqueue(encoder.encode(ndjson ? json + '\n' : (first ? '[' : ',') + json))
+      first = false
+    },
+    async cancel() {
+      await generator.return?.(undefined)
+    },
+  })
+}
+
+function bytes(body: Reply['body'], status: number | undefined, headers: Headers | undefined, type: string): Reply {
+  return { status: status ?? 200, headers, type, body }
+}
+
+/** Wraps a `Reply` in a Fetch `Response` (a `Response` passes through). */
+export function toFetchResponse(answer: Answer): Response {
+  if (answer instanceof Response) return answer
+  const headers = answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
+  if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
+  return new Response(answer.body as BodyInit | null, { status: answer.status, statusText: answer.statusText, headers })
+}
+
+/** The same answer without its body, for HEAD (RFC 9110 §9.3.2: HEAD is GET without the content). */
+export function withoutBody(answer: Answer): Answer {
+  if (answer instanceof Response) {
+    answer.body?.cancel().catch(() => {})
+    return new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers })
+  }
+  if (answer.body instanceof ReadableStream) answer.body.cancel().catch(() => {})
+  return answer.body === null ? answer : { ...answer, body: null }
+}
+
+function iterableStream(iterable: AsyncIterable<unknown> | Iterable<unknown>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  const iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await iterator.next()
+      if (done) return controller.close()
+      controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value instanceof Uint8Array ? value : encoder.encode(stringify(value) ?? ''))
+    },
+    async cancel(reason) {
+      await iterator.return?.(reason)
+    },
+  })
+}
+
+/**
+ * The standard error envelope, the same for every framework-made error:
+ * `{"status": 404, "error": "Not Found", "message": "…"}` (plus `details` members when given).
+ * An `HttpError` carrying its own `body` is rendered like a return value instead.
+ */
+export function errorResponse(error: HttpError): Response {
+  return toFetchResponse(errorReply(error))
+}
+
+/** `errorResponse` as a `Reply`. */
+export function errorReply(error: HttpError): Answer {
+  if (error.hasBody) return toReply(error.body, { status: error.status, headers: new Headers(error.headers) })
+  let headers: Headers | undefined
+  // Copied, never shared: an error object may be thrown again, and the reply's headers may be changed.
+  for (const _ of error.headers) {
+    headers = new Headers(error.headers)
+    headers.delete('content-type')
+    break
+  }
+  return { status: error.status, statusText: error.statusText, headers, type: JSON_TYPE, body: JSON.stringify(error.toJSON()) }
+}

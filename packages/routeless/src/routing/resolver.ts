@@ -1,0 +1,110 @@
+/**
+ * Pure path resolution: `(table, method, pathname) → Resolution`. No I/O, a few map look-ups per path part.
+ * @module
+ */
+import type { ErrorRenderer } from '../app/controller.ts'
+import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
+import { isHttpMethod } from './table.ts'
+import { isForbiddenPart, toRequestKey } from './naming.ts'
+
+/** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
+export type Resolution =
+  | { kind: 'match'; handler: Handler; endpoint: Endpoint; args: string[]; renderError: ErrorRenderer | undefined; head: boolean }
+  | { kind: 'options'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
+  | { kind: 'not-found'; reason: string; renderError: ErrorRenderer | undefined; handler?: Handler }
+  | { kind: 'method-not-allowed'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
+  | { kind: 'not-implemented'; renderError: ErrorRenderer | undefined }
+
+/**
+ * Walks the path parts left to right, greedily and without backtracking: a part that names a child segment descends
+ * into it; else, where the node has sub-resources (`GET_$_entries`), a part followed by one of their names is taken as
+ * a positional argument and descends. The node where the walk stops answers, with the captured parts and the parts
+ * left over as its positional arguments; a node without handlers answers 404 (no fallback to a parent's `Default`).
+ * Empty parts (`//`, a trailing `/`) are ignored.
+ */
+export function resolve(table: RouteTable, method: string, pathname: string): Resolution {
+  const parts = splitPath(pathname)
+  if (parts === undefined) return { kind: 'not-found', reason: 'invalid path', renderError: table.root.renderError }
+  let node = table.root
+  let renderError = node.renderError
+  let captured: string[] | undefined
+  let i = 0
+  while (i < parts.length) {
+    const key = toRequestKey(parts[i]!)
+    const child = key === undefined ? undefined : node.children.get(key)
+    if (child !== undefined) {
+      node = child
+      if (child.renderError) renderError = child.renderError
+      i++
+      continue
+    }
+    if (node.param === undefined) break
+    const end = subResource(node.param, parts, i)
+    if (end === undefined) break
+    captured ??= []
+    for (let j = i; j < end.at - 1; j++) captured.push(parts[j]!)
+    node = end.node
+    i = end.at
+  }
+  const endpoint = node.endpoint
+  if (endpoint === undefined) return { kind: 'not-found', reason: 'no controller', renderError }
+  const args = captured === undefined ? (i === 0 ? parts : parts.slice(i)) : i === parts.length ? captured : captured.concat(parts.slice(i))
+  let handler = endpoint.methods.get(method)
+  let head = false
+  if (handler === undefined) {
+    if (method === 'HEAD') {
+      handler = endpoint.methods.get('GET') ?? endpoint.methods.get('ANY')
+      head = true
+    } else if (isHttpMethod(method)) {
+      handler = endpoint.methods.get('ANY')
+      if (handler === undefined && method === 'OPTIONS' && args.length >= endpoint.minArgs && args.length <= endpoint.maxArgs) {
+        return { kind: 'options', endpoint, renderError }
+      }
+    }
+  }
+  if (handler === undefined) {
+    if (!isHttpMethod(method)) return { kind: 'not-implemented', renderError }
+    // A path none of the endpoint's methods could take is not found, whatever the method.
+    if (args.length < endpoint.minArgs || args.length > endpoint.maxArgs) return { kind: 'not-found', reason: 'no handler takes these path parts', renderError }
+    return { kind: 'method-not-allowed', endpoint, renderError }
+  }
+  const sig = handler.signature
+  if (args.length > sig.max || args.length < sig.min) {
+    return { kind: 'not-found', reason: args.length > sig.max ? 'too many path parts' : 'missing path parts', renderError, handler }
+  }
+  return { kind: 'match', handler, endpoint, args, renderError, head }
+}
+
+/**
+ * From a `$` edge at `parts[i]`: the sub-resource node named by the first later part that one of the chained `$` edges
+ * has as a child, and the index after that part; undefined when none does.
+ */
+function subResource(param: RouteNode, parts: string[], i: number): { node: RouteNode; at: number } | undefined {
+  let p: RouteNode | undefined = param
+  for (let j = i + 1; p !== undefined && j < parts.length; j++) {
+    const key = toRequestKey(parts[j]!)
+    const child = key === undefined ? undefined : p.children.get(key)
+    if (child !== undefined) return { node: child, at: j + 1 }
+    p = p.param
+  }
+  return undefined
+}
+
+/** Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, NUL …). */
+export function splitPath(pathname: string): string[] | undefined {
+  const out: string[] = []
+  for (const raw of pathname.split('/')) {
+    if (raw === '') continue
+    let part = raw
+    if (raw.includes('%')) {
+      try {
+        part = decodeURIComponent(raw)
+      } catch {
+        return undefined
+      }
+    }
+    if (isForbiddenPart(part)) return undefined
+    out.push(part)
+  }
+  return out
+}

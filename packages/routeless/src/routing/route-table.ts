@@ -1,0 +1,102 @@
+/**
+ * Compiles controller modules, once, into a `RouteTable`: a tree keyed by path segment whose nodes carry the handlers
+ * that answer there. Module discovery lives in `discover.ts`, handler names in `handler-names.ts`, placing a
+ * module's handlers in the tree in `add-module.ts`.
+ * @module
+ */
+import type { ErrorRenderer } from '../app/controller.ts'
+import { RoutelessError } from '../app/errors.ts'
+import { toSegment } from './naming.ts'
+import { HTTP_METHODS } from './handler-names.ts'
+import type { Signature } from './arity.ts'
+import { loadSignatures, type Signatures, type TypesMode } from '../binding/type-source.ts'
+import { compileTypedBinder, TypeValidators, type TypedBinder } from '../binding/typed-binder.ts'
+import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
+import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
+import type { BodyKind } from '../lifecycle/request.ts'
+import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
+import { findAmbiguity } from './ambiguity.ts'
+import type { ModuleSource } from './discover.ts'
+import { addModule, rel } from './add-module.ts'
+import { newNode, RouteTable, type RouteNode } from './table.ts'
+
+export { discoverModules, type ModuleExports, type ModuleSource } from './discover.ts'
+export { HTTP_METHODS } from './handler-names.ts'
+export { isHttpMethod, RouteTable, type Endpoint, type Handler, type RouteNode, type RouteRow } from './table.ts'
+
+export interface BuildOptions {
+  /** Base directory used to print file names, and where `.routeless/manifest.json` lives (default: the working directory). */
+  cwd?: string
+  /** How handler types are read: `'auto'` (manifest, else analysis, else names), `'manifest'` or `'off'`. */
+  types?: TypesMode
+  /** A signature manifest, or its path (default `.routeless/manifest.json`). */
+  manifest?: Manifest | string
+  /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
+  auth?: AuthSpec
+}
+
+/** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
+export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions = {}): Promise<RouteTable> {
+  const cwd = options.cwd ?? process.cwd()
+  const table = new RouteTable()
+  const seen = new Map<string, string>()
+  for (const s of sources) {
+    const key = `${s.root ?? ''}\0${s.parts.map(toSegment).join('/')}`
+    const other = seen.get(key)
+    if (other !== undefined) {
+      throw new RoutelessError('ROUTELESS_ERR_MODULE_CONFLICT', `Modules ${rel(cwd, other)} and ${rel(cwd, s.file)} both answer /${s.parts.join('/')}`)
+    }
+    seen.set(key, s.file)
+  }
+  const loaded = await Promise.all(sources.map(async (s) => {
+    try {
+      return { s, exports: await s.load() }
+    } catch (cause) {
+      throw new RoutelessError('ROUTELESS_ERR_MODULE_LOAD', `Controller module ${rel(cwd, s.file)} failed to load: ${describeLoadError(cause)}`, { cause })
+    }
+  }))
+  const signatures = await loadSignatures(sources, { cwd, mode: options.types, manifest: options.manifest })
+  table.warnings.push(...signatures.warnings)
+  table.defs = signatures.defs as RouteTable['defs']
+  table.types = signatures.origin
+  let validators: TypeValidators | undefined
+  const compile = (types: HandlerTypes) => compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
+  if (options.auth !== undefined) {
+    const unknown = unknownAuthKeys(options.auth)
+    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `The app's auth option names ${unknown.join(', ')}, which are not handler methods`)
+    table.root.auth.push(options.auth)
+  }
+  for (const { s, exports } of loaded) addModule(table, s, exports, cwd, signatures, compile)
+  applyTreeGuards(table)
+  const ambiguity = findAmbiguity(table.root)
+  if (ambiguity) throw new RoutelessError('ROUTELESS_ERR_ROUTE_AMBIGUOUS', ambiguity)
+  if (table.rows.length === 0) {
+    const where = [...new Set(sources.map((s) => rel(cwd, s.root ?? s.file)))].join(', ') || 'the given modules'
+    table.warnings.push(`No handlers found in ${where}: every request will answer 404 (a handler is an UPPERCASE method such as GET() on an exported class)`)
+  }
+  return table
+}
+
+/** Prepends the guards of every module above a handler's module (root first). */
+function applyTreeGuards(table: RouteTable): void {
+  for (const handler of table.handlers()) {
+    const ofNode = (n: RouteNode) => n.auth.flatMap((spec) => guardsFor(spec, handler.name, handler.method))
+    const tree: Guard[] = ofNode(table.root)
+    let at = table.root
+    for (const key of handler.moduleKeys) {
+      const next = at.children.get(key)
+      if (!next) break
+      at = next
+      tree.push(...ofNode(at))
+    }
+    handler.guards = [...tree, ...handler.guards]
+  }
+}
+
+function describeLoadError(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause)
+  // Keep the first stack frame that points into user code: it carries file and line.
+  const frame = (cause.stack ?? '').split('\n').find((l) => /^\s+at .*:\d+:\d+\)?$/.test(l) && !l.includes('node:internal'))
+  const where = frame?.trim().replace(/^at /, '').replace(/^.*\((.*)\)$/, '$1')
+  return where ? `${cause.message} (${where})` : cause.message
+}

@@ -1,0 +1,119 @@
+/**
+ * The route table's shape: a tree keyed by path segment whose nodes carry the handlers that answer there. Built by
+ * `route-table.ts`, read by the resolver and the tooling.
+ * @module
+ */
+import type { ErrorRenderer } from '../app/controller.ts'
+import type { Signature } from './arity.ts'
+import type { Signatures } from '../binding/type-source.ts'
+import type { TypedBinder } from '../binding/typed-binder.ts'
+import type { HandlerTypes } from '../binding/manifest.ts'
+import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
+import type { BodyKind } from '../lifecycle/request.ts'
+import type { AuthSpec, Guard } from '../guards/auth.ts'
+import { HTTP_METHODS } from './handler-names.ts'
+
+const METHOD_SET = new Set<string>(HTTP_METHODS)
+
+export function isHttpMethod(method: string): boolean {
+  return METHOD_SET.has(method)
+}
+
+export function newNode(): RouteNode {
+  return { children: new Map(), param: undefined, endpoint: undefined, renderError: undefined, auth: [] }
+}
+
+/** One handler: a class and one of its handler methods, with what was learned about it at start-up. */
+export interface Handler {
+  /** The HTTP method it answers (`GET` …), `WEBSOCKET`, or `ANY`. */
+  method: string
+  /** The method's own name: `GET`, `GET_bar`, `GET_$_entries`. */
+  name: string
+  /** The path it answers, `$` placeholders named after its parameters: `/foo/bar`, `/v3/glossaries/{id}/entries`. */
+  path: string
+  /** Positional parameters filled from `$` placeholders (they come first). */
+  captures: number
+  file: string
+  className: string
+  cls: new () => any
+  fn: (...args: unknown[]) => unknown
+  signature: Signature
+  bodyLimit: number | undefined
+  accepts: readonly string[] | undefined
+  /** The decoded body kinds the class takes (`static consumes`); undefined: all. */
+  consumes: readonly BodyKind[] | undefined
+  renderError: ErrorRenderer | undefined
+  before: ((...args: unknown[]) => unknown) | undefined
+  /** The method's parameter schemas (`static params = { GET: … }`) and their compiled binder. */
+  params: ParamSpec | undefined
+  binder: Binder | undefined
+  /** What the handler's TypeScript signature declares (from the manifest), when known. */
+  types: HandlerTypes | undefined
+  /** Enforces `types` before the call (undefined when they declare nothing to check, or `params` is given). */
+  typed: TypedBinder | undefined
+  /** Auth guards, module tree first, then the class's, then the method's; run before `before()`. */
+  guards: Guard[]
+  /** Keys of the module that defines the class (for module-tree guards). */
+  moduleKeys: string[]
+}
+
+/** The handlers that answer one path, by method (`ANY` included), with the precomputed `Allow` header. */
+export interface Endpoint {
+  path: string
+  methods: Map<string, Handler>
+  allow: string
+  /** A class renderer of this path's controllers, for the errors no handler is running for (405). */
+  renderError: ErrorRenderer | undefined
+  /** Fewest and most positional arguments any of its handlers takes (OPTIONS and 405 answer only within them). */
+  minArgs: number
+  maxArgs: number
+}
+
+export interface RouteNode {
+  /** Child nodes by segment (`foo-bar`, `v3`, `openapi.json`). */
+  children: Map<string, RouteNode>
+  /** The `$` edge: any one path part, taken as a positional argument, when the part after it names a child. */
+  param: RouteNode | undefined
+  endpoint: Endpoint | undefined
+  /** A module's exported `renderError`, applying to its whole tree. */
+  renderError: ErrorRenderer | undefined
+  /** A module's exported `auth` spec, applying to its whole tree (per handler method when it is an object). */
+  auth: AuthSpec[]
+}
+
+export interface RouteRow {
+  method: string
+  /** The path template: `/v3/glossaries/{id}/entries`. */
+  path: string
+  file: string
+  handler: string
+  /** `(id) {sort?, page?}`: positional parameters and keyword arguments (from the schema when declared). */
+  params: string
+}
+
+export class RouteTable {
+  readonly root: RouteNode = newNode()
+  readonly rows: RouteRow[] = []
+  /** What start-up noticed and did not refuse: unreachable names, methods that look like handlers, no handlers. */
+  readonly warnings: string[] = []
+  /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
+  defs: Record<string, Record<string, unknown>> = {}
+  /** Where the handler types came from: the manifest, a fresh analysis, or nowhere (names only). */
+  types: Signatures['origin'] = 'none'
+
+  /** Every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
+  list(): RouteRow[] {
+    return [...this.rows].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+  }
+
+  /** Every handler in the table. */
+  *handlers(): Generator<Handler> {
+    const stack = [this.root]
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      if (node.endpoint) yield* node.endpoint.methods.values()
+      stack.push(...node.children.values())
+      if (node.param) stack.push(node.param)
+    }
+  }
+}
+

@@ -1,0 +1,277 @@
+/**
+ * One request on node:http without Fetch objects: `NodeIncoming` is the core's `IncomingRequest` over node's
+ * IncomingMessage (a Fetch `Request` is built only when a controller or a renderer asks), and `sendAnswer` writes the
+ * core's answer to the ServerResponse — one `writeHead` and one `end` for bodies in memory, `Content-Length` whenever
+ * the length is known (strings, bytes, Blobs), chunked with backpressure otherwise.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { HttpError } from '../../app/errors.ts'
+import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
+import { requestAt, urlAt } from '../shared/request-target.ts'
+import { errorReply, type Answer, type HeaderList } from '../../lifecycle/response.ts'
+
+export class NodeIncoming implements IncomingRequest {
+  readonly method: string
+  readonly target: string
+  readonly req: IncomingMessage
+  private readonly res: ServerResponse
+  private readonly authority: string | undefined
+  /** The core started reading the body. */
+  bodyTaken = false
+  private built: Request | undefined
+
+  constructor(req: IncomingMessage, res: ServerResponse, target: string, authority: string | undefined) {
+    this.req = req
+    this.res = res
+    this.method = req.method!
+    this.target = target
+    this.authority = authority
+  }
+
+  header(name: string): string | null {
+    const value = this.req.headers[name]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+  }
+
+  /** The request declares a body (node's parser has already refused conflicting or malformed framing). */
+  hasBody(): boolean {
+    const h = this.req.headers
+    return h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')
+  }
+
+  body(): AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null {
+    // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
+    // (A GET's Fetch Request has no body — Fetch allows none — so a GET's declared body is still here.)
+    if (this.built && this.method !== 'GET') return this.built.bodyUsed ? null : this.built.body
+    if (this.bodyTaken || !this.hasBody()) return null
+    this.bodyTaken = true
+    return chunksOf(this.req)
+  }
+
+  request(): Request {
+    if (this.built) return this.built
+    const headers = new Headers()
+    const raw = this.req.rawHeaders
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
+    const controller = new AbortController()
+    this.res.once('close', () => void (!this.res.writableFinished && controller.abort()))
+    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: controller.signal }
+    const body = this.method === 'GET' || this.method === 'HEAD' ? null : this.body()
+    if (body !== null) {
+      init.body = streamOf(body as AsyncIterable<Uint8Array>)
+      init.duplex = 'half'
+    }
+    this.built = requestAt(this.origin(), this.target, init)
+    if (this.method === 'GET' && this.hasBody()) attachGetBody(this.built, this)
+    return this.built
+  }
+
+  url(): URL {
+    return urlAt(this.origin(), this.target)
+  }
+
+  private origin(): string {
+    const scheme = (this.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
+    return `${scheme}://${this.authority ?? this.req.headers.host ?? 'localhost'}`
+  }
+}
+
+/** `this.env` on node:http: the peer's address, and node's own request for code that needs it. */
+export class NodeEnv {
+  [key: string]: unknown
+  readonly req: IncomingMessage
+  constructor(req: IncomingMessage) {
+    this.req = req
+  }
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress
+  }
+}
+
+/**
+ * Writes `answer`. `close` asks for `Connection: close` (the server is draining, or the request body was left
+ * unread, so what follows on the connection cannot be trusted to be the next request).
+ */
+export function sendAnswer(res: ServerResponse, answer: Answer, close: boolean): void {
+  if (res.destroyed) {
+    cancel(answer)
+    return
+  }
+  try {
+    write(res, answer, close)
+  } catch (error) {
+    // A status text or header node refuses (a bug in the app): 500 if nothing went out yet, else cut.
+    console.error('routeless/node: the response could not be written', error)
+    cancel(answer)
+    if (res.headersSent) res.destroy()
+    else write(res, errorReply(new HttpError(500, 'The server could not answer this request')), true)
+  }
+}
+
+function write(res: ServerResponse, answer: Answer, close: boolean): void {
+  if (answer instanceof Response) {
+    const length = answer.headers.get('content-length')
+    const known = answer.body !== null && length !== null && /^\d+$/.test(length) ? Number(length) : undefined
+    const head = headLines(answer.headers, undefined, close)
+    if (answer.body === null) return void writeEmpty(res, answer.status, answer.statusText, head)
+    if (known !== undefined) head.push('content-length', String(known))
+    res.writeHead(answer.status, answer.statusText || undefined, head)
+    return void pipe(res, answer.body)
+  }
+  const body = answer.body
+  const head = headLines(answer.headers, answer.type, close)
+  if (body === null) return void writeEmpty(res, answer.status, answer.statusText, head)
+  if (typeof body === 'string') {
+    head.push('content-length', String(Buffer.byteLength(body)))
+    res.writeHead(answer.status, answer.statusText, head)
+    res.end(body)
+    return
+  }
+  if (body instanceof Uint8Array) {
+    head.push('content-length', String(body.byteLength))
+    res.writeHead(answer.status, answer.statusText, head)
+    res.end(body)
+    return
+  }
+  if (body instanceof Blob) {
+    head.push('content-length', String(body.size))
+    res.writeHead(answer.status, answer.statusText, head)
+    return void pipe(res, body.stream())
+  }
+  res.writeHead(answer.status, answer.statusText, head)
+  void pipe(res, body)
+}
+
+/** No body: `Content-Length: 0`, except where a body is never sent (HEAD, 1xx, 204, 304: RFC 9110 §8.6). */
+function writeEmpty(res: ServerResponse, status: number, statusText: string | undefined, head: string[]): void {
+  if (status !== 204 && status !== 304 && status >= 200 && res.req.method !== 'HEAD') head.push('content-length', '0')
+  res.writeHead(status, statusText || undefined, head)
+  res.end()
+}
+
+/** Header pairs as the flat list `writeHead` takes; framing headers are node's to write (and ours to compute). */
+function headLines(headers: HeaderList | undefined, type: string | undefined, close: boolean): string[] {
+  if (headers === undefined) return type === undefined ? (close ? ['connection', 'close'] : []) : close ? ['content-type', type, 'connection', 'close'] : ['content-type', type]
+  const out: string[] = []
+  let hasType = false
+  // Names are lower case: a `Headers` makes them so, and shared pair lists are written that way.
+  for (const [name, value] of headers) {
+    if (name === 'content-length' || name === 'transfer-encoding' || name === 'keep-alive') continue
+    if (name === 'connection') {
+      if (/\bclose\b/i.test(value)) close = true
+      continue
+    }
+    if (name === 'content-type') hasType = true
+    out.push(name, value)
+  }
+  if (type !== undefined && !hasType) out.push('content-type', type)
+  if (close) out.push('connection', 'close')
+  return out
+}
+
+/** Streams `body` with backpressure; a client that leaves cancels it, a failing stream cuts the connection. */
+async function pipe(res: ServerResponse, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<void> {
+  const reader = typeof (body as ReadableStream).getReader === 'function' ? (body as ReadableStream<Uint8Array>).getReader() : undefined
+  const iterator = reader ? undefined : (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
+  try {
+    for (;;) {
+      const { done, value } = reader ? await reader.read() : await iterator!.next()
+      if (done || res.destroyed) break
+      if (value.byteLength === 0) continue
+      if (!res.write(typeof value === 'string' ? Buffer.from(value) : value)) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go).off('close', go)
+            resolve()
+          }
+          res.on('drain', go).on('close', go)
+        })
+      }
+    }
+    if (!res.destroyed) res.end()
+  } catch (error) {
+    console.error('routeless/node: the response could not be written', error)
+    res.destroy()
+  } finally {
+    if (reader) reader.cancel().catch(() => {})
+    else void iterator?.return?.()?.catch(() => {})
+  }
+}
+
+function cancel(answer: Answer): void {
+  const body = answer instanceof Response ? answer.body : answer.body
+  if (body instanceof ReadableStream) body.cancel().catch(() => {})
+}
+
+/**
+ * An IncomingMessage's chunks as an async iterable, lighter than its own iterator: listens only once read from, and
+ * a reader that stops early (413) leaves the rest to be dropped. A body of declared length within the limit can be
+ * taken whole instead (`whole`): node's parser holds it to that length.
+ */
+function chunksOf(message: IncomingMessage): WholeBody {
+  let started = false
+  return {
+    whole(limit: number): Promise<Uint8Array> | undefined {
+      const length = message.headers['content-length']
+      if (started || length === undefined || message.headers['transfer-encoding'] !== undefined || Number(length) > limit) return undefined
+      started = true
+      return new Promise<Uint8Array>((resolve, reject) => {
+        const chunks: Buffer[] = []
+        let total = 0
+        const stop = () => void message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
+        const onData = (chunk: Buffer) => void (chunks.push(chunk), (total += chunk.byteLength))
+        const onEnd = () => void (stop(), resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)))
+        const onError = (error: Error) => void (stop(), reject(error))
+        const onClose = () => void (!message.complete && onError(new Error('The client closed the connection')))
+        message.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
+      })
+    },
+    [Symbol.asyncIterator]() {
+      started = true
+      const chunks: Uint8Array[] = []
+      let done = false
+      let failure: Error | undefined
+      let waiting: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: Error) => void } | undefined
+      const settle = () => {
+        const w = waiting
+        if (w === undefined) return
+        waiting = undefined
+        if (failure) w.reject(failure)
+        else if (chunks.length > 0) w.resolve({ done: false, value: chunks.shift()! })
+        else if (done) w.resolve({ done: true, value: undefined })
+        else waiting = w
+      }
+      const onData = (chunk: Uint8Array) => void (chunks.push(chunk), settle())
+      const onEnd = () => void ((done = true), settle())
+      const onError = (error: Error) => void ((failure = error), settle())
+      const onClose = () => void (!message.complete && onError(new Error('The client closed the connection')))
+      message.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
+      return {
+        next: () => new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+          waiting = { resolve, reject }
+          settle()
+        }),
+        return: () => {
+          message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
+          message.resume() // node:http drops what is left
+          return Promise.resolve({ done: true, value: undefined })
+        },
+      }
+    },
+  }
+}
+
+function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await iterator.next()
+      if (done) controller.close()
+      else controller.enqueue(value)
+    },
+    cancel() {
+      void iterator.return?.()
+    },
+  })
+}

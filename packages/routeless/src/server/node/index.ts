@@ -1,0 +1,138 @@
+/**
+ * Serving on node:http, without Fetch objects on the way: each IncomingMessage is handed to the core's `handle` as
+ * an `IncomingRequest` (see exchange.ts), and its answer written to the ServerResponse. Framing is node's parser's
+ * (strict: conflicting Content-Length, Transfer-Encoding with Content-Length and malformed codings are refused with
+ * 400 and the connection closed); the request-target policy is routeless's own (server/shared/request-target.ts).
+ * @module
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
+import type { Application } from '../../app/application.ts'
+import { HttpError } from '../../app/errors.ts'
+import { attachWebSockets } from './websocket.ts'
+import { DRAIN_TIMEOUT, IDLE_GRACE, type RunningServer, type Servable, type ServeOptions, type UpgradingApp } from '../shared/serving.ts'
+
+export type { RunningServer, ServeOptions } from '../shared/serving.ts'
+import { NodeEnv, NodeIncoming, sendAnswer } from './exchange.ts'
+import type { IncomingRequest } from '../../lifecycle/request.ts'
+import { authorityOf, normalizeTarget, serverAllow } from '../shared/request-target.ts'
+import { errorReply, type Answer, type Reply } from '../../lifecycle/response.ts'
+
+/** Most header lines a request may have (node would take 2 000 and drop the rest silently): beyond, 431. */
+const MAX_HEADERS = 100
+/** An unread request body up to this length is read and dropped by node:http, keeping the connection alive. */
+const DUMP_LIMIT = 64 * 1024
+
+/** Serves `app` on node:http. Rejects with a clear error when the port is taken. */
+export async function serve(app: Servable, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const handle: (incoming: IncomingRequest, env: Record<string, unknown>) => Answer | Promise<Answer> = app.handle
+    ? app.handle.bind(app)
+    : (incoming, env) => app.fetch(incoming.request(), env)
+  let closing = false
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const raw = req.url!
+    const target = normalizeTarget(raw)
+    if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
+    if (req.rawHeaders.length > MAX_HEADERS * 2) return refuse(res, 431, `More than ${MAX_HEADERS} header fields`)
+    if (target === '*') return asterisk(req, res, app, closing)
+    const incoming = new NodeIncoming(req, res, target, raw.charCodeAt(0) === 47 ? undefined : authorityOf(raw))
+    let answer: Answer | Promise<Answer>
+    try {
+      answer = handle(incoming, new NodeEnv(req))
+    } catch (error) {
+      answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
+    }
+    if (!(answer instanceof Promise)) return sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    const send = (answer: Answer) => sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    answer.then(send, (error) => send(internalError(error)))
+  }
+
+  const server = createServer({ keepAliveTimeout: 5000 }, onRequest)
+  server.on('connect', (req: IncomingMessage, socket: Socket) => refuseConnect(socket))
+  // WebSockets: upgrades are decided by the app's WEBSOCKET handlers (only for apps that can upgrade).
+  const sockets = typeof (app as Partial<UpgradingApp>).upgrade === 'function' ? attachWebSockets(server, app as unknown as UpgradingApp) : undefined
+  await listen(server, host, options.port ?? 8000)
+  const port = (server.address() as AddressInfo).port
+  let closed: Promise<void> | undefined
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: () => {
+      if (closed) return closed
+      closing = true
+      sockets?.close()
+      return (closed = drain(server, options.drainTimeout ?? DRAIN_TIMEOUT))
+    },
+  }
+}
+
+/**
+ * Whether the answer leaves part of the request body on the connection: then it says `Connection: close`, since what
+ * follows cannot be read as the next request without reading all of it. A small body never read is left to node,
+ * which drops it and keeps the connection.
+ */
+function leavesBodyUnread(incoming: NodeIncoming, req: IncomingMessage): boolean {
+  if (req.complete || !incoming.hasBody()) return false
+  if (incoming.bodyTaken) return true
+  const length = req.headers['content-length']
+  return length === undefined || Number(length) > DUMP_LIMIT
+}
+
+/** `OPTIONS *` → 204 with every method the application answers; `*` with any other method → 400. */
+function asterisk(req: IncomingMessage, res: ServerResponse, app: Servable, closing: boolean): void {
+  if (req.method !== 'OPTIONS') return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
+  sendAnswer(res, { status: 204, headers: [['allow', serverAllow(app.table?.rows)]], type: undefined, body: null }, closing)
+}
+
+/** A client mistake the core never sees: the standard error envelope, and the connection closed. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  sendAnswer(res, errorReply(new HttpError(status, message)), true)
+}
+
+/** CONNECT asks for a tunnel; this server is not a proxy (node would otherwise drop the connection unanswered). */
+function refuseConnect(socket: Socket): void {
+  const reply = errorReply(new HttpError(501, 'CONNECT is not supported: this server is not a proxy')) as Reply
+  const body = reply.body as string
+  socket.end(`HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+}
+
+function internalError(error: unknown): Answer {
+  console.error('routeless/node: unexpected failure', error)
+  return errorReply(new HttpError(500, 'The server could not answer this request'))
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening)
+      reject(error.code === 'EADDRINUSE' ? Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' }) : error)
+    }
+    const onListening = () => {
+      server.off('error', onError)
+      resolve()
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(port, host)
+  })
+}
+
+/**
+ * Stops listening now (net.Server's close: http.Server's would also close idle connections at once, racing clients
+ * that are about to send), closes idle connections after `IDLE_GRACE`, and cuts everything at `timeout`.
+ */
+function drain(server: Server, timeout: number): Promise<void> {
+  return new Promise((resolve) => {
+    const grace = setTimeout(() => server.closeIdleConnections(), Math.min(IDLE_GRACE, timeout))
+    const cut = setTimeout(() => server.closeAllConnections(), timeout)
+    grace.unref()
+    cut.unref()
+    NetServer.prototype.close.call(server, () => {
+      clearTimeout(grace)
+      clearTimeout(cut)
+      resolve()
+    })
+  })
+}

@@ -1,0 +1,157 @@
+/**
+ * One request and its response on uWebSockets.js: the core's `IncomingRequest` over uWS's request (a Fetch `Request`
+ * built only when asked), its life cycle (going async, the client leaving), and — from `response.ts` — the
+ * answer written with uWS directly.
+ * @module
+ */
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
+import { attachGetBody, type IncomingRequest } from '../../lifecycle/request.ts'
+import { requestAt, urlAt } from '../shared/request-target.ts'
+import { BodyQueue, streamOf } from './body.ts'
+import { UwsResponse, type ExchangeHost } from './response.ts'
+
+export { internalError, type ExchangeHost } from './response.ts'
+
+/**
+ * One request and its response. Implements the core's `IncomingRequest` over uWS: uWS's request object is valid
+ * only while its callback runs, so `goAsync` copies the headers when an answer has to wait.
+ */
+export class Exchange extends UwsResponse implements IncomingRequest {
+  readonly method: string
+  readonly target: string
+  readonly env: UwsEnv
+  aborted = false
+  private headerList: [string, string][] | undefined
+  private queue: BodyQueue | undefined
+  private built: Request | undefined
+  private abortController: AbortController | undefined
+  private readonly declared: boolean
+
+  /**
+   * `length` and `coding`: the request's Content-Length and Transfer-Encoding ('' when absent, framing already
+   * checked). `headers`: its header lines, when the server copied them already.
+   */
+  constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string, length: string, coding: string, headers?: [string, string][]) {
+    super(res, req, server)
+    const hasBody = (length !== '' && length !== '0') || coding !== ''
+    this.declared = hasBody
+    this.headerList = headers
+    // getMethod() would lower-case the method in place: read it as sent. (uWS only routes the nine methods of
+    // RFC 9110 and PATCH; it closes the connection on any other token before calling us.)
+    this.method = req.getCaseSensitiveMethod()
+    this.target = target
+    this.env = new UwsEnv(this)
+    // The core reads no body for these: leave it to uWS, which drops it. (A GET's declared body is read: the core
+    // hands it to the handler like a POST's.)
+    if (this.method === 'HEAD' || this.method === 'OPTIONS') return
+    if (hasBody) {
+      // Data may follow in this same tick: the handler must be in place before the callback returns.
+      const queue = (this.queue = new BodyQueue(res, coding === '' ? Number(length) : undefined))
+      res.onData((chunk, last) => queue.push(chunk, last))
+    }
+  }
+
+  // --- IncomingRequest ----------------------------------------------------------------------------------------
+
+  hasBody(): boolean {
+    return this.declared
+  }
+
+  header(name: string): string | null {
+    if (this.req !== undefined) return this.req.getHeader(name) || null
+    let value: string | null = null
+    for (const [k, v] of this.headerList!) if (k === name) value = value === null ? v : `${value}, ${v}`
+    return value
+  }
+
+  body(): AsyncIterable<Uint8Array> | null {
+    // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
+    // (A GET's Fetch Request has no body — Fetch allows none — so a GET's declared body is still here.)
+    if (this.built && this.method !== 'GET') return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
+    const queue = this.queue
+    if (queue === undefined || queue.taken) return null
+    queue.taken = true
+    return queue
+  }
+
+  request(): Request {
+    if (this.built) return this.built
+    const headers = new Headers()
+    if (this.req !== undefined) this.req.forEach((k, v) => headers.append(k, v))
+    else for (const [k, v] of this.headerList!) headers.append(k, v)
+    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal() }
+    const body = this.method === 'GET' || this.method === 'HEAD' ? null : this.body()
+    if (body !== null) {
+      init.body = streamOf(body as BodyQueue)
+      init.duplex = 'half'
+    }
+    this.built = requestAt(this.origin(), this.target, init)
+    if (this.method === 'GET' && this.queue !== undefined) attachGetBody(this.built, this)
+    return this.built
+  }
+
+  url(): URL {
+    return urlAt(this.origin(), this.target)
+  }
+
+  private origin(): string {
+    return `http://${this.header('host') ?? 'localhost'}`
+  }
+
+  private signal(): AbortSignal {
+    this.abortController ??= new AbortController()
+    if (this.aborted) this.abortController.abort()
+    return this.abortController.signal
+  }
+
+  // --- life cycle ---------------------------------------------------------------------------------------------
+
+  /** The answer will come later: watch for the client leaving, and keep what uWS's request would lose. */
+  goAsync(): void {
+    this.res.onAborted(() => this.onAborted())
+    if (this.req !== undefined) {
+      this.headerList ??= headerList(this.req)
+      this.req = undefined
+    }
+    this.server.pending.add(this)
+  }
+
+  private onAborted(): void {
+    this.aborted = true
+    this.done = true
+    this.queue?.fail(new Error('The client closed the connection'))
+    this.abortController?.abort()
+    this.wake()
+    this.server.settled(this)
+  }
+
+  protected override finished(): void {
+    this.queue?.stop()
+    super.finished()
+  }
+
+  readRemoteAddress(): string | undefined {
+    if (this.done) return undefined
+    return Buffer.from(this.res.getRemoteAddressAsText()).toString()
+  }
+}
+
+/** `this.env` on uWS: the peer's address, read when asked. */
+class UwsEnv {
+  [key: string]: unknown
+  #exchange: Exchange
+  #address: string | undefined
+  constructor(exchange: Exchange) {
+    this.#exchange = exchange
+  }
+  get remoteAddress(): string | undefined {
+    return (this.#address ??= this.#exchange.readRemoteAddress())
+  }
+}
+
+/** The request's header lines, as uWS holds them only while its callback runs. */
+export function headerList(req: HttpRequest): [string, string][] {
+  const list: [string, string][] = []
+  req.forEach((k, v) => void list.push([k, v]))
+  return list
+}

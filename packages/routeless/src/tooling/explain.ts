@@ -1,0 +1,102 @@
+/**
+ * `routeless explain METHOD PATH`: how a request resolves — module file, class, method, positional and keyword
+ * arguments — or, when nothing answers it, why, with the nearest candidates ("Posts.GET takes 1–2 path parts, got 0").
+ * Built on `resolve()`, so it says exactly what the server does.
+ * @module
+ */
+import { parseQuery } from '../lifecycle/request.ts'
+import { resolve, splitPath } from '../routing/resolver.ts'
+import type { Endpoint, Handler, RouteNode, RouteTable } from '../routing/table.ts'
+import { toRequestKey } from '../routing/naming.ts'
+
+export interface Explanation {
+  /** The status the server answers before any handler runs its own logic (200 for a match). */
+  status: number
+  /** Lines for a person, first the verdict. */
+  lines: string[]
+}
+
+/** Explains `method target` (`/path?query`) against `table`. */
+export function explain(table: RouteTable, method: string, target: string): Explanation {
+  const q = target.indexOf('?')
+  const pathname = q < 0 ? target : target.slice(0, q)
+  const kwargs = parseQuery(q < 0 ? '' : target.slice(q + 1))
+  const upper = method.toUpperCase()
+  const r = resolve(table, upper, pathname)
+  switch (r.kind) {
+    case 'match': {
+      const h = r.handler
+      const lines = [
+        `${upper} ${pathname} → ${h.file} ${h.className}.${h.name}${r.head ? ' (HEAD runs GET and drops the body)' : ''}`,
+        `  path template  ${h.path}`,
+        `  positional     ${describeArgs(h, r.args)}`,
+        `  keyword        ${Object.keys(kwargs).length ? JSON.stringify(kwargs) : '(none in the query; a body adds its fields)'}${h.signature.kwargs ? '' : ' (the handler takes no keyword parameter: they stay on this.kwargs)'}`,
+      ]
+      if (h.guards.length) lines.push(`  guards         ${h.guards.length} (auth) run before the handler`)
+      if (h.before) lines.push(`  before()       runs before the handler`)
+      return { status: 200, lines }
+    }
+    case 'options':
+      return { status: 204, lines: [`${upper} ${pathname} → 204 answered by routeless, Allow: ${r.endpoint.allow} (${r.endpoint.path})`] }
+    case 'not-implemented':
+      return { status: 501, lines: [`${upper} ${pathname} → 501: ${upper} is not an HTTP method routeless routes (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, QUERY)`] }
+    case 'method-not-allowed':
+      return { status: 405, lines: [`${upper} ${pathname} → 405: ${r.endpoint.path} has no ${upper} handler; Allow: ${r.endpoint.allow}`, ...candidates(r.endpoint, undefined)] }
+    case 'not-found':
+      return { status: 404, lines: [`${upper} ${pathname} → 404: ${notFoundHint(table, upper, pathname)}`] }
+  }
+}
+
+/**
+ * Why nothing answers `method pathname`, in one sentence: the handler whose arity the path misses, or where the walk
+ * stopped and which names could come next. Also used for the 404 bodies of development servers.
+ */
+export function notFoundHint(table: RouteTable, method: string, pathname: string): string {
+  const parts = splitPath(pathname)
+  if (parts === undefined) return 'the path has a part no controller may receive (.., an encoded / or \\, a control character)'
+  const { node, depth, trail } = walk(table.root, parts)
+  const left = parts.length - depth
+  const endpoint = node.endpoint
+  if (endpoint) {
+    const own = endpoint.methods.get(method) ?? endpoint.methods.get('ANY')
+    const near = own ? [own] : [...endpoint.methods.values()]
+    return near.map((h) => `${h.className}.${h.name} takes ${arity(h)}, got ${left} (${h.file})`).join('; ')
+  }
+  const next = [...node.children.keys()].sort()
+  const at = trail.length ? '/' + trail.join('/') : '/'
+  const where = `nothing answers at ${at} (a module without Default and no class there)`
+  return next.length ? `${where}; names that may follow it: ${next.slice(0, 12).join(', ')}${next.length > 12 ? ' …' : ''}` : where
+}
+
+/** The greedy walk of `resolve()` over fixed names only: where it stops, and the names it followed. */
+function walk(root: RouteNode, parts: string[]): { node: RouteNode; depth: number; trail: string[] } {
+  let node = root
+  const trail: string[] = []
+  let i = 0
+  for (; i < parts.length; i++) {
+    const key = toRequestKey(parts[i]!)
+    const child = key === undefined ? undefined : node.children.get(key)
+    if (!child) break
+    node = child
+    trail.push(key!)
+  }
+  return { node, depth: i, trail }
+}
+
+/** `Posts.GET takes 1–2 path parts` for each handler at `endpoint` (the method's own first). */
+function candidates(endpoint: Endpoint, method: string | undefined): string[] {
+  const handlers = [...endpoint.methods.values()].sort((a, b) => Number(b.method === method) - Number(a.method === method))
+  return handlers.map((h) => `  ${h.className}.${h.name} takes ${arity(h)} (${h.file})`)
+}
+
+function arity(h: Handler): string {
+  const { min, max } = h.signature
+  const range = max === Infinity ? `${min} or more` : min === max ? `${min}` : `${min}–${max}`
+  return `${range} path part${max === 1 && min === 1 ? '' : 's'}`
+}
+
+function describeArgs(h: Handler, args: string[]): string {
+  if (args.length === 0) return '(none)'
+  const names = h.signature.names
+  return args.map((a, i) => `${names[Math.min(i, names.length - 1)] ?? `arg${i}`}=${JSON.stringify(a)}`).join(', ')
+}
