@@ -14,7 +14,11 @@ function moduleMap(count: number): ModuleMap {
   for (let m = 0; m * 10 < count; m++) {
     const exports: Record<string, unknown> = {}
     for (let c = 0; c < 10 && m * 10 + c < count; c++) {
-      exports[`C${c}`] = class { GET(id = '') { return id } }
+      exports[`C${c}`] = class {
+        GET(id = '') {
+          return id
+        }
+      }
     }
     modules[`group${m % 10}/m${m}`] = exports
   }
@@ -51,7 +55,10 @@ async function startupMs(modules: number): Promise<{ ms: number; handlers: numbe
     for (let m = 0; m < modules; m++) {
       const folder = path.join(dir, `group${m % 20}`)
       mkdirSync(folder, { recursive: true })
-      writeFileSync(path.join(folder, `m${m}.mjs`), `export class Default { GET(id = '') { return id } POST(kwargs) { return kwargs } }\nexport class Item { GET(id) { return id } }\n`)
+      writeFileSync(
+        path.join(folder, `m${m}.mjs`),
+        `export class Default { GET(id = '') { return id } POST(kwargs) { return kwargs } }\nexport class Item { GET(id) { return id } }\n`,
+      )
     }
     const start = performance.now()
     const app = await createApp(dir)
@@ -66,8 +73,13 @@ for (const count of [10, 1_000, 10_000]) rows.push(await resolutionRow(count))
 console.log(`node ${process.version}, ${process.arch}`)
 console.log('| controllers | handlers | resolve() ns/op | app.fetch() ns/request (in-process) |')
 console.log('| ---: | ---: | ---: | ---: |')
-for (const r of rows) console.log(`| ${r.count.toLocaleString('en')} | ${r.handlers.toLocaleString('en')} | ${r.resolveNs.toFixed(0)} | ${r.fetchNs.toFixed(0)} |`)
+for (const r of rows)
+  console.log(
+    `| ${r.count.toLocaleString('en')} | ${r.handlers.toLocaleString('en')} | ${r.resolveNs.toFixed(0)} | ${r.fetchNs.toFixed(0)} |`,
+  )
 const ratio = rows[2]!.resolveNs / rows[0]!.resolveNs
 console.log(`\nresolve() at 10,000 controllers / at 10 controllers: ${ratio.toFixed(2)}×`)
 const s = await startupMs(1000)
-console.log(`start-up (discover + import + compile) of 1,000 controller modules (${s.handlers} handlers): ${s.ms.toFixed(0)} ms`)
+console.log(
+  `start-up (discover + import + compile) of 1,000 controller modules (${s.handlers} handlers): ${s.ms.toFixed(0)} ms`,
+)

@@ -16,14 +16,24 @@ const STARTUP_MODULES = 1000
 
 function controllerClass(i) {
   // A fresh class per module, as separate files would give.
-  return { [`C${i}`]: class { GET(id = '') { return { i, id } } } }[`C${i}`]
+  return {
+    [`C${i}`]: class {
+      GET(id = '') {
+        return { i, id }
+      }
+    },
+  }[`C${i}`]
 }
 
 /** The smallest IncomingRequest: what an adapter hands the core (no Fetch objects). */
 function incoming(target) {
   return {
-    method: 'GET', target, header: () => null, body: () => null,
-    request: () => new Request(`http://localhost${target}`), url: () => new URL(target, 'http://localhost'),
+    method: 'GET',
+    target,
+    header: () => null,
+    body: () => null,
+    request: () => new Request(`http://localhost${target}`),
+    url: () => new URL(target, 'http://localhost'),
   }
 }
 
@@ -47,8 +57,12 @@ async function resolution() {
     })
     const requests = paths.map(incoming)
     let sink = 0
-    const resolveNs = timeLoop((i) => { sink += resolve(app.table, 'GET', paths[i & 1023]).kind.length }, 2_000_000)
-    const handleNs = timeLoop((i) => { sink += app.handle(requests[i & 1023]).status }, 500_000)
+    const resolveNs = timeLoop((i) => {
+      sink += resolve(app.table, 'GET', paths[i & 1023]).kind.length
+    }, 2_000_000)
+    const handleNs = timeLoop((i) => {
+      sink += app.handle(requests[i & 1023]).status
+    }, 500_000)
     if (sink === 0) throw new Error('unreachable')
     out.push({ controllers: n, resolveNs, fetchUs: handleNs / 1000 })
   }
@@ -61,7 +75,10 @@ async function startup() {
     for (let i = 0; i < STARTUP_MODULES; i++) {
       const sub = path.join(dir, `area${i % 20}`)
       mkdirSync(sub, { recursive: true })
-      writeFileSync(path.join(sub, `resource${i}.mjs`), `export class Default {\n  GET(id = '', { fields }) { return { id, fields } }\n  POST({ name }) { return { name } }\n}\nexport class Items {\n  GET(id) { return id }\n}\n`)
+      writeFileSync(
+        path.join(sub, `resource${i}.mjs`),
+        `export class Default {\n  GET(id = '', { fields }) { return { id, fields } }\n  POST({ name }) { return { name } }\n}\nexport class Items {\n  GET(id) { return id }\n}\n`,
+      )
     }
     const runs = []
     for (let r = 0; r < 5; r++) {

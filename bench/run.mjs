@@ -49,15 +49,32 @@ export const ECHO_BODY = (() => {
 
 const WORKLOADS = {
   hello: { label: '(a) GET /hello', method: 'GET', path: '/hello', expect: '"Hello, World!"' },
-  params: { label: '(b) GET /users/123/posts/456?x=1', method: 'GET', path: '/users/123/posts/456?x=1', expect: '{"user":"123","post":"456","x":"1"}' },
+  params: {
+    label: '(b) GET /users/123/posts/456?x=1',
+    method: 'GET',
+    path: '/users/123/posts/456?x=1',
+    expect: '{"user":"123","post":"456","x":"1"}',
+  },
   echo: { label: '(c) POST /echo (1 KiB JSON)', method: 'POST', path: '/echo', body: ECHO_BODY, expect: ECHO_BODY },
 }
 
 function parseArgs(argv) {
   const o = {
-    rounds: 5, duration: 5, warmup: 2, connections: 100, peers: Object.keys(PEERS), workloads: Object.keys(WORKLOADS),
-    serverCpu: '0', loadCpu: '1', build: true, http: true, routing: true, workers: true, out: path.join(BENCH, 'results'),
-    maxBackground: 0.25, retries: 2,
+    rounds: 5,
+    duration: 5,
+    warmup: 2,
+    connections: 100,
+    peers: Object.keys(PEERS),
+    workloads: Object.keys(WORKLOADS),
+    serverCpu: '0',
+    loadCpu: '1',
+    build: true,
+    http: true,
+    routing: true,
+    workers: true,
+    out: path.join(BENCH, 'results'),
+    maxBackground: 0.25,
+    retries: 2,
   }
   for (const a of argv) {
     const [k, v] = a.replace(/^--/, '').split('=')
@@ -128,7 +145,9 @@ function treeCpuSeconds(pid) {
 /** Starts `args` pinned to `cpus`, resolves with the port once it prints `ready <port>` (or `listening on …:port`). */
 function startServer(args, cpuList, env = {}) {
   const child = spawn('taskset', ['-c', cpuList, process.execPath, ...args], {
-    cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
   let err = ''
@@ -156,14 +175,28 @@ function startServer(args, cpuList, env = {}) {
 
 function luaScript(w) {
   const file = path.join(tmpdir(), `routeless-bench-${w.method}-${process.pid}.lua`)
-  const body = w.body === undefined ? '' : `wrk.body = ${JSON.stringify(w.body)}\nwrk.headers["Content-Type"] = "application/json"\n`
+  const body =
+    w.body === undefined
+      ? ''
+      : `wrk.body = ${JSON.stringify(w.body)}\nwrk.headers["Content-Type"] = "application/json"\n`
   writeFileSync(file, `wrk.method = "${w.method}"\n${body}`)
   return file
 }
 
 function runWrk(url, w, seconds, o) {
   return new Promise((resolve, reject) => {
-    const args = ['-c', o.loadCpu, 'wrk', `-t${o.threads ?? 1}`, `-c${o.connections}`, `-d${seconds}s`, '--latency', '-s', luaScript(w), url]
+    const args = [
+      '-c',
+      o.loadCpu,
+      'wrk',
+      `-t${o.threads ?? 1}`,
+      `-c${o.connections}`,
+      `-d${seconds}s`,
+      '--latency',
+      '-s',
+      luaScript(w),
+      url,
+    ]
     const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
@@ -175,8 +208,10 @@ function runWrk(url, w, seconds, o) {
       const socketErrors = /Socket errors: (.*)/.exec(out)?.[1]
       if (!Number.isFinite(requests)) return reject(new Error(`wrk failed: ${out}`))
       resolve({
-        requests, p99Ms: p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN,
-        errors: Number(errors ?? 0), socketErrors,
+        requests,
+        p99Ms: p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN,
+        errors: Number(errors ?? 0),
+        socketErrors,
       })
     })
   })
@@ -184,19 +219,38 @@ function runWrk(url, w, seconds, o) {
 
 function runAutocannon(url, w, seconds, o) {
   const bin = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
-  const args = ['-c', o.loadCpu, process.execPath, bin, '-j', '-c', String(o.connections), '-d', String(seconds), '-m', w.method]
+  const args = [
+    '-c',
+    o.loadCpu,
+    process.execPath,
+    bin,
+    '-j',
+    '-c',
+    String(o.connections),
+    '-d',
+    String(seconds),
+    '-m',
+    w.method,
+  ]
   if (w.body !== undefined) args.push('-b', w.body, '-H', 'content-type=application/json')
   args.push(url)
   const out = execFileSync('taskset', args, { maxBuffer: 1 << 24 }).toString()
   const r = JSON.parse(out)
-  return { requests: r.requests.total, p99Ms: r.latency.p99, errors: r.non2xx, socketErrors: r.errors ? String(r.errors) : undefined }
+  return {
+    requests: r.requests.total,
+    p99Ms: r.latency.p99,
+    errors: r.non2xx,
+    socketErrors: r.errors ? String(r.errors) : undefined,
+  }
 }
 
 const load = has('wrk') ? runWrk : runAutocannon
 
 function wrkVersion() {
   try {
-    return execFileSync('wrk', ['-v'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().split(' [')[0]
+    return execFileSync('wrk', ['-v'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .split(' [')[0]
   } catch (error) {
     return error.stdout?.toString().split(' [')[0] || 'wrk' // `wrk -v` prints its version, then exits 1
   }
@@ -204,7 +258,11 @@ function wrkVersion() {
 
 /** Busy CPU seconds of the cores in `list` (`0` or `0,1`), from /proc/stat. */
 function coresBusySeconds(list) {
-  const wanted = new Set(String(list).split(',').map((c) => `cpu${c}`))
+  const wanted = new Set(
+    String(list)
+      .split(',')
+      .map((c) => `cpu${c}`),
+  )
   let busy = 0
   for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
     const [name, ...fields] = line.trim().split(/\s+/)
@@ -233,7 +291,13 @@ async function measure(server, port, w, o) {
     const cpu = treeCpuSeconds(server.child.pid) - cpu0
     if (r.errors) throw new Error(`${url}: ${r.errors} non-2xx responses`)
     const others = coresBusySeconds(o.serverCpu) - busy0 - cpu
-    m = { rps: r.requests / o.duration, p99Ms: r.p99Ms, cpuUs: (cpu * 1e6) / r.requests, wall: seconds, background: Math.max(0, others / seconds) }
+    m = {
+      rps: r.requests / o.duration,
+      p99Ms: r.p99Ms,
+      cpuUs: (cpu * 1e6) / r.requests,
+      wall: seconds,
+      background: Math.max(0, others / seconds),
+    }
     if (m.background <= o.maxBackground) break
   }
   return m
@@ -244,13 +308,16 @@ async function verify(peer, port, workloads) {
   for (const name of workloads) {
     const w = WORKLOADS[name]
     const res = await fetch(`http://127.0.0.1:${port}${w.path}`, {
-      method: w.method, body: w.body, headers: w.body ? { 'content-type': 'application/json' } : {},
+      method: w.method,
+      body: w.body,
+      headers: w.body ? { 'content-type': 'application/json' } : {},
     })
     const text = await res.text()
     if (res.status !== 200 || JSON.stringify(JSON.parse(text)) !== JSON.stringify(JSON.parse(w.expect))) {
       throw new Error(`${peer} answers ${w.label} with ${res.status} ${text.slice(0, 200)}`)
     }
-    if (!/^application\/json/.test(res.headers.get('content-type') ?? '')) throw new Error(`${peer} ${w.label}: content-type ${res.headers.get('content-type')}`)
+    if (!/^application\/json/.test(res.headers.get('content-type') ?? ''))
+      throw new Error(`${peer} ${w.label}: content-type ${res.headers.get('content-type')}`)
   }
 }
 
@@ -268,7 +335,9 @@ async function httpBench(o, log) {
         for (const name of o.workloads) {
           const m = await measure(server, port, WORKLOADS[name], o)
           ;((samples[peer] ??= {})[name] ??= []).push(m)
-          log(`round ${round + 1}/${o.rounds} ${peer.padEnd(16)} ${name.padEnd(7)} ${Math.round(m.rps).toString().padStart(7)} req/s  p99 ${m.p99Ms.toFixed(2)} ms  ${m.cpuUs.toFixed(2)} µs CPU/req  background ${m.background.toFixed(2)} cores`)
+          log(
+            `round ${round + 1}/${o.rounds} ${peer.padEnd(16)} ${name.padEnd(7)} ${Math.round(m.rps).toString().padStart(7)} req/s  p99 ${m.p99Ms.toFixed(2)} ms  ${m.cpuUs.toFixed(2)} µs CPU/req  background ${m.background.toFixed(2)} cores`,
+          )
         }
       } finally {
         await server.stop()
@@ -280,7 +349,10 @@ async function httpBench(o, log) {
     for (const name of o.workloads) {
       const s = samples[peer][name]
       ;(results[peer] ??= {})[name] = {
-        rps: median(s.map((x) => x.rps)), p99Ms: median(s.map((x) => x.p99Ms)), cpuUs: median(s.map((x) => x.cpuUs)), rounds: s.length,
+        rps: median(s.map((x) => x.rps)),
+        p99Ms: median(s.map((x) => x.p99Ms)),
+        cpuUs: median(s.map((x) => x.cpuUs)),
+        rounds: s.length,
         background: median(s.map((x) => x.background)),
       }
     }
@@ -293,12 +365,17 @@ function httpTable(results, o) {
   const lines = []
   for (const name of o.workloads) {
     lines.push(`#### ${WORKLOADS[name].label}`, '')
-    lines.push('| Server | req/s | × raw uWS | p99 ms | × raw uWS | CPU µs/req | × raw uWS | background cores |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+    lines.push(
+      '| Server | req/s | × raw uWS | p99 ms | × raw uWS | CPU µs/req | × raw uWS | background cores |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    )
     const rows = o.peers.map((p) => [p, results[p][name]]).sort((a, b) => b[1].rps - a[1].rps)
     for (const [peer, r] of rows) {
       const b = base?.[name]
       const x = (v, bv) => (b ? (v / bv).toFixed(2) : '–')
-      lines.push(`| ${PEERS[peer]} | ${Math.round(r.rps)} | ${x(r.rps, b?.rps)} | ${r.p99Ms.toFixed(2)} | ${x(r.p99Ms, b?.p99Ms)} | ${r.cpuUs.toFixed(2)} | ${x(r.cpuUs, b?.cpuUs)} | ${r.background.toFixed(2)} |`)
+      lines.push(
+        `| ${PEERS[peer]} | ${Math.round(r.rps)} | ${x(r.rps, b?.rps)} | ${r.p99Ms.toFixed(2)} | ${x(r.p99Ms, b?.p99Ms)} | ${r.cpuUs.toFixed(2)} | ${x(r.cpuUs, b?.cpuUs)} | ${r.background.toFixed(2)} |`,
+      )
     }
     lines.push('')
   }
@@ -312,9 +389,14 @@ function httpTable(results, o) {
  */
 function targetsTable(results, o) {
   const r = results
-  const lines = ['| Target | Workload | Throughput ratio | Capacity ratio (CPU) | Holds |', '| --- | --- | ---: | ---: | :---: |']
+  const lines = [
+    '| Target | Workload | Throughput ratio | Capacity ratio (CPU) | Holds |',
+    '| --- | --- | ---: | ---: | :---: |',
+  ]
   const row = (target, name, measured, capacity, ok) =>
-    lines.push(`| ${target} | ${WORKLOADS[name].label} | ${measured === undefined ? '–' : `${measured.toFixed(2)}×`} | ${capacity.toFixed(2)}× | ${ok ? 'yes' : '**no**'} |`)
+    lines.push(
+      `| ${target} | ${WORKLOADS[name].label} | ${measured === undefined ? '–' : `${measured.toFixed(2)}×`} | ${capacity.toFixed(2)}× | ${ok ? 'yes' : '**no**'} |`,
+    )
   // The serving issue's goals: routeless/node at least Fastify's and Hono's, routeless/uws at least 0.9× raw uWS,
   // on every workload (echo included).
   const goals = [
@@ -349,7 +431,17 @@ async function workersBench(o, log) {
         const samples = []
         for (let round = 0; round < Math.max(1, Math.ceil(o.rounds / 2)); round++) {
           // --log-level=warn: no access log line per request (it would measure logging, and it takes the Fetch path).
-          const s = startServer([bin, `--prefix=${controllers}`, '--host=127.0.0.1:0', `--server=${server}`, `--workers=${workers}`, '--log-level=warn'], all)
+          const s = startServer(
+            [
+              bin,
+              `--prefix=${controllers}`,
+              '--host=127.0.0.1:0',
+              `--server=${server}`,
+              `--workers=${workers}`,
+              '--log-level=warn',
+            ],
+            all,
+          )
           try {
             const port = await s.port
             await verify(`cli ${server} x${workers}`, port, [name])
@@ -368,10 +460,15 @@ async function workersBench(o, log) {
 }
 
 function workersTable(w) {
-  const lines = ['| Server | Workload | 1 worker req/s | 2 workers req/s | Ratio |', '| --- | --- | ---: | ---: | ---: |']
+  const lines = [
+    '| Server | Workload | 1 worker req/s | 2 workers req/s | Ratio |',
+    '| --- | --- | ---: | ---: | ---: |',
+  ]
   for (const [server, byName] of Object.entries(w)) {
     for (const [name, r] of Object.entries(byName)) {
-      lines.push(`| ${server} | ${WORKLOADS[name]?.label ?? name} | ${Math.round(r[1])} | ${Math.round(r[2])} | ${(r[2] / r[1]).toFixed(2)}× |`)
+      lines.push(
+        `| ${server} | ${WORKLOADS[name]?.label ?? name} | ${Math.round(r[1])} | ${Math.round(r[2])} | ${(r[2] / r[1]).toFixed(2)}× |`,
+      )
     }
   }
   return lines.join('\n')
@@ -393,7 +490,10 @@ async function main() {
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}, ${load === runWrk ? wrkVersion() : 'autocannon'}`
   const json = { date: new Date().toISOString(), machine, options: o }
   if (o.http) json.http = await httpBench(o, log)
-  if (o.routing) json.routing = JSON.parse(execFileSync(process.execPath, [path.join(BENCH, 'routing.mjs')], { cwd: ROOT }).toString())
+  if (o.routing)
+    json.routing = JSON.parse(
+      execFileSync(process.execPath, [path.join(BENCH, 'routing.mjs')], { cwd: ROOT }).toString(),
+    )
   if (o.workers) json.workers = await workersBench(o, log)
   writeFileSync(path.join(o.out, 'latest.json'), JSON.stringify(json, null, 2) + '\n')
   writeFileSync(path.join(o.out, 'latest.md'), render(json))
@@ -402,17 +502,42 @@ async function main() {
 
 function render(json) {
   const o = json.options
-  const report = [`Run ${json.date ?? ''} on ${json.machine}.`, `Rounds ${o.rounds}, ${o.duration} s per window after ${o.warmup} s warm-up, ${o.connections} connections; server on CPU ${o.serverCpu}, load on CPU ${o.loadCpu}.`, '']
-  if (json.http) report.push('### Throughput, p99 latency and server CPU per request (medians)', '', httpTable(json.http, o), '### Targets', '', targetsTable(json.http, o), '')
+  const report = [
+    `Run ${json.date ?? ''} on ${json.machine}.`,
+    `Rounds ${o.rounds}, ${o.duration} s per window after ${o.warmup} s warm-up, ${o.connections} connections; server on CPU ${o.serverCpu}, load on CPU ${o.loadCpu}.`,
+    '',
+  ]
+  if (json.http)
+    report.push(
+      '### Throughput, p99 latency and server CPU per request (medians)',
+      '',
+      httpTable(json.http, o),
+      '### Targets',
+      '',
+      targetsTable(json.http, o),
+      '',
+    )
   if (json.routing) report.push('### Route resolution and start-up', '', routingTable(json.routing), '')
-  if (json.workers) report.push('### --workers=2 against one worker (through the CLI; server and load generator share the two cores)', '', workersTable(json.workers), '')
+  if (json.workers)
+    report.push(
+      '### --workers=2 against one worker (through the CLI; server and load generator share the two cores)',
+      '',
+      workersTable(json.workers),
+      '',
+    )
   return report.join('\n') + '\n'
 }
 
 function routingTable(r) {
-  const lines = ['| Controllers | resolve() ns/op | handle() µs/op (the whole core, no sockets) |', '| ---: | ---: | ---: |']
+  const lines = [
+    '| Controllers | resolve() ns/op | handle() µs/op (the whole core, no sockets) |',
+    '| ---: | ---: | ---: |',
+  ]
   for (const x of r.resolve) lines.push(`| ${x.controllers} | ${x.resolveNs.toFixed(0)} | ${x.fetchUs.toFixed(2)} |`)
-  lines.push('', `Start-up (discover, import and compile) of ${r.startup.modules} controller modules: ${r.startup.ms.toFixed(0)} ms (median of ${r.startup.runs} fresh processes).`)
+  lines.push(
+    '',
+    `Start-up (discover, import and compile) of ${r.startup.modules} controller modules: ${r.startup.ms.toFixed(0)} ms (median of ${r.startup.runs} fresh processes).`,
+  )
   return lines.join('\n')
 }
 

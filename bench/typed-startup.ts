@@ -17,18 +17,23 @@ const TSX = import.meta.resolve('tsx')
 
 const dir = mkdtempSync(path.join(tmpdir(), 'routeless-typed-startup-'))
 mkdirSync(path.join(dir, 'controllers/_shared'), { recursive: true })
-writeFileSync(path.join(dir, 'controllers/_shared/types.ts'), `
+writeFileSync(
+  path.join(dir, 'controllers/_shared/types.ts'),
+  `
 /**
  * @minimum 1
  * @integer
  */
 export type Page = number
 export interface Owner { name: string; /** @format email */ email?: string }
-`)
+`,
+)
 for (let m = 0; m < MODULES; m++) {
   const folder = path.join(dir, 'controllers', `group${m % 10}`)
   mkdirSync(folder, { recursive: true })
-  writeFileSync(path.join(folder, `m${m}.ts`), `
+  writeFileSync(
+    path.join(folder, `m${m}.ts`),
+    `
 import type { Owner, Page } from '../_shared/types.ts'
 interface Item${m} { id: number; name: string; tags?: string[]; owner?: Owner }
 export class Default {
@@ -36,7 +41,8 @@ export class Default {
   POST(kwargs: { name: string; tags?: string[]; owner?: Owner }): Item${m} { return { id: 1, name: kwargs.name } }
   GET_$_owner(id: number): Owner { return { name: String(id) } }
 }
-`)
+`,
+  )
 }
 
 function start(types = 'auto'): { ms: number; types: string; handlers: number } {
@@ -45,7 +51,10 @@ function start(types = 'auto'): { ms: number; types: string; handlers: number } 
     const { createApp } = await import(${JSON.stringify(ROUTELESS)})
     const app = await createApp('controllers', { cwd: ${JSON.stringify(dir)}, types: '${types}', logger: { error() {}, warn() {} } })
     console.log(JSON.stringify({ ms: performance.now() - t, types: app.table.types, handlers: app.table.rows.length }))`
-  const out = execFileSync(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' })
+  const out = execFileSync(process.execPath, ['--import', TSX, '--input-type=module', '-e', script], {
+    cwd: dir,
+    encoding: 'utf8',
+  })
   return JSON.parse(out.trim().split('\n').pop()!)
 }
 
@@ -73,5 +82,7 @@ const list = (xs: number[]) => `[${xs.map(Math.round).join(', ')}]`
 console.log(`cold (type-checked, manifest written): ${Math.round(median(cold))} ms   ${list(cold)}`)
 console.log(`warm (manifest current):               ${Math.round(median(warm))} ms   ${list(warm)}`)
 console.log(`types off (import + route table only):  ${Math.round(median(off))} ms   ${list(off)}`)
-console.log(`the types' own cost (median of per-round differences): cold ${own(cold)} ms ${list(cold.map((x, i) => x - off[i]!))}, warm ${own(warm)} ms ${list(warm.map((x, i) => x - off[i]!))}`)
+console.log(
+  `the types' own cost (median of per-round differences): cold ${own(cold)} ms ${list(cold.map((x, i) => x - off[i]!))}, warm ${own(warm)} ms ${list(warm.map((x, i) => x - off[i]!))}`,
+)
 rmSync(dir, { recursive: true, force: true })

@@ -13,8 +13,16 @@ const env = process.env
 
 const examples = [
   { name: 'configurations', port: 8080, env: { USERS: env.USERS ?? 'demo:demo-password' } },
-  { name: 'translation', port: 8081, env: { ADMIN_KEY: env.ADMIN_KEY ?? 'demo-admin-key', API_KEY: env.API_KEY ?? 'demo-api-key' } },
-  { name: 'verification', port: 8082, env: { PARTNER_ID: env.PARTNER_ID ?? '1000', API_KEY: env.VERIFICATION_API_KEY ?? 'demo-partner-key' } },
+  {
+    name: 'translation',
+    port: 8081,
+    env: { ADMIN_KEY: env.ADMIN_KEY ?? 'demo-admin-key', API_KEY: env.API_KEY ?? 'demo-api-key' },
+  },
+  {
+    name: 'verification',
+    port: 8082,
+    env: { PARTNER_ID: env.PARTNER_ID ?? '1000', API_KEY: env.VERIFICATION_API_KEY ?? 'demo-partner-key' },
+  },
 ]
 
 const children = []
@@ -23,8 +31,16 @@ for (const ex of examples) {
   if (!existsSync(path.join(dir, 'src', 'main.ts'))) continue
   const childEnv = { ...env, ...ex.env, PORT: String(ex.port), DATA_DIR: path.join(root, '.data', ex.name) }
   delete childEnv.DATABASE_URL // embedded defaults; run an example's own `npm start` for PostgreSQL
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: dir, env: childEnv, stdio: ['ignore', 'inherit', 'inherit'] })
-  console.log(`${ex.name}: http://127.0.0.1:${ex.port}  (${Object.entries(ex.env).map(([k, v]) => `${k}=${v}`).join(' ')})`)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: dir,
+    env: childEnv,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  console.log(
+    `${ex.name}: http://127.0.0.1:${ex.port}  (${Object.entries(ex.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')})`,
+  )
   children.push(child)
   child.on('exit', (code, signal) => {
     if (!stopping) {

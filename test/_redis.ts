@@ -20,7 +20,11 @@ export async function startRedis(): Promise<{ url: string; port: number; stop: (
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
   const port = (probe.address() as { port: number }).port
   await new Promise((r) => probe.close(r))
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
   await new Promise<void>((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (d) => {

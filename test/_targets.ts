@@ -32,7 +32,11 @@ async function startTarget(name: TargetName, app: Application): Promise<{ target
 }
 
 /** Runs `fn` once per target with a lazily started server for `makeApp()`. */
-export function describeTargets(title: string, makeApp: () => Promise<Application>, fn: (t: () => Target) => void): void {
+export function describeTargets(
+  title: string,
+  makeApp: () => Promise<Application>,
+  fn: (t: () => Target) => void,
+): void {
   for (const name of TARGETS) {
     describe(`${title} [${name}]`, () => {
       let current: Target

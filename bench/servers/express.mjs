@@ -5,7 +5,13 @@ import { echoParams, host, port, ready } from './_common.mjs'
 const app = express()
 app.disable('x-powered-by')
 app.disable('etag')
-app.get('/hello', (_req, res) => { res.json('Hello, World!') })
-app.get('/users/:user/posts/:post', (req, res) => { res.json(echoParams(req.params.user, req.params.post, req.query.x)) })
-app.post('/echo', express.json(), (req, res) => { res.json(req.body) })
+app.get('/hello', (_req, res) => {
+  res.json('Hello, World!')
+})
+app.get('/users/:user/posts/:post', (req, res) => {
+  res.json(echoParams(req.params.user, req.params.post, req.query.x))
+})
+app.post('/echo', express.json(), (req, res) => {
+  res.json(req.body)
+})
 const server = app.listen(port, host, () => ready(server.address().port))

@@ -23,7 +23,12 @@ const server = createServer((req, res) => {
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
       let value
-      try { value = JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch { res.writeHead(400).end(); return }
+      try {
+        value = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      } catch {
+        res.writeHead(400).end()
+        return
+      }
       const body = JSON.stringify(value)
       res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }).end(body)
     })

@@ -8,17 +8,25 @@ app.get('/hello', (res) => {
 })
 app.get('/users/:user/posts/:post', (res, req) => {
   const x = new URLSearchParams(req.getQuery() ?? '').get('x') ?? undefined
-  res.writeHeader('content-type', JSON_TYPE).end(JSON.stringify(echoParams(req.getParameter(0), req.getParameter(1), x)))
+  res
+    .writeHeader('content-type', JSON_TYPE)
+    .end(JSON.stringify(echoParams(req.getParameter(0), req.getParameter(1), x)))
 })
 app.post('/echo', (res) => {
   const chunks = []
   let aborted = false
-  res.onAborted(() => { aborted = true })
+  res.onAborted(() => {
+    aborted = true
+  })
   res.onData((chunk, last) => {
     chunks.push(Buffer.from(chunk.slice(0)))
     if (!last) return
     let value
-    try { value = JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch { value = undefined }
+    try {
+      value = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    } catch {
+      value = undefined
+    }
     if (aborted) return
     res.cork(() => {
       if (value === undefined) res.writeStatus('400 Bad Request').end()
@@ -26,7 +34,9 @@ app.post('/echo', (res) => {
     })
   })
 })
-app.any('/*', (res) => { res.writeStatus('404 Not Found').end() })
+app.any('/*', (res) => {
+  res.writeStatus('404 Not Found').end()
+})
 app.listen(host, port, (socket) => {
   if (!socket) throw new Error(`cannot listen on ${port}`)
   ready(uWS.us_socket_local_port(socket))

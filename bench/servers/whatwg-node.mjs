@@ -12,10 +12,17 @@ const adapter = createServerAdapter(async (request) => {
   const url = new URL(request.url)
   if (request.method === 'GET' && url.pathname === '/hello') return new Response(HELLO, { headers: headers() })
   const m = request.method === 'GET' && USER_POST.exec(url.pathname)
-  if (m) return new Response(JSON.stringify(echoParams(m[1], m[2], url.searchParams.get('x') ?? undefined)), { headers: headers() })
+  if (m)
+    return new Response(JSON.stringify(echoParams(m[1], m[2], url.searchParams.get('x') ?? undefined)), {
+      headers: headers(),
+    })
   if (request.method === 'POST' && url.pathname === '/echo') {
     let value
-    try { value = await request.json() } catch { return new Response(null, { status: 400 }) }
+    try {
+      value = await request.json()
+    } catch {
+      return new Response(null, { status: 400 })
+    }
     return new Response(JSON.stringify(value), { headers: headers() })
   }
   return new Response(null, { status: 404 })

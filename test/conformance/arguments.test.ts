@@ -2,7 +2,11 @@ import { expect, it } from 'vitest'
 import { describeTargets } from '../_targets.ts'
 import { fixtureApp } from '../_apps.ts'
 
-const json = (body: unknown, method = 'POST'): RequestInit => ({ method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+const json = (body: unknown, method = 'POST'): RequestInit => ({
+  method,
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json' },
+})
 
 describeTargets('Positional arguments', fixtureApp('args'), (t) => {
   it('passes none, one, optional and rest parameters', async () => {
@@ -29,35 +33,67 @@ describeTargets('Keyword arguments', fixtureApp('args'), (t) => {
     expect((await (await t().request('/kw?tags%5B%5D=a&tags%5B%5D=b')).json()).tags).toEqual(['a', 'b'])
   })
   it('passes JSON body fields over query parameters to a parameter named kwargs', async () => {
-    expect(await (await t().request('/kw?a=query&b=query', json({ a: 'body', n: 1, list: [1, 2], obj: { x: true } }))).json())
-      .toEqual({ a: 'body', b: 'query', n: 1, list: [1, 2], obj: { x: true } })
+    expect(
+      await (
+        await t().request('/kw?a=query&b=query', json({ a: 'body', n: 1, list: [1, 2], obj: { x: true } }))
+      ).json(),
+    ).toEqual({ a: 'body', b: 'query', n: 1, list: [1, 2], obj: { x: true } })
   })
   it('passes urlencoded fields, repeated as arrays', async () => {
-    const res = await t().request('/kw', { method: 'POST', body: 'x=1&y=2&y=3&name=a+b%21', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body: 'x=1&y=2&y=3&name=a+b%21',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(await res.json()).toEqual({ x: '1', y: ['2', '3'], name: 'a b!' })
   })
   it('ignores a __proto__ key instead of polluting anything', async () => {
-    const res = await t().request('/kw?__proto__=x', { method: 'POST', body: '{"__proto__": {"polluted": true}, "ok": 1}', headers: { 'content-type': 'application/json' } })
+    const res = await t().request('/kw?__proto__=x', {
+      method: 'POST',
+      body: '{"__proto__": {"polluted": true}, "ok": 1}',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(await res.json()).toEqual({ ok: 1 })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
   it('exposes kwargs, args, the decoded body and the request on the controller', async () => {
     const res = await t().request('/ctx/9?q=1', json([1, 2, 3]))
-    expect(await res.json()).toEqual({ id: '9', kwargs: { q: '1' }, args: ['9'], body: [1, 2, 3], method: 'POST', path: '/ctx/9' })
+    expect(await res.json()).toEqual({
+      id: '9',
+      kwargs: { q: '1' },
+      args: ['9'],
+      body: [1, 2, 3],
+      method: 'POST',
+      path: '/ctx/9',
+    })
   })
   it('passes multipart fields and files', async () => {
     const form = new FormData()
     form.set('note', 'hello')
     form.set('upload', new File(['file contents'], 'a.txt', { type: 'text/plain' }))
     const res = await t().request('/files', { method: 'POST', body: form })
-    expect(await res.json()).toEqual({ note: 'hello', name: 'a.txt', type: 'text/plain', size: 13, text: 'file contents' })
+    expect(await res.json()).toEqual({
+      note: 'hello',
+      name: 'a.txt',
+      type: 'text/plain',
+      size: 13,
+      text: 'file contents',
+    })
   })
   it('gives raw bytes to a controller that accepts the content type', async () => {
-    const res = await t().request('/raw', { method: 'POST', body: 'plain body', headers: { 'content-type': 'text/plain; charset=utf-8' } })
+    const res = await t().request('/raw', {
+      method: 'POST',
+      body: 'plain body',
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    })
     expect(await res.json()).toEqual({ length: 10, text: 'plain body' })
   })
   it('treats an empty body as no body', async () => {
-    const res = await t().request('/kw?x=1', { method: 'POST', body: '', headers: { 'content-type': 'application/json' } })
+    const res = await t().request('/kw?x=1', {
+      method: 'POST',
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(await res.json()).toEqual({ x: '1' })
   })
 })
@@ -67,21 +103,37 @@ describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
     for (const body of ['{"a":', 'not json', '{"a": 1}}']) {
       const res = await t().request('/kw', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
       expect(res.status).toBe(400)
-      expect(await res.json()).toMatchObject({ status: 400, error: 'Bad Request', message: expect.stringMatching(/^Malformed JSON body: \S/) })
+      expect(await res.json()).toMatchObject({
+        status: 400,
+        error: 'Bad Request',
+        message: expect.stringMatching(/^Malformed JSON body: \S/),
+      })
     }
   })
   it('answers 400 for invalid UTF-8 in JSON', async () => {
-    const res = await t().request('/kw', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } })
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('Malformed JSON body: not UTF-8')
   })
   it('answers 400 for a malformed multipart body', async () => {
-    const res = await t().request('/kw', { method: 'POST', body: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=xyz' } })
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body: 'garbage',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('Malformed multipart body')
   })
   it('answers 415 for an unsupported content type, and for a body without one', async () => {
-    const res = await t().request('/kw', { method: 'POST', body: '<a/>', headers: { 'content-type': 'application/xml' } })
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body: '<a/>',
+      headers: { 'content-type': 'application/xml' },
+    })
     expect(res.status).toBe(415)
     expect((await res.json()).message).toBe('Unsupported Content-Type: application/xml')
     const none = await t().request('/kw', { method: 'POST', body: new Uint8Array([1, 2, 3]) })
@@ -101,7 +153,12 @@ describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
         else c.close()
       },
     })
-    const res = await t().request('/kw', { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit)
     expect(res.status).toBe(413)
   })
   it("honours a class's own bodyLimit", async () => {

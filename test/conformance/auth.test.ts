@@ -2,7 +2,9 @@ import { expect, it } from 'vitest'
 import { describeTargets } from '../_targets.ts'
 import { fixtureApp } from '../_apps.ts'
 
-const basic = (user: string, pass: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` })
+const basic = (user: string, pass: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
+})
 
 describeTargets('Auth guards', fixtureApp('features'), (t) => {
   it('leaves unguarded paths open', async () => {
@@ -21,24 +23,40 @@ describeTargets('Auth guards', fixtureApp('features'), (t) => {
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="private", error="invalid_token"')
   })
   it('admits a good token, guards the whole tree, and exposes the principal', async () => {
-    expect(await (await t().request('/private', { headers: { authorization: 'Bearer good-token' } })).json()).toEqual({ user: 'good' })
-    expect(await (await t().request('/private/deeper', { headers: { authorization: 'bearer good-token' } })).json()).toBe('deeper, still guarded')
+    expect(await (await t().request('/private', { headers: { authorization: 'Bearer good-token' } })).json()).toEqual({
+      user: 'good',
+    })
+    expect(
+      await (await t().request('/private/deeper', { headers: { authorization: 'bearer good-token' } })).json(),
+    ).toBe('deeper, still guarded')
   })
   it('answers 403 when the token is valid but not enough', async () => {
     const res = await t().request('/private', { method: 'DELETE', headers: { authorization: 'Bearer reader-token' } })
     expect(res.status).toBe(403)
     expect(res.headers.get('www-authenticate')).toBeNull()
-    expect((await t().request('/private', { method: 'DELETE', headers: { authorization: 'Bearer good-token' } })).status).toBe(204)
+    expect(
+      (await t().request('/private', { method: 'DELETE', headers: { authorization: 'Bearer good-token' } })).status,
+    ).toBe(204)
   })
   it('runs guards before the body is read: no 400, 413 or 415 for an unauthenticated client', async () => {
     const bad = { method: 'POST', body: '{"not json', headers: { 'content-type': 'application/json' } }
     expect((await t().request('/private', bad)).status).toBe(401)
-    expect((await t().request('/private', { method: 'POST', body: 'x', headers: { 'content-type': 'application/xml' } })).status).toBe(401)
-    expect((await t().request('/private', { ...bad, headers: { ...bad.headers, authorization: 'Bearer good-token' } })).status).toBe(400)
-    const ok = await t().request('/private', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', authorization: 'Bearer good-token' } })
+    expect(
+      (await t().request('/private', { method: 'POST', body: 'x', headers: { 'content-type': 'application/xml' } }))
+        .status,
+    ).toBe(401)
+    expect(
+      (await t().request('/private', { ...bad, headers: { ...bad.headers, authorization: 'Bearer good-token' } }))
+        .status,
+    ).toBe(400)
+    const ok = await t().request('/private', {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer good-token' },
+    })
     expect(await ok.json()).toEqual({ a: 1 })
   })
-  it('applies a module\'s per-method auth object to that method only, in its whole tree', async () => {
+  it("applies a module's per-method auth object to that method only, in its whole tree", async () => {
     const denied = await t().request('/sub')
     expect(denied.status).toBe(403)
     expect((await denied.json()).message).toBe('Sub GET guarded')
@@ -50,7 +68,9 @@ describeTargets('Auth guards', fixtureApp('features'), (t) => {
     expect(missing.status).toBe(403)
     expect(missing.headers.get('www-authenticate')).toBeNull()
     expect((await missing.json()).message).toBe('No key')
-    expect((await (await t().request('/keyed', { headers: { 'x-api-key': 'nope' } })).json()).message).toBe('Unknown key')
+    expect((await (await t().request('/keyed', { headers: { 'x-api-key': 'nope' } })).json()).message).toBe(
+      'Unknown key',
+    )
     expect(await (await t().request('/keyed', { headers: { 'x-api-key': 'k1' } })).json()).toEqual({ key: 'k1' })
   })
   it('sets the principal from a check that returns who passed', async () => {

@@ -23,7 +23,14 @@ interface Sent {
 }
 
 /** GET `path` with `body` as `type`, chunked when `chunked` (no Content-Length), on the target. */
-async function getWithBody(t: Target, path: string, type: string | undefined, body: string, headers: Record<string, string> = {}, chunked = false): Promise<Sent> {
+async function getWithBody(
+  t: Target,
+  path: string,
+  type: string | undefined,
+  body: string,
+  headers: Record<string, string> = {},
+  chunked = false,
+): Promise<Sent> {
   const all: Record<string, string> = { ...headers }
   if (type) all['content-type'] = type
   if (chunked) all['transfer-encoding'] = 'chunked'
@@ -31,16 +38,24 @@ async function getWithBody(t: Target, path: string, type: string | undefined, bo
     const bytes = new TextEncoder().encode(body)
     if (!chunked) all['content-length'] = String(bytes.byteLength)
     const request = new Request(`http://localhost${path}`, { headers: all })
-    const chunks = (async function* () { yield bytes })()
+    const chunks = (async function* () {
+      yield bytes
+    })()
     const response = await toFetchResponse(await app.handle(fromRequest(request, chunks)))
     return { status: response.status, body: await response.json() }
   }
   const url = new URL(path, t.url)
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'GET', headers: all }, (res) => {
-      let text = ''
-      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }))
-    })
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'GET', headers: all },
+      (res) => {
+        let text = ''
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }))
+      },
+    )
     req.on('error', reject)
     if (chunked) {
       req.write(body.slice(0, 3))
@@ -52,33 +67,54 @@ async function getWithBody(t: Target, path: string, type: string | undefined, bo
   })
 }
 
-describeTargets('GET with a body', async () => (app = await makeApp()), (t) => {
-  it('reads a form body into the keyword arguments, over the query', async () => {
-    const res = await getWithBody(t(), '/search?type=source&page=2', 'application/x-www-form-urlencoded', 'type=target&q=a+b')
-    expect(res).toEqual({ status: 200, body: { kwargs: { type: 'target', page: '2', q: 'a b' }, body: { type: 'target', q: 'a b' } } })
-  })
+describeTargets(
+  'GET with a body',
+  async () => (app = await makeApp()),
+  (t) => {
+    it('reads a form body into the keyword arguments, over the query', async () => {
+      const res = await getWithBody(
+        t(),
+        '/search?type=source&page=2',
+        'application/x-www-form-urlencoded',
+        'type=target&q=a+b',
+      )
+      expect(res).toEqual({
+        status: 200,
+        body: { kwargs: { type: 'target', page: '2', q: 'a b' }, body: { type: 'target', q: 'a b' } },
+      })
+    })
 
-  it('reads a JSON body, also when it arrives chunked', async () => {
-    const res = await getWithBody(t(), '/search', 'application/json', '{"type":"target","n":3}', {}, true)
-    expect(res).toEqual({ status: 200, body: { kwargs: { type: 'target', n: 3 }, body: { type: 'target', n: 3 } } })
-  })
+    it('reads a JSON body, also when it arrives chunked', async () => {
+      const res = await getWithBody(t(), '/search', 'application/json', '{"type":"target","n":3}', {}, true)
+      expect(res).toEqual({ status: 200, body: { kwargs: { type: 'target', n: 3 }, body: { type: 'target', n: 3 } } })
+    })
 
-  it('keeps the body after a guard has read the Fetch Request, and runs the guard first', async () => {
-    expect((await getWithBody(t(), '/search/guarded', 'application/x-www-form-urlencoded', 'type=target', { 'x-key': 'yes' })).body)
-      .toEqual({ kwargs: { type: 'target' }, body: { type: 'target' } })
-    expect((await getWithBody(t(), '/search/guarded', 'application/x-www-form-urlencoded', 'type=target')).status).toBe(403)
-  })
+    it('keeps the body after a guard has read the Fetch Request, and runs the guard first', async () => {
+      expect(
+        (
+          await getWithBody(t(), '/search/guarded', 'application/x-www-form-urlencoded', 'type=target', {
+            'x-key': 'yes',
+          })
+        ).body,
+      ).toEqual({ kwargs: { type: 'target' }, body: { type: 'target' } })
+      expect(
+        (await getWithBody(t(), '/search/guarded', 'application/x-www-form-urlencoded', 'type=target')).status,
+      ).toBe(403)
+    })
 
-  it('applies the limit and the content types: 413, 415', async () => {
-    expect((await getWithBody(t(), '/search', 'application/x-www-form-urlencoded', `q=${'x'.repeat(100)}`)).status).toBe(413)
-    expect((await getWithBody(t(), '/search', 'text/plain', 'hello')).status).toBe(415)
-  })
+    it('applies the limit and the content types: 413, 415', async () => {
+      expect(
+        (await getWithBody(t(), '/search', 'application/x-www-form-urlencoded', `q=${'x'.repeat(100)}`)).status,
+      ).toBe(413)
+      expect((await getWithBody(t(), '/search', 'text/plain', 'hello')).status).toBe(415)
+    })
 
-  it('reads nothing when none is declared', async () => {
-    const res = await t().request('/search?type=source')
-    expect(await res.json()).toEqual({ kwargs: { type: 'source' }, body: null })
-  })
-})
+    it('reads nothing when none is declared', async () => {
+      const res = await t().request('/search?type=source')
+      expect(await res.json()).toEqual({ kwargs: { type: 'source' }, body: null })
+    })
+  },
+)
 
 // routeless/node may serve a wrapper of the app's fetch (`{ fetch }`, as an app adding headers does): the GET's
 // Fetch Request cannot carry the body, so the adapter keeps it beside the Request for `app.fetch` to read.
@@ -94,11 +130,27 @@ for (const name of ['node'] as const) {
     afterAll(() => server.close())
 
     it('reads the body there too, after a guard has read the Request', async () => {
-      const target = { name, url: server.url, request: (path: string, init?: RequestInit) => fetch(server.url + path, init) } as Target
+      const target = {
+        name,
+        url: server.url,
+        request: (path: string, init?: RequestInit) => fetch(server.url + path, init),
+      } as Target
       expect(await getWithBody(target, '/search?page=1', 'application/x-www-form-urlencoded', 'type=target')).toEqual({
-        status: 200, body: { kwargs: { page: '1', type: 'target' }, body: { type: 'target' } },
+        status: 200,
+        body: { kwargs: { page: '1', type: 'target' }, body: { type: 'target' } },
       })
-      expect((await getWithBody(target, '/search/guarded', 'application/json', '{"type":"target"}', { 'x-key': 'yes' }, true)).body.kwargs).toEqual({ type: 'target' })
+      expect(
+        (
+          await getWithBody(
+            target,
+            '/search/guarded',
+            'application/json',
+            '{"type":"target"}',
+            { 'x-key': 'yes' },
+            true,
+          )
+        ).body.kwargs,
+      ).toEqual({ type: 'target' })
     })
   })
 }

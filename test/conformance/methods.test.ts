@@ -8,7 +8,11 @@ describeTargets('HTTP methods', fixtureApp('basic'), (t) => {
     const res = await t().request('/foo', { method: 'DELETE' })
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
-    expect(await res.json()).toEqual({ status: 405, error: 'Method Not Allowed', message: 'DELETE is not allowed on /foo' })
+    expect(await res.json()).toEqual({
+      status: 405,
+      error: 'Method Not Allowed',
+      message: 'DELETE is not allowed on /foo',
+    })
   })
   it('lists every method of the class in Allow', async () => {
     const res = await t().request('/', { method: 'PUT' })
@@ -61,11 +65,21 @@ describeTargets('HTTP methods', fixtureApp('basic'), (t) => {
     const url = t().url
     if (!url) return
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(url + '/foo', { headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA' } }, (res) => {
-        let body = ''
-        res.on('data', (d) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode!, body }))
-      })
+      const req = httpRequest(
+        url + '/foo',
+        {
+          headers: {
+            connection: 'Upgrade, HTTP2-Settings',
+            upgrade: 'h2c',
+            'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA',
+          },
+        },
+        (res) => {
+          let body = ''
+          res.on('data', (d) => (body += d))
+          res.on('end', () => resolve({ status: res.statusCode!, body }))
+        },
+      )
       req.on('error', reject)
       req.end()
     })
@@ -81,25 +95,35 @@ describeTargets('HTTP methods', fixtureApp('basic'), (t) => {
   })
 })
 
-describeTargets('A class defining OPTIONS and HEAD', async () => {
-  const { createApp } = await import('routeless')
-  return createApp({
-    modules: {
-      '': {
-        Default: class {
-          GET() { return 'get' }
-          HEAD() { return new Response(null, { headers: { 'x-head': 'own' } }) }
-          OPTIONS() { return { custom: true } }
+describeTargets(
+  'A class defining OPTIONS and HEAD',
+  async () => {
+    const { createApp } = await import('routeless')
+    return createApp({
+      modules: {
+        '': {
+          Default: class {
+            GET() {
+              return 'get'
+            }
+            HEAD() {
+              return new Response(null, { headers: { 'x-head': 'own' } })
+            }
+            OPTIONS() {
+              return { custom: true }
+            }
+          },
         },
       },
-    },
-  })
-}, (t) => {
-  it('uses its own OPTIONS', async () => {
-    expect(await (await t().request('/', { method: 'OPTIONS' })).json()).toEqual({ custom: true })
-  })
-  it('uses its own HEAD', async () => {
-    const res = await t().request('/', { method: 'HEAD' })
-    expect(res.headers.get('x-head')).toBe('own')
-  })
-})
+    })
+  },
+  (t) => {
+    it('uses its own OPTIONS', async () => {
+      expect(await (await t().request('/', { method: 'OPTIONS' })).json()).toEqual({ custom: true })
+    })
+    it('uses its own HEAD', async () => {
+      const res = await t().request('/', { method: 'HEAD' })
+      expect(res.headers.get('x-head')).toBe('own')
+    })
+  },
+)

@@ -50,7 +50,11 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
   })
   it('sends a Set as an array and a Map with string keys as an object, nested too', async () => {
     expect(await (await get('set')).json()).toEqual(['x', 'y'])
-    expect(await (await get('nested')).json()).toEqual({ tags: [1, 2], byName: { a: 1 }, when: '1970-01-01T00:00:00.000Z' })
+    expect(await (await get('nested')).json()).toEqual({
+      tags: [1, 2],
+      byName: { a: 1 },
+      when: '1970-01-01T00:00:00.000Z',
+    })
   })
   it('answers 500 with a log line, never a lossy body, for what JSON cannot represent', async () => {
     const before = logged.length
@@ -91,7 +95,10 @@ describeTargets('Errors', fixtureApp('returns'), (t) => {
   })
   it('merges details into the envelope', async () => {
     expect(await (await get('http-error-details')).json()).toEqual({
-      status: 400, error: 'Bad Request', message: 'Invalid parameters', errors: [{ name: 'page', reason: 'not a number' }],
+      status: 400,
+      error: 'Bad Request',
+      message: 'Invalid parameters',
+      errors: [{ name: 'page', reason: 'not a number' }],
     })
   })
   it('redirects with Location', async () => {
@@ -116,7 +123,11 @@ describeTargets('Errors', fixtureApp('returns'), (t) => {
       const res = await get(kind)
       expect(res.status).toBe(500)
       const text = await res.text()
-      expect(JSON.parse(text)).toEqual({ status: 500, error: 'Internal Server Error', message: 'The server could not answer this request' })
+      expect(JSON.parse(text)).toEqual({
+        status: 500,
+        error: 'Internal Server Error',
+        message: 'The server could not answer this request',
+      })
       expect(text).not.toMatch(/secret|BigInt/)
     }
     expect(logged.length).toBe(before + 3)
@@ -139,7 +150,11 @@ describeTargets('Response edge cases', fixtureApp('returns'), (t) => {
 
 describeTargets('Custom error rendering', fixtureApp('errors'), (t) => {
   it('uses the standard envelope outside modules that render their own', async () => {
-    expect(await (await t().request('/plain')).json()).toEqual({ status: 500, error: 'Internal Server Error', message: 'The server could not answer this request' })
+    expect(await (await t().request('/plain')).json()).toEqual({
+      status: 500,
+      error: 'Internal Server Error',
+      message: 'The server could not answer this request',
+    })
   })
   it("uses a module's renderError for errors under it, 404 and 405 included", async () => {
     const conflict = await t().request('/admin', { method: 'POST' })

@@ -8,7 +8,11 @@ describeTargets('Routing, part two', fixtureApp('routes'), (t) => {
   const call = async (path: string, init?: RequestInit) => {
     const res = await t().request(path, init)
     const text = await res.text()
-    return { status: res.status, allow: res.headers.get('allow'), body: text && res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text }
+    return {
+      status: res.status,
+      allow: res.headers.get('allow'),
+      body: text && res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text,
+    }
   }
 
   it('answers a method route GET_bar at /foo/bar, its own parameters after it', async () => {
@@ -36,15 +40,25 @@ describeTargets('Routing, part two', fixtureApp('routes'), (t) => {
     expect((await call('/glossaries/g1')).body).toEqual({ at: 'GET', id: 'g1' })
     expect((await call('/glossaries/g1/entries')).body).toEqual({ at: 'GET_$_entries', id: 'g1' })
     expect((await call('/glossaries/g%201/entries')).body).toEqual({ at: 'GET_$_entries', id: 'g 1' })
-    expect((await call('/glossaries/g1/dictionaries', { method: 'PUT' })).body).toEqual({ at: 'PUT_$_dictionaries', id: 'g1' })
-    expect((await call('/glossaries/g1/dictionaries', { method: 'DELETE' })).body).toEqual({ at: 'DELETE_$_dictionaries', id: 'g1' })
+    expect((await call('/glossaries/g1/dictionaries', { method: 'PUT' })).body).toEqual({
+      at: 'PUT_$_dictionaries',
+      id: 'g1',
+    })
+    expect((await call('/glossaries/g1/dictionaries', { method: 'DELETE' })).body).toEqual({
+      at: 'DELETE_$_dictionaries',
+      id: 'g1',
+    })
     expect((await call('/glossaries/g1', { method: 'DELETE' })).body).toEqual({ at: 'DELETE', id: 'g1' })
   })
 
   it('gives a sub-resource its own trailing parameters, nested sub-resources and several placeholders', async () => {
     expect((await call('/glossaries/g1/files')).body).toEqual({ at: 'GET_$_files', id: 'g1', fileId: '' })
     expect((await call('/glossaries/g1/files/f2')).body).toEqual({ at: 'GET_$_files', id: 'g1', fileId: 'f2' })
-    expect((await call('/glossaries/g1/files/f2/meta')).body).toEqual({ at: 'GET_$_files_$_meta', id: 'g1', fileId: 'f2' })
+    expect((await call('/glossaries/g1/files/f2/meta')).body).toEqual({
+      at: 'GET_$_files_$_meta',
+      id: 'g1',
+      fileId: 'f2',
+    })
     expect((await call('/pairs/a/b/pair')).body).toEqual({ at: 'GET_$_$_pair', a: 'a', b: 'b' })
   })
 
@@ -129,24 +143,36 @@ describe('Routing, part two: the route table', () => {
   it('lists method routes and sub-resources as their own rows with path templates', async () => {
     const app = await createApp(fixture('routes'), { logger: { error: () => {} } })
     const rows = app.table.list().map((r) => `${r.method} ${r.path} ${r.handler}`)
-    expect(rows).toEqual(expect.arrayContaining([
-      'GET /foo/bar Foo.GET_bar',
-      'GET /foo/foo-bar Foo.GET_foo_bar',
-      'GET /glossaries/{id}/entries Default.GET_$_entries',
-      'GET /glossaries/{id}/files/{fileId}/meta Default.GET_$_files_$_meta',
-      'GET /pairs/{a}/{b}/pair Default.GET_$_$_pair',
-      'ANY /multi Multi.ANY',
-      'GET /http-server HTTPServer.GET',
-      'POST /oauth2-token OAuth2Token.POST',
-      'GET /user-profile Default.GET',
-    ]))
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        'GET /foo/bar Foo.GET_bar',
+        'GET /foo/foo-bar Foo.GET_foo_bar',
+        'GET /glossaries/{id}/entries Default.GET_$_entries',
+        'GET /glossaries/{id}/files/{fileId}/meta Default.GET_$_files_$_meta',
+        'GET /pairs/{a}/{b}/pair Default.GET_$_$_pair',
+        'ANY /multi Multi.ANY',
+        'GET /http-server HTTPServer.GET',
+        'POST /oauth2-token OAuth2Token.POST',
+        'GET /user-profile Default.GET',
+      ]),
+    )
   })
 
   it('gives each sub-resource its own OpenAPI operation and path template', async () => {
     const app = await createApp(fixture('routes'), { logger: { error: () => {} } })
     const paths = app.openapi().paths as Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/glossaries/{id}/entries', '/glossaries/{id}/dictionaries', '/glossaries/{id}/files', '/glossaries/{id}/files/{fileId}', '/glossaries/{id}/files/{fileId}/meta']))
-    expect(paths['/glossaries/{id}/entries']!.get!.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        '/glossaries/{id}/entries',
+        '/glossaries/{id}/dictionaries',
+        '/glossaries/{id}/files',
+        '/glossaries/{id}/files/{fileId}',
+        '/glossaries/{id}/files/{fileId}/meta',
+      ]),
+    )
+    expect(paths['/glossaries/{id}/entries']!.get!.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ])
     expect(Object.keys(paths['/glossaries/{id}/dictionaries']!).sort()).toEqual(['delete', 'put'])
   })
 })

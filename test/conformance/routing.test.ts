@@ -13,7 +13,11 @@ describeTargets('Document 3 example', fixtureApp('basic'), (t) => {
     expect(await (await t().request('/foo')).text()).toBe('"Foo handler"')
   })
   it('passes a form field as a keyword argument', async () => {
-    const res = await t().request('/', { method: 'POST', body: 'name=Awesome+you', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const res = await t().request('/', {
+      method: 'POST',
+      body: 'name=Awesome+you',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(await res.text()).toBe('"hello Awesome you"')
   })
 })
@@ -25,7 +29,10 @@ describeTargets('Modules, classes and Default', fixtureApp('tree'), (t) => {
   }
   it('uses the root Default for / and keeps unmatched parts positional', async () => {
     expect(await get('/')).toEqual({ status: 200, body: { at: 'index.Default', parts: [] } })
-    expect(await get('/nothing/here')).toEqual({ status: 200, body: { at: 'index.Default', parts: ['nothing', 'here'] } })
+    expect(await get('/nothing/here')).toEqual({
+      status: 200,
+      body: { at: 'index.Default', parts: ['nothing', 'here'] },
+    })
   })
   it('maps foo-bar and foo_bar to class FooBar', async () => {
     expect((await get('/foo-bar')).body).toEqual({ at: 'index.FooBar' })
@@ -80,7 +87,11 @@ describeTargets('Modules, classes and Default', fixtureApp('tree'), (t) => {
   it('answers 404 for more positional parts than the handler accepts', async () => {
     const res = await t().request('/users/1/2')
     expect(res.status).toBe(404)
-    expect(await res.json()).toEqual({ status: 404, error: 'Not Found', message: 'No controller answers GET /users/1/2' })
+    expect(await res.json()).toEqual({
+      status: 404,
+      error: 'Not Found',
+      message: 'No controller answers GET /users/1/2',
+    })
   })
   it('answers 404 for fewer positional parts than the handler needs', async () => {
     expect((await get('/users/posts')).status).toBe(404)

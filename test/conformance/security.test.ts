@@ -4,8 +4,18 @@ import { fixtureApp } from '../_apps.ts'
 
 describeTargets('Path parts that try to escape', fixtureApp('tree'), (t) => {
   const paths = [
-    '/users/..%2f..%2fetc', '/users/a%2Fb', '/users/a%5Cb', '/users/a%00b', '/users/%0a',
-    '/constructor', '/__proto__', '/prototype', '/toString', '/users/constructor', '/users/__proto__', '/users/%E0%A4%A',
+    '/users/..%2f..%2fetc',
+    '/users/a%2Fb',
+    '/users/a%5Cb',
+    '/users/a%00b',
+    '/users/%0a',
+    '/constructor',
+    '/__proto__',
+    '/prototype',
+    '/toString',
+    '/users/constructor',
+    '/users/__proto__',
+    '/users/%E0%A4%A',
   ]
   for (const path of paths) {
     it(`answers 404 for ${path}`, async () => {

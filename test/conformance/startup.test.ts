@@ -17,7 +17,9 @@ describe('Start-up errors', () => {
   it('names both files when two controllers claim one method on one path', async () => {
     const error = await startupError(fixture('conflict/controllers'))
     expect(error.code).toBe('ROUTELESS_ERR_ROUTE_CONFLICT')
-    expect(error.message).toMatch(/GET \/user is claimed by both .*conflict\/controllers\/(index|user)\.ts .* and .*conflict\/controllers\/(index|user)\.ts/)
+    expect(error.message).toMatch(
+      /GET \/user is claimed by both .*conflict\/controllers\/(index|user)\.ts .* and .*conflict\/controllers\/(index|user)\.ts/,
+    )
   })
   it('refuses two module files that answer one path', async () => {
     const error = await startupError(fixture('conflict/modules'))
@@ -30,30 +32,97 @@ describe('Start-up errors', () => {
     expect(error.message).toMatch(/broken\/index\.ts failed to load: top-level failure \(.*index\.ts:6:\d+\)/)
   })
   it('refuses an auth object that names something other than a handler method', async () => {
-    const error = await startupError({ modules: { '': { Default: class { static auth = { Post: () => {} }; POST() { return 1 } } } } })
+    const error = await startupError({
+      modules: {
+        '': {
+          Default: class {
+            static auth = { Post: () => {} }
+            POST() {
+              return 1
+            }
+          },
+        },
+      },
+    })
     expect(error.code).toBe('ROUTELESS_ERR_AUTH_SPEC')
     expect(error.message).toMatch(/static auth for Post/)
   })
   it('names both handlers when a sub-resource and another handler could answer the same request', async () => {
-    const catchAll = await startupError({ modules: { items: { Default: class { GET(...rest: string[]) { return rest } GET_$_entries(id: string) { return id } } } } })
+    const catchAll = await startupError({
+      modules: {
+        items: {
+          Default: class {
+            GET(...rest: string[]) {
+              return rest
+            }
+            GET_$_entries(id: string) {
+              return id
+            }
+          },
+        },
+      },
+    })
     expect(catchAll.code).toBe('ROUTELESS_ERR_ROUTE_AMBIGUOUS')
-    expect(catchAll.message).toMatch(/GET \/items\/\{id\}\/entries \(<module items>: Default\.GET_\$_entries\) is ambiguous: <module items> \(Default\.GET\) at \/items takes 0 or more path parts/)
-    const twoRoutes = await startupError({ modules: { items: { Default: class { GET_entries(x: string) { return x } GET_$_entries(id: string) { return id } } } } })
+    expect(catchAll.message).toMatch(
+      /GET \/items\/\{id\}\/entries \(<module items>: Default\.GET_\$_entries\) is ambiguous: <module items> \(Default\.GET\) at \/items takes 0 or more path parts/,
+    )
+    const twoRoutes = await startupError({
+      modules: {
+        items: {
+          Default: class {
+            GET_entries(x: string) {
+              return x
+            }
+            GET_$_entries(id: string) {
+              return id
+            }
+          },
+        },
+      },
+    })
     expect(twoRoutes.code).toBe('ROUTELESS_ERR_ROUTE_AMBIGUOUS')
     expect(twoRoutes.message).toMatch(/Default\.GET_\$_entries.*Default\.GET_entries/)
     // Different methods never conflict: a POST sub-resource beside a GET catch-all is fine.
-    await expect(createApp({ modules: { items: { Default: class { GET(...rest: string[]) { return rest } POST_$_entries(id: string) { return id } } } } })).resolves.toBeDefined()
+    await expect(
+      createApp({
+        modules: {
+          items: {
+            Default: class {
+              GET(...rest: string[]) {
+                return rest
+              }
+              POST_$_entries(id: string) {
+                return id
+              }
+            },
+          },
+        },
+      }),
+    ).resolves.toBeDefined()
   })
   it('refuses a handler name with more $ placeholders than positional parameters', async () => {
-    const error = await startupError({ modules: { items: { Default: class { GET_$_entries() { return 1 } } } } })
+    const error = await startupError({
+      modules: {
+        items: {
+          Default: class {
+            GET_$_entries() {
+              return 1
+            }
+          },
+        },
+      },
+    })
     expect(error.code).toBe('ROUTELESS_ERR_HANDLER_NAME')
     expect(error.message).toMatch(/Default\.GET_\$_entries\) has 1 \$ placeholder but takes 0 positional parameters/)
   })
   it('refuses a body limit that is not a whole number of bytes', async () => {
-    for (const bodyLimit of [NaN, -1, 1.5]) await expect(createApp({ modules: {} }, { bodyLimit })).rejects.toThrow(/bodyLimit must be a whole number/)
+    for (const bodyLimit of [NaN, -1, 1.5])
+      await expect(createApp({ modules: {} }, { bodyLimit })).rejects.toThrow(/bodyLimit must be a whole number/)
   })
   it("refuses CORS with origins '*' and credentials", async () => {
-    await expect(createApp({ modules: {} }, { cors: { origins: '*', credentials: true } })).rejects.toThrow(/origins '\*' with credentials/)
+    await expect(createApp({ modules: {} }, { cors: { origins: '*', credentials: true } })).rejects.toThrow(
+      /origins '\*' with credentials/,
+    )
   })
   it('refuses a prefix that does not exist', async () => {
     const error = await startupError(fixture('no-such-dir'))
@@ -73,28 +142,120 @@ describe('Start-up warnings', () => {
     return warnings
   }
   it('names file and class of methods that look like handlers but are not', async () => {
-    const warnings = await warningsOf({ '': { Default: class { GET() { return 1 } get() { return 2 } Get() { return 3 } GET_() { return 4 } GET_$() { return 5 } GETbar() { return 6 } getUser() { return 7 } } } })
+    const warnings = await warningsOf({
+      '': {
+        Default: class {
+          GET() {
+            return 1
+          }
+          get() {
+            return 2
+          }
+          Get() {
+            return 3
+          }
+          GET_() {
+            return 4
+          }
+          GET_$() {
+            return 5
+          }
+          GETbar() {
+            return 6
+          }
+          getUser() {
+            return 7
+          }
+        },
+      },
+    })
     expect(warnings).toHaveLength(5)
-    for (const name of ['get', 'Get', 'GET_', 'GET_$', 'GETbar']) expect(warnings.join('\n')).toContain(`<module index>: Default.${name}() looks like a handler`)
+    for (const name of ['get', 'Get', 'GET_', 'GET_$', 'GETbar'])
+      expect(warnings.join('\n')).toContain(`<module index>: Default.${name}() looks like a handler`)
   })
   it('warns about a tree with no handlers at all', async () => {
-    expect(await warningsOf({ '': { Default: class { get() { return 1 } } } })).toEqual(expect.arrayContaining([expect.stringMatching(/^No handlers found in <module index>/)]))
+    expect(
+      await warningsOf({
+        '': {
+          Default: class {
+            get() {
+              return 1
+            }
+          },
+        },
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringMatching(/^No handlers found in <module index>/)]))
   })
   it('warns about names no request can reach, naming the file, and serves them nowhere', async () => {
-    const warnings = await warningsOf({ '': { Default: class { GET() { return 1 } } }, über: { Default: class { GET() { return 2 } } }, x: { lower: class { GET() { return 3 } } } })
+    const warnings = await warningsOf({
+      '': {
+        Default: class {
+          GET() {
+            return 1
+          }
+        },
+      },
+      über: {
+        Default: class {
+          GET() {
+            return 2
+          }
+        },
+      },
+      x: {
+        lower: class {
+          GET() {
+            return 3
+          }
+        },
+      },
+    })
     expect(warnings).toEqual([
       '<module über>: no request path can name "über" (use lower-case letters, digits, dots, and - or _ between words): its controllers are not served',
       '<module x>: class lower has handlers but its name cannot name a path (export it under a name such as Lower)',
     ])
   })
   it('keeps a clean tree silent', async () => {
-    expect(await warningsOf({ '': { Default: class { GET() { return 1 } GET_bar() { return 2 } ANY() { return 3 } } } })).toEqual([])
+    expect(
+      await warningsOf({
+        '': {
+          Default: class {
+            GET() {
+              return 1
+            }
+            GET_bar() {
+              return 2
+            }
+            ANY() {
+              return 3
+            }
+          },
+        },
+      }),
+    ).toEqual([])
   })
 })
 
 describe('Module maps', () => {
   it('build the same table from already-imported modules (for bundlers)', async () => {
-    const app = await createApp({ modules: { '': { Default: class { GET() { return 'root' } } }, 'v1/items': async () => ({ Default: class { GET(id = '') { return { id } } } }) } })
+    const app = await createApp({
+      modules: {
+        '': {
+          Default: class {
+            GET() {
+              return 'root'
+            }
+          },
+        },
+        'v1/items': async () => ({
+          Default: class {
+            GET(id = '') {
+              return { id }
+            }
+          },
+        }),
+      },
+    })
     expect(await (await app.request('/')).json()).toBe('root')
     expect(await (await app.request('/v1/items/3')).json()).toEqual({ id: '3' })
     expect(app.table.list().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /', 'GET /v1/items'])
@@ -103,7 +264,17 @@ describe('Module maps', () => {
 
 describe('The application object', () => {
   it('answers through an unbound app.fetch (as serve({ fetch: app.fetch }) passes it)', async () => {
-    const app = await createApp({ modules: { '': { Default: class { GET() { return 'ok' } } } } })
+    const app = await createApp({
+      modules: {
+        '': {
+          Default: class {
+            GET() {
+              return 'ok'
+            }
+          },
+        },
+      },
+    })
     const { fetch } = app
     expect(await (await fetch(new Request('http://localhost/'))).json()).toBe('ok')
   })

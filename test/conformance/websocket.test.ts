@@ -18,12 +18,17 @@ function connect(url: string): Promise<Opened> {
     })
     const next = () => new Promise<string | Buffer>((r) => (messages.length ? r(messages.shift()!) : waiters.push(r)))
     ws.once('open', () => resolve({ ws, messages, next }))
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode })))
+    ws.once('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode })),
+    )
     ws.once('error', reject)
   })
 }
 
-const closeOf = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })))
+const closeOf = (ws: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((r) =>
+    ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
+  )
 
 describeTargets('WebSockets', fixtureApp('features'), (t) => {
   it('exchanges text and binary messages with a WEBSOCKET handler', async (ctx) => {
@@ -33,7 +38,7 @@ describeTargets('WebSockets', fixtureApp('features'), (t) => {
     ws.send('hello')
     expect(await next()).toBe('echo:hello')
     ws.send(Buffer.from([1, 2, 3]))
-    expect([...(await next() as Buffer)]).toEqual([1, 2, 3])
+    expect([...((await next()) as Buffer)]).toEqual([1, 2, 3])
     const closing = closeOf(ws)
     ws.send('bye')
     expect(await closing).toEqual({ code: 1000, reason: 'bye' })
@@ -64,7 +69,9 @@ describeTargets('WebSockets', fixtureApp('features'), (t) => {
 
 it('decides upgrades in-process: accepted with handlers, or the refusing Response', async () => {
   const app = await fixtureApp('features')()
-  const ok = await app.upgrade(new Request('http://localhost/chat/r?token=letmein', { headers: { upgrade: 'websocket' } }))
+  const ok = await app.upgrade(
+    new Request('http://localhost/chat/r?token=letmein', { headers: { upgrade: 'websocket' } }),
+  )
   expect(ok.accepted).toBe(true)
   const denied = await app.upgrade(new Request('http://localhost/chat/r'))
   expect(denied.accepted).toBe(false)
@@ -77,8 +84,16 @@ it('decides upgrades in-process: accepted with handlers, or the refusing Respons
 })
 
 it('refuses upgrades from origins outside the CORS allow-list (no preflight protects WebSockets)', async () => {
-  const app = await fixtureApp('features', { cors: { origins: (o) => { if (o === 'https://throws.example') throw new Error('x'); return o === 'https://ok.example' } } })()
-  const from = (origin: string) => app.upgrade(new Request('http://localhost/chat/r?token=letmein', { headers: { upgrade: 'websocket', origin } }))
+  const app = await fixtureApp('features', {
+    cors: {
+      origins: (o) => {
+        if (o === 'https://throws.example') throw new Error('x')
+        return o === 'https://ok.example'
+      },
+    },
+  })()
+  const from = (origin: string) =>
+    app.upgrade(new Request('http://localhost/chat/r?token=letmein', { headers: { upgrade: 'websocket', origin } }))
   expect((await from('https://ok.example')).accepted).toBe(true)
   for (const origin of ['https://evil.example', 'https://throws.example']) {
     const d = await from(origin)

@@ -10,7 +10,9 @@ function get(url: string): Promise<{ status: number; id: string | undefined; bod
     const req = httpRequest(url, (res) => {
       let body = ''
       res.on('data', (d) => (body += d))
-      res.on('end', () => resolve({ status: res.statusCode!, id: res.headers['x-request-id'] as string | undefined, body }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, id: res.headers['x-request-id'] as string | undefined, body }),
+      )
     })
     req.on('error', reject)
     req.end()
@@ -20,7 +22,17 @@ function get(url: string): Promise<{ status: number; id: string | undefined; bod
 it('logs each request on uWS without building a Fetch Request', async () => {
   const lines: string[] = []
   const app = await createApp(
-    { modules: { '': { Plain: class { GET() { return 'plain' } } } } },
+    {
+      modules: {
+        '': {
+          Plain: class {
+            GET() {
+              return 'plain'
+            }
+          },
+        },
+      },
+    },
     { accessLog: true, logger: createLogger({ level: 'info', write: (l) => lines.push(l) }) },
   )
   const server = await serve(app, { host: '127.0.0.1', port: 0 })
@@ -36,5 +48,8 @@ it('logs each request on uWS without building a Fetch Request', async () => {
   } finally {
     await server.close()
   }
-  expect(lines.map((l) => JSON.parse(l)).map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET /plain 200', 'GET /nowhere 404'])
+  expect(lines.map((l) => JSON.parse(l)).map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
+    'GET /plain 200',
+    'GET /nowhere 404',
+  ])
 })

@@ -18,9 +18,15 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }))
   // The config imports routeless as a user's does: from the project's node_modules (here, this repository's build).
   mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(fileURLToPath(new URL('../../packages/routeless', import.meta.url)), path.join(dir, 'node_modules/routeless'), 'dir')
+  symlinkSync(
+    fileURLToPath(new URL('../../packages/routeless', import.meta.url)),
+    path.join(dir, 'node_modules/routeless'),
+    'dir',
+  )
   cpSync(fixture('basic'), path.join(dir, 'api'), { recursive: true })
-  writeFileSync(path.join(dir, 'routeless.config.ts'), `import { defineConfig, HttpError } from 'routeless'
+  writeFileSync(
+    path.join(dir, 'routeless.config.ts'),
+    `import { defineConfig, HttpError } from 'routeless'
 
 export default defineConfig({
   prefix: 'api',
@@ -33,14 +39,18 @@ export default defineConfig({
   close: () => console.log('closed'),
   openapi: { info: { title: 'From the config', version: '9.9.9' } },
 })
-`)
-  writeFileSync(path.join(dir, 'guarded.config.mjs'), `import { AccessDenied } from 'routeless'
+`,
+  )
+  writeFileSync(
+    path.join(dir, 'guarded.config.mjs'),
+    `import { AccessDenied } from 'routeless'
 export default {
   prefix: 'api',
   logLevel: 'silent',
   auth: (c) => { if (c.request.headers.get('x-key') !== 'k') throw new AccessDenied('a key is required', { scheme: 'Key', realm: 'api' }) },
 }
-`)
+`,
+  )
   writeFileSync(path.join(dir, 'other.config.mjs'), `export default { prefix: 'api', colour: 'blue' }\n`)
 })
 
@@ -84,7 +94,7 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
     expect(JSON.parse(done.stderr.trim().split('\n')[0]!)).toMatchObject({ msg: 'request', path: '/foo', status: 200 })
   })
 
-  it('is where routes and openapi read the prefix and the document\'s info', async () => {
+  it("is where routes and openapi read the prefix and the document's info", async () => {
     const routes = await run(node, [BIN, 'routes'], { cwd: dir })
     expect(routes.stdout).toMatch(/GET\s+\/foo\s+api\/index\.ts\s+Foo\.GET/)
     const openapi = await run(node, [BIN, 'openapi'], { cwd: dir })
@@ -118,7 +128,11 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
     const url = await s.listening
     expect(s.out.stdout).toMatch(/listening on \S+ \(node, 2 workers\)/)
     expect(s.out.stdout.match(/ready: 3 handlers, context \{"greeting":"hello"\}/g)).toHaveLength(2)
-    expect((await fetch(url + '/foo', { headers: { origin: 'https://app.example' } })).headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(
+      (await fetch(url + '/foo', { headers: { origin: 'https://app.example' } })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBe('https://app.example')
     s.child.kill('SIGTERM')
     const done = await s.done
     expect(done.code).toBe(0)
@@ -128,13 +142,22 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
   it('serves examples/configurations with its routeless.config.ts, as npm start does', async () => {
     const data = mkdtempSync(path.join(tmpdir(), 'routeless-config-data-'))
     try {
-      const s = serve(['--log-level=warn'], { cwd: EXAMPLE, env: { PORT: '0', DATA_DIR: data, USERS: 'demo:demo-password' } })
+      const s = serve(['--log-level=warn'], {
+        cwd: EXAMPLE,
+        env: { PORT: '0', DATA_DIR: data, USERS: 'demo:demo-password' },
+      })
       const url = await s.listening
-      expect(s.out.stdout).toMatch(/routeless: \d+ handlers from controllers listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/)
+      expect(s.out.stdout).toMatch(
+        /routeless: \d+ handlers from controllers listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/,
+      )
       const doc = await (await fetch(url + '/openapi.json')).json()
       expect(doc.info.title).toBe('routeless configurations example')
       expect((await fetch(url + '/configurations/')).status).toBe(403) // no session
-      const login = await fetch(url + '/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo-password' }) })
+      const login = await fetch(url + '/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
+      })
       expect(login.status).toBe(200)
       s.child.kill('SIGTERM')
       expect((await s.done).code).toBe(0)

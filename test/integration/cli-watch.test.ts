@@ -32,14 +32,17 @@ describe('routeless --watch', { timeout: 120_000 }, () => {
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}')
     writeFileSync(path.join(dir, 'lib/greeting.ts'), `export const greeting: string = 'one'\n`)
     writeFileSync(path.join(dir, 'controllers/_lib/suffix.ts'), `export const suffix = '!'\n`)
-    writeFileSync(path.join(dir, 'controllers/index.ts'), `import { greeting } from '../lib/greeting.ts'
+    writeFileSync(
+      path.join(dir, 'controllers/index.ts'),
+      `import { greeting } from '../lib/greeting.ts'
 import { suffix } from './_lib/suffix.ts'
 export class Default {
   GET() {
     return greeting + suffix
   }
 }
-`)
+`,
+    )
     server = start(process.execPath, [BIN, '--watch', '--host=127.0.0.1:0', '--log-level=warn'], { cwd: dir })
     const url = await server.listening
     expect(await (await fetch(url + '/')).json()).toBe('one!')

@@ -12,10 +12,17 @@ const BIN = fileURLToPath(new URL('../../packages/routeless/bin/routeless.js', i
 const FIXTURES = fixture('')
 const running: ChildProcessWithoutNullStreams[] = []
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
 
 function start(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? FIXTURES, env: { ...process.env, ...options.env } })
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? FIXTURES,
+    env: { ...process.env, ...options.env },
+  })
   running.push(child)
   let stdout = ''
   let stderr = ''
@@ -55,19 +62,33 @@ describe('routeless CLI', () => {
     expect(url).toBe(`http://127.0.0.1:${port}`)
     expect(await (await fetch(url + '/')).text()).toBe('"Default handler"')
     expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
-    const posted = await fetch(url + '/', { method: 'POST', body: 'name=Awesome you', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const posted = await fetch(url + '/', {
+      method: 'POST',
+      body: 'name=Awesome you',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(await posted.text()).toBe('"hello Awesome you"')
     s.child.kill('SIGTERM')
     const result = await s.done
     expect(result.code).toBe(0)
     // node:http is the default server: the one that passes every probe of test/protocol.
     expect(result.stdout).toMatch(/listening on \S+ \(node\)/)
-    const log = result.stderr.trim().split('\n').map((l) => JSON.parse(l))
-    expect(log.filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['GET / 200', 'GET /foo 200', 'POST / 200'])
+    const log = result.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(log.filter((l) => l.msg === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
+      'GET / 200',
+      'GET /foo 200',
+      'POST / 200',
+    ])
   })
 
   it('serves on uWebSockets.js when asked with --server=uws (or ROUTELESS_SERVER=uws)', async () => {
-    for (const [args, env] of [[['--server=uws'], {}], [[], { ROUTELESS_SERVER: 'uws' }]] as const) {
+    for (const [args, env] of [
+      [['--server=uws'], {}],
+      [[], { ROUTELESS_SERVER: 'uws' }],
+    ] as const) {
       const s = start(['--prefix=basic', '--host=127.0.0.1:0', '--log-level=warn', ...args], { env })
       const url = await s.listening
       expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
@@ -79,7 +100,10 @@ describe('routeless CLI', () => {
   })
 
   it('writes one human line per request with --log-format=pretty (ROUTELESS_LOG_FORMAT)', async () => {
-    for (const [args, env] of [[['--log-format=pretty'], {}], [[], { ROUTELESS_LOG_FORMAT: 'pretty' }]] as const) {
+    for (const [args, env] of [
+      [['--log-format=pretty'], {}],
+      [[], { ROUTELESS_LOG_FORMAT: 'pretty' }],
+    ] as const) {
       const s = start(['--prefix=basic', '--host=127.0.0.1:0', ...args], { env })
       const url = await s.listening
       await (await fetch(url + '/foo')).text()
@@ -123,7 +147,10 @@ describe('routeless CLI', () => {
   it('prints the route table', async () => {
     const r = await run(['routes', '--prefix=tree'])
     expect(r.code).toBe(0)
-    const lines = r.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/))
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s{2,}/))
     expect(lines[0]).toEqual(['METHOD', 'PATH', 'FILE', 'HANDLER', 'PARAMETERS'])
     expect(lines).toContainEqual(['GET', '/users/posts', 'tree/users.ts', 'Posts.GET', '(postId)'])
     expect(lines).toContainEqual(['GET', '/users', 'tree/users.ts', 'Default.GET', '(id?)'])
@@ -134,7 +161,9 @@ describe('routeless CLI', () => {
   it('explains how a request resolves (exit 0), or why nothing answers it (exit 1)', async () => {
     const found = await run(['explain', 'GET', '/users/posts/7', '--prefix=tree'])
     expect(found.code).toBe(0)
-    expect(found.stdout).toMatch(/^GET \/users\/posts\/7 → tree\/users\.ts Posts\.GET\n {2}path template {2}\/users\/posts\n {2}positional {5}postId="7"/)
+    expect(found.stdout).toMatch(
+      /^GET \/users\/posts\/7 → tree\/users\.ts Posts\.GET\n {2}path template {2}\/users\/posts\n {2}positional {5}postId="7"/,
+    )
     const missing = await run(['explain', 'GET', '/users/posts', '--prefix=tree'])
     expect(missing.code).toBe(1)
     expect(missing.stdout.trim()).toBe('GET /users/posts → 404: Posts.GET takes 1 path part, got 0 (tree/users.ts)')

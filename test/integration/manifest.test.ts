@@ -45,7 +45,8 @@ type App = Awaited<ReturnType<typeof createApp>>
 /** The statuses `app` answers for `paths`, the same on every way of serving (in-process fetch, node, uWS). */
 async function statuses(app: App, paths: Record<string, number>): Promise<void> {
   await onEveryTarget(app, async (t) => {
-    for (const [p, expected] of Object.entries(paths)) expect((await t.request(p)).status, `${t.name} ${p}`).toBe(expected)
+    for (const [p, expected] of Object.entries(paths))
+      expect((await t.request(p)).status, `${t.name} ${p}`).toBe(expected)
   })
 }
 const json = async (t: Target, p: string) => (await t.request(p)).json()
@@ -82,12 +83,17 @@ describe('the signature manifest', () => {
 
   it('fails `routeless build --strict` on a parameter no schema can check, and writes nothing', async () => {
     const dir = project()
-    writeFileSync(path.join(dir, 'controllers/maps.ts'), 'export class Default {\n  GET(lookup: Map<string, number>) {\n    return lookup.size\n  }\n}\n')
+    writeFileSync(
+      path.join(dir, 'controllers/maps.ts'),
+      'export class Default {\n  GET(lookup: Map<string, number>) {\n    return lookup.size\n  }\n}\n',
+    )
     const strict = await build(dir, ['--strict'], 1)
     expect(strict).toMatch(/error: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked/)
     expect(strict).toMatch(/build --strict: 1 parameter cannot be checked; \.routeless\/manifest\.json not written/)
     expect(existsSync(path.join(dir, '.routeless/manifest.json'))).toBe(false)
-    expect(await build(dir)).toMatch(/warning: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked[^]*wrote \.routeless\/manifest\.json/)
+    expect(await build(dir)).toMatch(
+      /warning: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked[^]*wrote \.routeless\/manifest\.json/,
+    )
   })
 
   it('falls back to binding by name, with one warning, when there is neither typescript nor a manifest', async () => {
@@ -100,24 +106,38 @@ describe('the signature manifest', () => {
     await onEveryTarget(app, async (t) => expect(await json(t, '/add/1/2'), t.name).toBe('12'))
   })
 
-  it('checks File parameters in a project without a tsconfig (ES2022 library plus routeless\'s Blob and File)', async () => {
+  it("checks File parameters in a project without a tsconfig (ES2022 library plus routeless's Blob and File)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'routeless-nolib-'))
     dirs.push(dir)
-    cpSync(fixture('typed'), path.join(dir, 'controllers'), { recursive: true, filter: (f) => !f.endsWith('servers.ts') })
-    writeFileSync(path.join(dir, 'controllers/uploads.ts'), `
+    cpSync(fixture('typed'), path.join(dir, 'controllers'), {
+      recursive: true,
+      filter: (f) => !f.endsWith('servers.ts'),
+    })
+    writeFileSync(
+      path.join(dir, 'controllers/uploads.ts'),
+      `
 export class Default {
   async PUT({ file, note }: { file: File; note?: string }) {
     return { name: file.name, text: await file.text(), note: note ?? null }
   }
 }
-`)
+`,
+    )
     const app = await createApp('controllers', { cwd: dir, logger: quiet() })
     expect(app.table.types).toBe('analysis')
     await onEveryTarget(app, async (t) => {
       const upload = new FormData()
       upload.set('file', new File(['hi'], 'a.txt'))
-      expect(await (await t.request('/uploads', { method: 'PUT', body: upload })).json(), t.name).toEqual({ name: 'a.txt', text: 'hi', note: null })
-      const text = await t.request('/uploads', { method: 'PUT', body: 'file=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      expect(await (await t.request('/uploads', { method: 'PUT', body: upload })).json(), t.name).toEqual({
+        name: 'a.txt',
+        text: 'hi',
+        note: null,
+      })
+      const text = await t.request('/uploads', {
+        method: 'PUT',
+        body: 'file=hi',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
       expect(text.status, t.name).toBe(400)
     })
     await statuses(app, { '/add/1/x': 400 })
@@ -127,7 +147,9 @@ export class Default {
     const dir = mkdtempSync(path.join(tmpdir(), 'routeless-returns-'))
     dirs.push(dir)
     mkdirSync(path.join(dir, 'controllers'))
-    writeFileSync(path.join(dir, 'controllers/index.ts'), `
+    writeFileSync(
+      path.join(dir, 'controllers/index.ts'),
+      `
 interface Item { id: number }
 interface Then { then: string }
 export class Default {
@@ -138,7 +160,8 @@ export class Default {
   GET_then(): Then { return { then: 'x' } }
   GET_nothing(): Promise<void> { return Promise.resolve() }
 }
-`)
+`,
+    )
     await createApp('controllers', { cwd: dir, logger: quiet() })
     const { handlers } = JSON.parse(readFileSync(path.join(dir, '.routeless/manifest.json'), 'utf8'))
     const returns = (m: string) => handlers[`controllers/index.ts#Default.GET_${m}`].returns
@@ -153,11 +176,27 @@ export class Default {
 
   it('refuses a JSDoc constraint with a bad value at start-up', async () => {
     const dir = project()
-    writeFileSync(path.join(dir, 'controllers/bad.ts'), 'export class Default {\n  GET({ n }: {\n    /** @minimum many */\n    n: number\n  }) {\n    return n\n  }\n}\n')
-    await expect(createApp('controllers', { cwd: dir, logger: quiet() })).rejects.toMatchObject({ code: 'ROUTELESS_ERR_TYPES', message: expect.stringMatching(/@minimum .* needs a number, got "many"/) })
-    for (const [tag, says] of [['{"maxItem": "x"}', /"maxItem" is not a keyword/], ['{"maxItems": 3}', /the message for "maxItems" must be a text/], ['{maxItems}', /starts with \{ but is not JSON/]] as const) {
-      writeFileSync(path.join(dir, 'controllers/bad.ts'), `export class Default {\n  GET({ n }: {\n    /** @errorMessage ${tag} */\n    n: number[]\n  }) {\n    return n\n  }\n}\n`)
-      await expect(createApp('controllers', { cwd: dir, logger: quiet() }), tag).rejects.toMatchObject({ code: 'ROUTELESS_ERR_TYPES', message: expect.stringMatching(says) })
+    writeFileSync(
+      path.join(dir, 'controllers/bad.ts'),
+      'export class Default {\n  GET({ n }: {\n    /** @minimum many */\n    n: number\n  }) {\n    return n\n  }\n}\n',
+    )
+    await expect(createApp('controllers', { cwd: dir, logger: quiet() })).rejects.toMatchObject({
+      code: 'ROUTELESS_ERR_TYPES',
+      message: expect.stringMatching(/@minimum .* needs a number, got "many"/),
+    })
+    for (const [tag, says] of [
+      ['{"maxItem": "x"}', /"maxItem" is not a keyword/],
+      ['{"maxItems": 3}', /the message for "maxItems" must be a text/],
+      ['{maxItems}', /starts with \{ but is not JSON/],
+    ] as const) {
+      writeFileSync(
+        path.join(dir, 'controllers/bad.ts'),
+        `export class Default {\n  GET({ n }: {\n    /** @errorMessage ${tag} */\n    n: number[]\n  }) {\n    return n\n  }\n}\n`,
+      )
+      await expect(createApp('controllers', { cwd: dir, logger: quiet() }), tag).rejects.toMatchObject({
+        code: 'ROUTELESS_ERR_TYPES',
+        message: expect.stringMatching(says),
+      })
     }
   })
 
@@ -165,7 +204,15 @@ export class Default {
     const dir = project()
     await build(dir)
     // One ESM bundle of the root module, minified: `kwargs` and `{ che }` no longer exist as names.
-    const bundled = await bundle({ entryPoints: [path.join(dir, 'controllers/index.ts')], bundle: true, minify: true, format: 'esm', write: false, platform: 'node', keepNames: true })
+    const bundled = await bundle({
+      entryPoints: [path.join(dir, 'controllers/index.ts')],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+      platform: 'node',
+      keepNames: true,
+    })
     const file = path.join(dir, 'bundle.mjs')
     writeFileSync(file, bundled.outputFiles[0]!.text)
     const exports = await import(file)
@@ -173,7 +220,10 @@ export class Default {
     expect(String(exports.Items.prototype.GET)).toMatch(/^GET\((?!kwargs)\w+\)/)
     const byName = await createApp({ modules: { '': exports } }, { types: 'off', logger: quiet() })
     await statuses(byName, { '/items?ids=1,2': 404 })
-    const app = await createApp({ modules: { '': exports } }, { cwd: dir, manifest: '.routeless/manifest.json', types: 'manifest', logger: quiet() })
+    const app = await createApp(
+      { modules: { '': exports } },
+      { cwd: dir, manifest: '.routeless/manifest.json', types: 'manifest', logger: quiet() },
+    )
     await statuses(app, { '/kwonly': 400, '/items?ids=1,x': 400 })
     await onEveryTarget(app, async (t) => {
       expect(await json(t, '/kwonly?che=1'), t.name).toEqual({ che: '1' })

@@ -22,7 +22,19 @@ describe.skipIf(!available)('Rate limits shared through Redis', () => {
     const store = new RedisStore(client, 'test:')
     return createApp({
       modules: {
-        '': { Default: class { static auth = rateLimit({ limit: 3, windowMs: 30_000, store, key: (c) => c.request.headers.get('x-client') ?? undefined }); GET() { return 'ok' } } },
+        '': {
+          Default: class {
+            static auth = rateLimit({
+              limit: 3,
+              windowMs: 30_000,
+              store,
+              key: (c) => c.request.headers.get('x-client') ?? undefined,
+            })
+            GET() {
+              return 'ok'
+            }
+          },
+        },
       },
     })
   }

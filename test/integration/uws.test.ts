@@ -28,87 +28,106 @@ const hooks = {
 const CHUNK = 64 * 1024
 const STREAM_CHUNKS = 1024 // 64 MiB: far more than socket buffers hold
 
-const app: () => Promise<Application> = () => createApp({
-  modules: {
-    '': {
-      Plain: class { GET() { return 'plain' } },
-      Reads: class {
-        declare request: Request
-        GET() { return { header: this.request.headers.get('x-a'), method: this.request.method } }
-      },
-      Url: class {
-        declare url: URL
-        GET() { return this.url.searchParams.get('q') }
-      },
-      Address: class {
-        declare env: Record<string, unknown>
-        GET() { return this.env.remoteAddress }
-      },
-      Waits: class {
-        declare request: Request
-        async GET() {
-          const signal = this.request.signal
-          hooks.entered.resolve()
-          await new Promise((r) => signal.addEventListener('abort', r))
-          hooks.aborted.resolve()
-          await hooks.release.promise
-          return 'written after the client left'
-        }
-      },
-      Endless: class {
-        GET() {
-          return new ReadableStream<Uint8Array>({
-            pull(controller) {
-              hooks.pulled++
-              controller.enqueue(new Uint8Array(CHUNK).fill(97))
-            },
-            cancel() {
-              hooks.streamCancelled.resolve()
-            },
-          })
-        }
-      },
-      Big: class {
-        GET() {
-          let sent = 0
-          return new ReadableStream<Uint8Array>({
-            pull(controller) {
-              hooks.pulled++
-              controller.enqueue(new Uint8Array(CHUNK).fill(98))
-              if (++sent === STREAM_CHUNKS) controller.close()
-            },
-          })
-        }
-      },
-      Bytes: class { GET() { return new Uint8Array(3 * 1024 * 1024).fill(99) } },
-      Empty: class { GET() { return null } },
-      NotModified: class {
-        declare response: { status?: number }
-        GET() {
-          this.response.status = 304
-          return 'ignored'
-        }
-      },
-      Sum: class {
-        static accepts = ['application/octet-stream']
-        declare body: Uint8Array
-        POST() {
-          let sum = 0
-          for (const byte of this.body) sum = (sum + byte) % 65521
-          return { size: this.body.byteLength, sum }
-        }
-      },
-      Upload: class {
-        static bodyLimit = 1024
-        declare body: unknown
-        POST() {
-          hooks.handlerCalls++
-          return this.body
-        }
+const app: () => Promise<Application> = () =>
+  createApp({
+    modules: {
+      '': {
+        Plain: class {
+          GET() {
+            return 'plain'
+          }
+        },
+        Reads: class {
+          declare request: Request
+          GET() {
+            return { header: this.request.headers.get('x-a'), method: this.request.method }
+          }
+        },
+        Url: class {
+          declare url: URL
+          GET() {
+            return this.url.searchParams.get('q')
+          }
+        },
+        Address: class {
+          declare env: Record<string, unknown>
+          GET() {
+            return this.env.remoteAddress
+          }
+        },
+        Waits: class {
+          declare request: Request
+          async GET() {
+            const signal = this.request.signal
+            hooks.entered.resolve()
+            await new Promise((r) => signal.addEventListener('abort', r))
+            hooks.aborted.resolve()
+            await hooks.release.promise
+            return 'written after the client left'
+          }
+        },
+        Endless: class {
+          GET() {
+            return new ReadableStream<Uint8Array>({
+              pull(controller) {
+                hooks.pulled++
+                controller.enqueue(new Uint8Array(CHUNK).fill(97))
+              },
+              cancel() {
+                hooks.streamCancelled.resolve()
+              },
+            })
+          }
+        },
+        Big: class {
+          GET() {
+            let sent = 0
+            return new ReadableStream<Uint8Array>({
+              pull(controller) {
+                hooks.pulled++
+                controller.enqueue(new Uint8Array(CHUNK).fill(98))
+                if (++sent === STREAM_CHUNKS) controller.close()
+              },
+            })
+          }
+        },
+        Bytes: class {
+          GET() {
+            return new Uint8Array(3 * 1024 * 1024).fill(99)
+          }
+        },
+        Empty: class {
+          GET() {
+            return null
+          }
+        },
+        NotModified: class {
+          declare response: { status?: number }
+          GET() {
+            this.response.status = 304
+            return 'ignored'
+          }
+        },
+        Sum: class {
+          static accepts = ['application/octet-stream']
+          declare body: Uint8Array
+          POST() {
+            let sum = 0
+            for (const byte of this.body) sum = (sum + byte) % 65521
+            return { size: this.body.byteLength, sum }
+          }
+        },
+        Upload: class {
+          static bodyLimit = 1024
+          declare body: unknown
+          POST() {
+            hooks.handlerCalls++
+            return this.body
+          }
+        },
       },
     },
-  },
-})
+  })
 
 let server: RunningServer
 let application: Application
@@ -142,7 +161,11 @@ function parse(all: Buffer): RawResponse {
   const end = all.indexOf('\r\n\r\n')
   const head = all.subarray(0, end).toString()
   const [statusLine, ...lines] = head.split('\r\n')
-  const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()] as [string, string]))
+  const headers = new Map(
+    lines.map(
+      (l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()] as [string, string],
+    ),
+  )
   return { head, status: Number(statusLine!.split(' ')[1]), headers, body: all.subarray(end + 4) }
 }
 
@@ -193,7 +216,11 @@ describe('routeless/uws', () => {
   })
 
   it('sends no body and no Content-Length for HEAD, 204 and 304', async () => {
-    for (const [request, status] of [['HEAD /plain', 200], ['GET /empty', 204], ['GET /not-modified', 304]] as const) {
+    for (const [request, status] of [
+      ['HEAD /plain', 200],
+      ['GET /empty', 204],
+      ['GET /not-modified', 304],
+    ] as const) {
       const res = await raw(`${request} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`)
       expect(res.status).toBe(status)
       expect(res.headers.has('content-length')).toBe(false)
@@ -251,7 +278,9 @@ describe('routeless/uws', () => {
     const received: Buffer[] = []
     socket.on('data', (d) => received.push(d))
     socket.on('error', () => {})
-    socket.write('POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n')
+    socket.write(
+      'POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    )
     const chunk = `400\r\n${'x'.repeat(0x400)}\r\n`
     // Keep sending until the server answers: it must not wait for the end of a body it will refuse.
     while (received.length === 0) {
@@ -267,16 +296,23 @@ describe('routeless/uws', () => {
   })
 
   it('answers 413 at once to a Content-Length over the limit', async () => {
-    const res = await raw('POST /upload HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n' + 'x'.repeat(5000))
+    const res = await raw(
+      'POST /upload HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n' +
+        'x'.repeat(5000),
+    )
     expect(res.status).toBe(413)
   })
 
   it('survives a client that leaves while uploading', async () => {
     const socket = connect(server.port, '127.0.0.1')
-    socket.write('POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":')
+    socket.write(
+      'POST /upload HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+    )
     await new Promise((r) => setImmediate(r))
     socket.destroy()
-    const ok = await raw('POST /upload HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}')
+    const ok = await raw(
+      'POST /upload HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{"a":1}',
+    )
     expect(ok.status).toBe(200)
     expect(ok.body.toString()).toBe('{"a":1}')
   })
@@ -289,7 +325,9 @@ describe('routeless/uws', () => {
     const socket = connect(server.port, '127.0.0.1')
     const received: Buffer[] = []
     socket.on('data', (d) => received.push(d))
-    socket.write(`POST /sum HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`)
+    socket.write(
+      `POST /sum HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Type: application/octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
     for (let at = 0; at < body.length; at += 64 * 1024) {
       if (!socket.write(body.subarray(at, at + 64 * 1024))) await new Promise((r) => socket.once('drain', r))
       await new Promise((r) => setTimeout(r, 2))
@@ -318,7 +356,9 @@ describe('routeless/uws', () => {
     const all = await readAll(socket)
     await closed
     expect(dechunk(parse(all).body).byteLength).toBe(CHUNK * STREAM_CHUNKS)
-    await expect(new Promise((resolve, reject) => connect(second.port, '127.0.0.1').on('connect', resolve).on('error', reject))).rejects.toThrow(/ECONNREFUSED/)
+    await expect(
+      new Promise((resolve, reject) => connect(second.port, '127.0.0.1').on('connect', resolve).on('error', reject)),
+    ).rejects.toThrow(/ECONNREFUSED/)
   })
 })
 

@@ -18,7 +18,9 @@ const running: ChildProcessWithoutNullStreams[] = []
 /** A controller tree in a fresh directory: `/pid` names the process answering, `/slow/<name>` waits for a file. */
 function controllers(): { dir: string; release: (name: string) => void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'routeless-workers-'))
-  writeFileSync(path.join(dir, 'index.mjs'), `
+  writeFileSync(
+    path.join(dir, 'index.mjs'),
+    `
 import { existsSync } from 'node:fs'
 const here = new URL('.', import.meta.url).pathname
 export class Pid { GET() { return process.pid } }
@@ -33,7 +35,8 @@ export class Slow {
     })()
   }
 }
-`)
+`,
+  )
   return { dir, release: (name) => writeFileSync(path.join(dir, name), '') }
 }
 
@@ -63,7 +66,9 @@ function getFresh(url: string): Promise<string> {
       let body = ''
       res.on('data', (d) => (body += d))
       res.on('end', () => resolve(body))
-    }).on('error', reject).end()
+    })
+      .on('error', reject)
+      .end()
   })
 }
 
@@ -122,7 +127,9 @@ describe.skipIf(!existsSync(BIN))('routeless --workers (built CLI)', () => {
             }
           })
           res.on('end', () => resolve(text))
-        }).on('error', reject).end()
+        })
+          .on('error', reject)
+          .end()
       })
       expect(await body).toBe('start;end')
       expect(await s.exited).toBe(0)

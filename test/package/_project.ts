@@ -14,7 +14,11 @@ export const PACKAGE = path.join(REPO, 'packages/routeless')
 
 const exec = promisify(execFile)
 
-export interface Run { code: number | null; stdout: string; stderr: string }
+export interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
 
 /** The environment of a user's shell: none of this vitest run's own variables. */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -27,13 +31,26 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a command to its end; never rejects on a non-zero exit. */
-export async function run(file: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeout?: number }): Promise<Run> {
+export async function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; timeout?: number },
+): Promise<Run> {
   try {
-    const { stdout, stderr } = await exec(file, args, { cwd: options.cwd, env: userEnv(options.env), timeout: options.timeout ?? 60_000, maxBuffer: 16 << 20 })
+    const { stdout, stderr } = await exec(file, args, {
+      cwd: options.cwd,
+      env: userEnv(options.env),
+      timeout: options.timeout ?? 60_000,
+      maxBuffer: 16 << 20,
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const e = error as { code?: number | string; stdout?: string; stderr?: string }
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}${typeof e.code === 'string' ? e.code : ''}` }
+    return {
+      code: typeof e.code === 'number' ? e.code : -1,
+      stdout: e.stdout ?? '',
+      stderr: `${e.stderr ?? ''}${typeof e.code === 'string' ? e.code : ''}`,
+    }
   }
 }
 
@@ -55,17 +72,28 @@ export interface Project {
 
 /** Packs routeless and installs the tarball, with `extra` packages, into a new project of `packageJson`. */
 export async function installProject(packageJson: Record<string, unknown>, extra: string[]): Promise<Project> {
-  if (!existsSync(path.join(PACKAGE, 'dist/index.js'))) throw new Error('packages/routeless/dist is missing: run `npm run build` first')
+  if (!existsSync(path.join(PACKAGE, 'dist/index.js')))
+    throw new Error('packages/routeless/dist is missing: run `npm run build` first')
   const dir = mkdtempSync(path.join(tmpdir(), 'routeless-user-'))
   const packs = path.join(dir, '.packs')
   mkdirSync(packs)
   const packed = await run('npm', ['pack', '--pack-destination', packs], { cwd: PACKAGE, timeout: 120_000 })
   if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`)
   const tarball = path.join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz'))!)
-  write(dir, { 'package.json': JSON.stringify({ name: 'user-app', version: '1.0.0', private: true, ...packageJson }, null, 2) })
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...extra], { cwd: dir, timeout: 240_000 })
+  write(dir, {
+    'package.json': JSON.stringify({ name: 'user-app', version: '1.0.0', private: true, ...packageJson }, null, 2),
+  })
+  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...extra], {
+    cwd: dir,
+    timeout: 240_000,
+  })
   if (installed.code !== 0) throw new Error(`npm install failed: ${installed.stderr}`)
-  return { dir, tarball, bin: path.join(dir, 'node_modules/.bin/routeless'), remove: () => rmSync(dir, { recursive: true, force: true }) }
+  return {
+    dir,
+    tarball,
+    bin: path.join(dir, 'node_modules/.bin/routeless'),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  }
 }
 
 /** A long-running child (a server): its output so far, and the URL once it prints "listening on". */

@@ -75,7 +75,9 @@ describe('the CLI of the installed package', { timeout: 120_000 }, () => {
     const s = start(project.bin, ['--host=127.0.0.1:0', '--log-level=warn'], { cwd: dir })
     servers.push(s)
     const url = await s.listening
-    expect(s.out.stdout).toMatch(/routeless: 2 handlers from controllers listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/)
+    expect(s.out.stdout).toMatch(
+      /routeless: 2 handlers from controllers listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/,
+    )
     expect(await (await fetch(url + '/')).json()).toBe('Default handler')
     expect(await (await fetch(url + '/api/v1/items/7')).json()).toEqual({ id: 7, name: 'seven' })
     expect(await (await fetch(url + '/api/v1/items/7?fields=name')).json()).toEqual({ name: 'seven' })
@@ -86,7 +88,7 @@ describe('the CLI of the installed package', { timeout: 120_000 }, () => {
     expect((await s.done).code).toBe(0)
   })
 
-  it('serves with the project\'s routeless.config.ts (context, cors), --host winning over the file', async () => {
+  it("serves with the project's routeless.config.ts (context, cors), --host winning over the file", async () => {
     write(dir, {
       'configured/routeless.config.ts': `import { defineConfig } from 'routeless'
 export default defineConfig({
@@ -160,7 +162,7 @@ createApp('controllers').then(async (app) => {
     expect(r.stdout.trim()).toBe('200 {"hello":"you"}')
   })
 
-  it('answers app.request() in the project\'s own vitest, .ts controllers loaded without a build', async () => {
+  it("answers app.request() in the project's own vitest, .ts controllers loaded without a build", async () => {
     write(dir, {
       'test/items.test.ts': `import { expect, it } from 'vitest'
 import { createApp } from 'routeless'
@@ -178,7 +180,11 @@ it('refuses an id that is not a number', async () => {
 })
 `,
     })
-    const r = await run(path.join(dir, 'node_modules/.bin/vitest'), ['run', 'test/items.test.ts'], { cwd: dir, timeout: 120_000, env: { NO_COLOR: '1' } })
+    const r = await run(path.join(dir, 'node_modules/.bin/vitest'), ['run', 'test/items.test.ts'], {
+      cwd: dir,
+      timeout: 120_000,
+      env: { NO_COLOR: '1' },
+    })
     expect(r.stdout + r.stderr).toMatch(/Tests\s+2 passed/)
     expect(r.code).toBe(0)
   }, 120_000)
@@ -225,15 +231,21 @@ export async function main(): Promise<number> {
     ['node10', { module: 'commonjs', moduleResolution: 'node10' }, 'consumer.ts'],
   ]
 
-  it.each(cases)('type-checks a consumer with moduleResolution %s and skipLibCheck false', async (name, options, file) => {
-    write(dir, {
-      'types/consumer.ts': consumer,
-      [`types/tsconfig.${name}.json`]: JSON.stringify({ compilerOptions: { ...strict, ...options }, files: [file] }),
-    })
-    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${name}.json`], { cwd: path.join(dir, 'types') })
-    expect(r.stdout + r.stderr).toBe('')
-    expect(r.code).toBe(0)
-  }, 120_000)
+  it.each(cases)(
+    'type-checks a consumer with moduleResolution %s and skipLibCheck false',
+    async (name, options, file) => {
+      write(dir, {
+        'types/consumer.ts': consumer,
+        [`types/tsconfig.${name}.json`]: JSON.stringify({ compilerOptions: { ...strict, ...options }, files: [file] }),
+      })
+      const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${name}.json`], {
+        cwd: path.join(dir, 'types'),
+      })
+      expect(r.stdout + r.stderr).toBe('')
+      expect(r.code).toBe(0)
+    },
+    120_000,
+  )
 
   it('type-checks a CommonJS consumer (node16) that imports routeless dynamically', async () => {
     write(dir, {
@@ -243,14 +255,19 @@ export async function main(): Promise<number> {
   return (await app.request('/')).status
 }
 `,
-      'types/tsconfig.cts.json': JSON.stringify({ compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' }, files: ['consumer.cts'] }),
+      'types/tsconfig.cts.json': JSON.stringify({
+        compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' },
+        files: ['consumer.cts'],
+      }),
     })
-    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.cts.json'], { cwd: path.join(dir, 'types') })
+    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.cts.json'], {
+      cwd: path.join(dir, 'types'),
+    })
     expect(r.stdout + r.stderr).toBe('')
     expect(r.code).toBe(0)
   }, 120_000)
 
-  it('writes a typed client with routeless client that the project\'s tsc checks', async () => {
+  it("writes a typed client with routeless client that the project's tsc checks", async () => {
     const written = await run(project.bin, ['client', '--out', 'types/api.ts'], { cwd: dir })
     expect(written.stdout).toContain('routeless: wrote types/api.ts: 2 operations')
     write(dir, {
@@ -259,13 +276,20 @@ const api = createClient({ baseUrl: 'http://127.0.0.1:8000' })
 export const item: Promise<{ id: number; name: string } | { name: string }> = api.api.v1.items.get(7, { fields: 'name' })
 export const bad = api.api.v1.items.get(7, { feilds: 'name' })
 `,
-      'types/tsconfig.client.json': JSON.stringify({ compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' }, files: ['client-use.ts'] }),
+      'types/tsconfig.client.json': JSON.stringify({
+        compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' },
+        files: ['client-use.ts'],
+      }),
     })
-    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.client.json'], { cwd: path.join(dir, 'types') })
-    expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^client-use\.ts\(4,46\): error TS2561: .*'feilds' does not exist/)])
+    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.client.json'], {
+      cwd: path.join(dir, 'types'),
+    })
+    expect(r.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^client-use\.ts\(4,46\): error TS2561: .*'feilds' does not exist/),
+    ])
   }, 120_000)
 
-  it('fails a consumer that misuses the package\'s types (they are read, not any)', async () => {
+  it("fails a consumer that misuses the package's types (they are read, not any)", async () => {
     write(dir, {
       'types/misuse.ts': `import { createApp, defineConfig } from 'routeless'
 import { serve } from 'routeless/node'
@@ -273,17 +297,26 @@ export const n: number = createApp('controllers')
 export const s = serve({ fetch: 1 })
 export const c = defineConfig({ server: 'apache' })
 `,
-      'types/tsconfig.misuse.json': JSON.stringify({ compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' }, files: ['misuse.ts'] }),
+      'types/tsconfig.misuse.json': JSON.stringify({
+        compilerOptions: { ...strict, module: 'node16', moduleResolution: 'node16' },
+        files: ['misuse.ts'],
+      }),
     })
-    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.misuse.json'], { cwd: path.join(dir, 'types') })
+    const r = await run(node, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.misuse.json'], {
+      cwd: path.join(dir, 'types'),
+    })
     expect(r.code).not.toBe(0)
-    expect(r.stdout).toMatch(/misuse\.ts\(3,14\): error TS2322: Type 'Promise<Application>' is not assignable to type 'number'/)
+    expect(r.stdout).toMatch(
+      /misuse\.ts\(3,14\): error TS2322: Type 'Promise<Application>' is not assignable to type 'number'/,
+    )
     expect(r.stdout).toMatch(/misuse\.ts\(4,26\): error TS2322/)
-    expect(r.stdout).toMatch(/misuse\.ts\(5,33\): error TS2322: Type '"apache"' is not assignable to type '"node" \| "uws" \| undefined'/)
+    expect(r.stdout).toMatch(
+      /misuse\.ts\(5,33\): error TS2322: Type '"apache"' is not assignable to type '"node" \| "uws" \| undefined'/,
+    )
   }, 120_000)
 })
 
-describe('the README\'s section for npm users, run as written', { timeout: 120_000 }, () => {
+describe("the README's section for npm users, run as written", { timeout: 120_000 }, () => {
   /** The README as packed, its "In your project" section, and the "Ten lines" controllers file. */
   function readme() {
     const text = readFileSync(path.join(dir, 'node_modules/routeless/README.md'), 'utf8')
@@ -297,7 +330,11 @@ describe('the README\'s section for npm users, run as written', { timeout: 120_0
     const { ten, blocks } = readme()
     const test = blocks.find((b) => b.lang === 'ts' && b.body.includes("from 'vitest'"))!
     write(dir, { 'readme/controllers/index.ts': ten, 'readme/test/readme.test.ts': test.body })
-    const r = await run(path.join(dir, 'node_modules/.bin/vitest'), ['run'], { cwd: path.join(dir, 'readme'), timeout: 120_000, env: { NO_COLOR: '1' } })
+    const r = await run(path.join(dir, 'node_modules/.bin/vitest'), ['run'], {
+      cwd: path.join(dir, 'readme'),
+      timeout: 120_000,
+      env: { NO_COLOR: '1' },
+    })
     expect(r.stdout + r.stderr).toMatch(/Tests\s+1 passed/)
     expect(r.code).toBe(0)
   }, 120_000)
@@ -306,10 +343,13 @@ describe('the README\'s section for npm users, run as written', { timeout: 120_0
     const { ten, blocks } = readme()
     write(dir, { 'readme/controllers/index.ts': ten })
     const session = blocks.find((b) => b.lang === 'console' && b.body.includes('routeless explain'))!.body
-    const steps = session.split(/^\$ /m).filter(Boolean).map((chunk) => {
-      const [command, ...output] = chunk.trimEnd().split('\n')
-      return { args: command!.replace(/^npx routeless /, '').split(' '), output: output.join('\n') }
-    })
+    const steps = session
+      .split(/^\$ /m)
+      .filter(Boolean)
+      .map((chunk) => {
+        const [command, ...output] = chunk.trimEnd().split('\n')
+        return { args: command!.replace(/^npx routeless /, '').split(' '), output: output.join('\n') }
+      })
     expect(steps.length).toBeGreaterThanOrEqual(3)
     for (const step of steps) {
       const r = await run(project.bin, step.args, { cwd: path.join(dir, 'readme') })

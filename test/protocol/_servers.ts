@@ -30,34 +30,68 @@ export const BODY_LIMIT = 1024
 
 /** A small app with the shapes the probes need; every error goes through an app-wide renderer (as in the issue). */
 export function probeApp(options: AppOptions = {}): Promise<Application> {
-  return createApp({
-    modules: {
-      '': {
-        Default: class { GET(...parts: string[]) { return ['root', ...parts] } },
-        Files: class { GET(...parts: string[]) { return ['files', ...parts] } },
-        Slow: class { async GET(n = '0') { await new Promise((r) => setTimeout(r, 40 - Number(n) * 10)); return `slow ${n}` } },
-        Fast: class { GET(n = '0') { return `fast ${n}` } },
-        Echo: class {
-          static bodyLimit = BODY_LIMIT
-          declare body: unknown
-          POST() { return this.body ?? 'empty' }
-        },
-        Blob: class { GET() { return new Blob(['hello blob'], { type: 'text/plain' }) } },
-        Chat: class { WEBSOCKET() { return { message: (socket: { send(m: string): void }, m: string) => socket.send(m) } } },
-        Held: class {
-          async GET() {
-            held.entered.resolve()
-            await held.release.promise
-            return 'held'
-          }
+  return createApp(
+    {
+      modules: {
+        '': {
+          Default: class {
+            GET(...parts: string[]) {
+              return ['root', ...parts]
+            }
+          },
+          Files: class {
+            GET(...parts: string[]) {
+              return ['files', ...parts]
+            }
+          },
+          Slow: class {
+            async GET(n = '0') {
+              await new Promise((r) => setTimeout(r, 40 - Number(n) * 10))
+              return `slow ${n}`
+            }
+          },
+          Fast: class {
+            GET(n = '0') {
+              return `fast ${n}`
+            }
+          },
+          Echo: class {
+            static bodyLimit = BODY_LIMIT
+            declare body: unknown
+            POST() {
+              return this.body ?? 'empty'
+            }
+          },
+          Blob: class {
+            GET() {
+              return new Blob(['hello blob'], { type: 'text/plain' })
+            }
+          },
+          Chat: class {
+            WEBSOCKET() {
+              return { message: (socket: { send(m: string): void }, m: string) => socket.send(m) }
+            }
+          },
+          Held: class {
+            async GET() {
+              held.entered.resolve()
+              await held.release.promise
+              return 'held'
+            }
+          },
         },
       },
     },
-  }, {
-    logger: { error: () => {} },
-    renderError: (error) => Response.json({ rendered: error.status, message: error.message }, { status: error.status, headers: error.headers }),
-    ...options,
-  })
+    {
+      logger: { error: () => {} },
+      renderError: (error) =>
+        Response.json(
+          { rendered: error.status, message: error.message },
+          { status: error.status, headers: error.headers },
+        ),
+      ...options,
+    },
+  )
 }
 
 export function start(name: ServerName, app: Application, options: ServeOptions = {}): Promise<RunningServer> {

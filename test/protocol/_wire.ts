@@ -36,7 +36,11 @@ export interface SendOptions {
 }
 
 /** Sends `bytes` on a new connection to `port` and collects the answers. */
-export function send(port: number, bytes: string | Buffer | (string | Buffer)[], options: SendOptions = {}): Promise<WireResult> {
+export function send(
+  port: number,
+  bytes: string | Buffer | (string | Buffer)[],
+  options: SendOptions = {},
+): Promise<WireResult> {
   const socket = connect(port, '127.0.0.1')
   socket.setNoDelay(true)
   for (const part of Array.isArray(bytes) ? bytes : [bytes]) socket.write(part)
@@ -119,7 +123,8 @@ function parseAnswer(buffer: Buffer, closed: boolean, head: boolean): { answer: 
     headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value)
   }
   const start = end + 4
-  if (head || status === 204 || status === 304 || (status >= 100 && status < 200)) return { answer: { status, headers, body: Buffer.alloc(0) }, used: start }
+  if (head || status === 204 || status === 304 || (status >= 100 && status < 200))
+    return { answer: { status, headers, body: Buffer.alloc(0) }, used: start }
   const length = headers.get('content-length')
   if (length !== undefined) {
     const n = Number(length)

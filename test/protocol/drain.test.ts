@@ -56,22 +56,27 @@ for (const name of SERVERS) {
       expect(Date.now() - started).toBeLessThan(2000)
     })
 
-    probe(name, 'closes idle keep-alive connections while a request is still in flight', async () => {
-      const idle = await open(server.port)
-      idle.write(GET('/files/idle'))
-      expect((await collect(idle, { answers: 1, keep: true })).answers[0]?.status).toBe(200)
-      let idleClosed = false
-      idle.once('close', () => void (idleClosed = true))
-      const busy = await open(server.port)
-      busy.write(GET('/held'))
-      await held.entered.promise
-      const closed = server.close()
-      await new Promise((r) => setTimeout(r, 1000))
-      expect(idleClosed).toBe(true)
-      held.release.resolve()
-      await closed
-      busy.destroy()
-    }, 'uWS cannot close one connection without closing all: idle connections close when the last in-flight answer is out')
+    probe(
+      name,
+      'closes idle keep-alive connections while a request is still in flight',
+      async () => {
+        const idle = await open(server.port)
+        idle.write(GET('/files/idle'))
+        expect((await collect(idle, { answers: 1, keep: true })).answers[0]?.status).toBe(200)
+        let idleClosed = false
+        idle.once('close', () => void (idleClosed = true))
+        const busy = await open(server.port)
+        busy.write(GET('/held'))
+        await held.entered.promise
+        const closed = server.close()
+        await new Promise((r) => setTimeout(r, 1000))
+        expect(idleClosed).toBe(true)
+        held.release.resolve()
+        await closed
+        busy.destroy()
+      },
+      'uWS cannot close one connection without closing all: idle connections close when the last in-flight answer is out',
+    )
 
     it('answers the next request on a kept-alive connection with Connection: close', async () => {
       const kept = await open(server.port)

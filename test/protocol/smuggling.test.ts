@@ -24,32 +24,73 @@ function refusedAndClosed(result: WireResult, name: ServerName): void {
 
 describeServers('request smuggling', (server, name) => {
   probe(name, 'two conflicting Content-Length headers, nothing behind → 400 and closed', async () => {
-    const result = await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n`)
-    expect(result.answers.map((a) => a.status), result.raw).toEqual([400])
+    const result = await send(
+      server().port,
+      `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n`,
+    )
+    expect(
+      result.answers.map((a) => a.status),
+      result.raw,
+    ).toEqual([400])
     expect(result.closed).toBe(true)
   })
 
   probe(name, 'two conflicting Content-Length headers → 400, closed, the hidden request unanswered', async () => {
     const body = HIDDEN
-    refusedAndClosed(await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 0\r\nContent-Length: ${body.length}\r\n\r\n${body}`), name)
+    refusedAndClosed(
+      await send(
+        server().port,
+        `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 0\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ),
+      name,
+    )
   })
 
   probe(name, 'Transfer-Encoding: chunked, identity → 400, closed, the hidden request unanswered', async () => {
-    refusedAndClosed(await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n${HIDDEN}`), name)
+    refusedAndClosed(
+      await send(
+        server().port,
+        `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n${HIDDEN}`,
+      ),
+      name,
+    )
   })
 
-  probe(name, 'CL.TE (Content-Length then Transfer-Encoding: chunked) → 400, closed, the hidden request unanswered', async () => {
-    const body = `0\r\n\r\n${HIDDEN}`
-    refusedAndClosed(await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body}`), name)
-  })
+  probe(
+    name,
+    'CL.TE (Content-Length then Transfer-Encoding: chunked) → 400, closed, the hidden request unanswered',
+    async () => {
+      const body = `0\r\n\r\n${HIDDEN}`
+      refusedAndClosed(
+        await send(
+          server().port,
+          `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
+        ),
+        name,
+      )
+    },
+  )
 
-  probe(name, 'TE.CL (Transfer-Encoding: chunked then Content-Length) → 400, closed, the hidden request unanswered', async () => {
-    const chunk = `${HIDDEN}`
-    const body = `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`
-    refusedAndClosed(await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n${body}`), name)
-  })
+  probe(
+    name,
+    'TE.CL (Transfer-Encoding: chunked then Content-Length) → 400, closed, the hidden request unanswered',
+    async () => {
+      const chunk = `${HIDDEN}`
+      const body = `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`
+      refusedAndClosed(
+        await send(
+          server().port,
+          `POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n${body}`,
+        ),
+        name,
+      )
+    },
+  )
 
   probe(name, 'a Content-Length that is not a number → 400, closed', async () => {
-    refusedAndClosed(await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1e2\r\n\r\n${HIDDEN}`), name)
+    refusedAndClosed(
+      await send(server().port, `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1e2\r\n\r\n${HIDDEN}`),
+      name,
+    )
   })
 })

@@ -10,19 +10,29 @@ import { describe, expect, it } from 'vitest'
 const SRC = fileURLToPath(new URL('../../packages/routeless/src/', import.meta.url))
 
 function sources(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  )
 }
 
 /** Every relative import of `file`, static or dynamic, as a path relative to src/. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   const out: string[] = []
-  for (const m of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+\.ts)'/g)) out.push(path.relative(SRC, path.resolve(path.dirname(file), m[1]!)))
+  for (const m of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+\.ts)'/g))
+    out.push(path.relative(SRC, path.resolve(path.dirname(file), m[1]!)))
   return out
 }
 
 const graph = new Map(sources().map((f) => [path.relative(SRC, f), importsOf(f)]))
-const staticGraph = new Map(sources().map((f) => [path.relative(SRC, f), [...readFileSync(f, 'utf8').matchAll(/from\s*'(\.{1,2}\/[^']+\.ts)'/g)].map((m) => path.relative(SRC, path.resolve(path.dirname(f), m[1]!)))]))
+const staticGraph = new Map(
+  sources().map((f) => [
+    path.relative(SRC, f),
+    [...readFileSync(f, 'utf8').matchAll(/from\s*'(\.{1,2}\/[^']+\.ts)'/g)].map((m) =>
+      path.relative(SRC, path.resolve(path.dirname(f), m[1]!)),
+    ),
+  ]),
+)
 
 function findCycle(g: Map<string, string[]>): string[] | undefined {
   const state = new Map<string, 'open' | 'done'>()
@@ -47,7 +57,11 @@ function findCycle(g: Map<string, string[]>): string[] | undefined {
   return undefined
 }
 
-const folderOf = (file: string) => file.split(path.sep).slice(0, file.startsWith(`server${path.sep}`) ? 2 : 1).join('/')
+const folderOf = (file: string) =>
+  file
+    .split(path.sep)
+    .slice(0, file.startsWith(`server${path.sep}`) ? 2 : 1)
+    .join('/')
 
 describe('The package layout', () => {
   it('has no import circle among its modules', () => {

@@ -7,13 +7,21 @@ describe('checkTable', () => {
   it('reports look-alike handlers, unreachable class names, params keys naming no handler and parameters without a schema', async () => {
     const { table } = await fixtureApp('lint')()
     const problems = checkTable(table)
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/lint\/index\.ts: Default\.get\(\) looks like a handler but is not one/),
-      expect.stringMatching(/lint\/index\.ts: class lowercase has handlers but its name cannot name a path/),
-      expect.stringMatching(/lint\/index\.ts: Items\.params\.PUTT names no handler of Items \(its handlers: GET, POST\)/),
-      expect.stringMatching(/lint\/index\.ts: Items\.GET's parameter extra has no schema in params\.GET\.args: it arrives unchecked, as strings/),
-      expect.stringMatching(/lint\/index\.ts: Items\.params\.POST\.args describes 2 path parts but Items\.POST takes 1/),
-    ]))
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/lint\/index\.ts: Default\.get\(\) looks like a handler but is not one/),
+        expect.stringMatching(/lint\/index\.ts: class lowercase has handlers but its name cannot name a path/),
+        expect.stringMatching(
+          /lint\/index\.ts: Items\.params\.PUTT names no handler of Items \(its handlers: GET, POST\)/,
+        ),
+        expect.stringMatching(
+          /lint\/index\.ts: Items\.GET's parameter extra has no schema in params\.GET\.args: it arrives unchecked, as strings/,
+        ),
+        expect.stringMatching(
+          /lint\/index\.ts: Items\.params\.POST\.args describes 2 path parts but Items\.POST takes 1/,
+        ),
+      ]),
+    )
     expect(problems).toHaveLength(5)
   })
 

@@ -12,14 +12,23 @@ const examples = fileURLToPath(new URL('../../examples/', import.meta.url))
 describe('example controllers', () => {
   for (const name of readdirSync(examples)) {
     it(`${name}: no handler compares a positional parameter with a string`, async () => {
-      const app = await createApp(`${examples}${name}/controllers`, { logger: { error: () => {}, warn: (m) => { throw new Error(m) } } })
+      const app = await createApp(`${examples}${name}/controllers`, {
+        logger: {
+          error: () => {},
+          warn: (m) => {
+            throw new Error(m)
+          },
+        },
+      })
       let handlers = 0
       for (const h of app.table.handlers()) {
         handlers++
         const source = Function.prototype.toString.call(h.fn)
         for (const param of h.signature.names) {
           // A comparison with a non-empty string literal (`part !== 'entries'`); `id === ''` (absent) is fine.
-          const compared = new RegExp(`\\b${param}\\s*[!=]==?\\s*(['"\`])(?!\\1)|(['"\`])(?!\\2)[^'"\`]*\\2\\s*[!=]==?\\s*${param}\\b|switch\\s*\\(\\s*${param}\\s*\\)`)
+          const compared = new RegExp(
+            `\\b${param}\\s*[!=]==?\\s*(['"\`])(?!\\1)|(['"\`])(?!\\2)[^'"\`]*\\2\\s*[!=]==?\\s*${param}\\b|switch\\s*\\(\\s*${param}\\s*\\)`,
+          )
           expect(source, `${h.file} ${h.className}.${h.name} dispatches on "${param}"`).not.toMatch(compared)
         }
       }

@@ -23,7 +23,13 @@ describe('createLogger', () => {
       else delete (process.stderr as { isTTY?: boolean }).isTTY
     }
     expect(written[0]!.replace(/\x1b\[\d+m/g, '')).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET \/foo 200 1\.25 ms\n$/)
-    expect(JSON.parse(written[1]!)).toMatchObject({ level: 'info', msg: 'request', method: 'GET', path: '/foo', status: 200 })
+    expect(JSON.parse(written[1]!)).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      path: '/foo',
+      status: 200,
+    })
   })
 
   it('keeps the level filter in either format', () => {
@@ -41,8 +47,20 @@ describe('createLogger', () => {
 describe('prettyLine', () => {
   it('colours the status by class only when asked, and shows the request id at debug', () => {
     const at = new Date(2026, 0, 2, 3, 4, 5, 6)
-    expect(prettyLine(at, 'info', 'request', { method: 'POST', path: '/x', status: 503, duration_ms: 12, request_id: 'id' })).toBe('03:04:05.006 POST /x 503 12 ms')
-    expect(prettyLine(at, 'info', 'request', { method: 'POST', path: '/x', status: 404, duration_ms: 1, request_id: 'id' }, true)).toContain('\x1b[33m404\x1b[0m')
-    expect(prettyLine(at, 'debug', 'request', { method: 'GET', path: '/', status: 200, duration_ms: 1, request_id: 'abc' })).toBe('03:04:05.006 GET / 200 1 ms abc')
+    expect(
+      prettyLine(at, 'info', 'request', { method: 'POST', path: '/x', status: 503, duration_ms: 12, request_id: 'id' }),
+    ).toBe('03:04:05.006 POST /x 503 12 ms')
+    expect(
+      prettyLine(
+        at,
+        'info',
+        'request',
+        { method: 'POST', path: '/x', status: 404, duration_ms: 1, request_id: 'id' },
+        true,
+      ),
+    ).toContain('\x1b[33m404\x1b[0m')
+    expect(
+      prettyLine(at, 'debug', 'request', { method: 'GET', path: '/', status: 200, duration_ms: 1, request_id: 'abc' }),
+    ).toBe('03:04:05.006 GET / 200 1 ms abc')
   })
 })

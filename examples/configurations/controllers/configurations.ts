@@ -10,15 +10,29 @@ import { checkRecord, listOptions, noListOptions } from '../src/record-rules.ts'
 import { found, nameTakenAsConflict, type Records, wrap } from '../src/responses.ts'
 
 /** A 409 carries the records holding the name, in the shape of every record answer. */
-const conflict = { description: 'The name is taken: the record holding it, nothing changed', schema: 'returns' } as const
+const conflict = {
+  description: 'The name is taken: the record holding it, nothing changed',
+  schema: 'returns',
+} as const
 
 export class Default extends SignedInController {
   /** For OpenAPI only: the types below are the contract. */
   static params = {
-    GET: params({ summary: 'List the records (GET /configurations/), or get one by name', tags: ['configurations'],
-      responses: { 200: 'A page of the records, or all of them (X-Total-Count: the number in all); or the one named' } }),
-    POST: params({ summary: 'Add a record', tags: ['configurations'], responses: { 200: 'The added record', 409: conflict } }),
-    PATCH: params({ summary: 'Change some fields of a record', tags: ['configurations'], responses: { 200: 'The changed record', 409: conflict } }),
+    GET: params({
+      summary: 'List the records (GET /configurations/), or get one by name',
+      tags: ['configurations'],
+      responses: { 200: 'A page of the records, or all of them (X-Total-Count: the number in all); or the one named' },
+    }),
+    POST: params({
+      summary: 'Add a record',
+      tags: ['configurations'],
+      responses: { 200: 'The added record', 409: conflict },
+    }),
+    PATCH: params({
+      summary: 'Change some fields of a record',
+      tags: ['configurations'],
+      responses: { 200: 'The changed record', 409: conflict },
+    }),
     DELETE: params({ summary: 'Delete a record', tags: ['configurations'], responses: { 209: 'The deleted record' } }),
   }
 

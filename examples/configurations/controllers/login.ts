@@ -9,8 +9,13 @@ import { sessionCookie, TOKEN_HEADER } from '../src/session-token.ts'
 export class Default extends ApiController {
   static params = {
     POST: params({
-      summary: 'Log in: a session cookie and an X-Session-Token header', tags: ['sessions'],
-      responses: { 200: '"Authorized"; Set-Cookie: session=…; X-Session-Token: …', 401: '"Unauthorized"', 429: 'Too many failed logins for this username or from this client; Retry-After gives the seconds to wait' },
+      summary: 'Log in: a session cookie and an X-Session-Token header',
+      tags: ['sessions'],
+      responses: {
+        200: '"Authorized"; Set-Cookie: session=…; X-Session-Token: …',
+        401: '"Unauthorized"',
+        429: 'Too many failed logins for this username or from this client; Retry-After gives the seconds to wait',
+      },
     }),
   }
 

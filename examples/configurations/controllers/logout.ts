@@ -5,7 +5,13 @@ import type { NoInput } from '../src/inputs.ts'
 import { sessionCookie } from '../src/session-token.ts'
 
 export class Default extends SignedInController {
-  static params = { POST: params({ summary: 'End this session', tags: ['sessions'], responses: { 200: '"Success"; the cookie is cleared' } }) }
+  static params = {
+    POST: params({
+      summary: 'End this session',
+      tags: ['sessions'],
+      responses: { 200: '"Success"; the cookie is cleared' },
+    }),
+  }
 
   /** Ends this request's session (only this one) and clears the cookie → "Success". */
   async POST({}: NoInput): Promise<'Success'> {

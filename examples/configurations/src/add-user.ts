@@ -11,7 +11,8 @@ import { usernameProblem } from './user-list.ts'
 
 async function addUser(args: string[]): Promise<void> {
   const [username, passwordArgument, ...rest] = args
-  if (username === undefined || rest.length > 0) throw new Error('usage: add-user <username> [password]   (password from stdin when omitted)')
+  if (username === undefined || rest.length > 0)
+    throw new Error('usage: add-user <username> [password]   (password from stdin when omitted)')
   const problem = usernameProblem(username)
   if (problem) throw new Error(problem)
   if (passwordArgument === undefined && process.stdin.isTTY) process.stderr.write(`Password for ${username}: `)

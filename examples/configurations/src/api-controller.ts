@@ -26,7 +26,8 @@ export class ApiController<Principal = unknown> extends Controller<Services, Pri
    */
   static renderError(error: HttpError): Response | undefined {
     const issues = error.details?.errors
-    if (error.status !== 400 || !Array.isArray(issues) || !issues.every((i) => typeof i?.name === 'string')) return undefined
+    if (error.status !== 400 || !Array.isArray(issues) || !issues.every((i) => typeof i?.name === 'string'))
+      return undefined
     const mapped = invalidInput((issues as ParamIssue[]).map(fieldError))
     return Response.json(mapped.toJSON(), { status: 400, headers: error.headers })
   }
@@ -34,11 +35,13 @@ export class ApiController<Principal = unknown> extends Controller<Services, Pri
 
 /** One problem in this API's words: the type's own `@errorMessage` as it is, a generated reason after the field's name. */
 function fieldError({ name, reason, kind, own }: ParamIssue): FieldError {
-  if (kind === 'unknown' && name === 'id') return { field: name, message: 'id is assigned by the server and cannot be set' }
+  if (kind === 'unknown' && name === 'id')
+    return { field: name, message: 'id is assigned by the server and cannot be set' }
   return { field: name, message: own ? reason : `${name} ${reason}` }
 }
 
-export const LOG_IN_FIRST = 'Log in first: POST /login gives a session cookie and an X-Session-Token for Authorization: Bearer'
+export const LOG_IN_FIRST =
+  'Log in first: POST /login gives a session cookie and an X-Session-Token for Authorization: Bearer'
 
 /**
  * 403 unless the request carries a live session (the spec's status: a session is not an HTTP authentication scheme,

@@ -21,9 +21,19 @@ export interface LoginLimits {
   forgetAfterMs: number
 }
 
-export const USERNAME_LIMITS: LoginLimits = { freeFailures: 5, baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 15 * 60_000 }
+export const USERNAME_LIMITS: LoginLimits = {
+  freeFailures: 5,
+  baseDelayMs: 1000,
+  maxDelayMs: 15 * 60_000,
+  forgetAfterMs: 15 * 60_000,
+}
 /** Higher: several people may share an address (an office behind NAT). */
-export const CLIENT_LIMITS: LoginLimits = { freeFailures: 20, baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 15 * 60_000 }
+export const CLIENT_LIMITS: LoginLimits = {
+  freeFailures: 20,
+  baseDelayMs: 1000,
+  maxDelayMs: 15 * 60_000,
+  forgetAfterMs: 15 * 60_000,
+}
 
 export interface ThrottleOptions {
   username?: Partial<LoginLimits>
@@ -44,15 +54,23 @@ export class LoginThrottle {
   private readonly limits: Record<Kind, LoginLimits>
   private readonly now: () => number
 
-  constructor(private readonly db: Kysely<Schema>, options: ThrottleOptions = {}) {
-    this.limits = { username: { ...USERNAME_LIMITS, ...options.username }, client: { ...CLIENT_LIMITS, ...options.client } }
+  constructor(
+    private readonly db: Kysely<Schema>,
+    options: ThrottleOptions = {},
+  ) {
+    this.limits = {
+      username: { ...USERNAME_LIMITS, ...options.username },
+      client: { ...CLIENT_LIMITS, ...options.client },
+    }
     this.now = options.now ?? Date.now
   }
 
   /** Milliseconds until a login by `username` from `client` may be tried, 0 when it may be now. */
   async waitMs(username: string, client: string): Promise<number> {
     const now = this.now()
-    const rows = await this.db.selectFrom('login_failures').select('blocked_until')
+    const rows = await this.db
+      .selectFrom('login_failures')
+      .select('blocked_until')
       .where('subject', 'in', [subject('username', username), subject('client', client)])
       .execute()
     return Math.max(0, ...rows.map((r) => Number(r.blocked_until) - now))
@@ -75,20 +93,35 @@ export class LoginThrottle {
     const key = subject(kind, value)
     const forgotten = now - limits.forgetAfterMs
     // Expired counts are swept on the way, like sessions.
-    await this.db.deleteFrom('login_failures').where('last_failure_at', '<=', forgotten).where('blocked_until', '<=', now).execute()
-    const row = await this.db.insertInto('login_failures')
+    await this.db
+      .deleteFrom('login_failures')
+      .where('last_failure_at', '<=', forgotten)
+      .where('blocked_until', '<=', now)
+      .execute()
+    const row = await this.db
+      .insertInto('login_failures')
       .values({ subject: key, failures: 1, last_failure_at: now, blocked_until: 0 })
-      .onConflict((oc) => oc.column('subject').doUpdateSet((eb) => ({
-        failures: eb.case().when('login_failures.last_failure_at', '<=', forgotten).then(1).else(eb('login_failures.failures', '+', 1)).end(),
-        last_failure_at: now,
-      })))
+      .onConflict((oc) =>
+        oc.column('subject').doUpdateSet((eb) => ({
+          failures: eb
+            .case()
+            .when('login_failures.last_failure_at', '<=', forgotten)
+            .then(1)
+            .else(eb('login_failures.failures', '+', 1))
+            .end(),
+          last_failure_at: now,
+        })),
+      )
       .returning('failures')
       .executeTakeFirstOrThrow()
     const delay = delayAfter(Number(row.failures), limits)
     if (delay === 0) return
     const until = now + delay
-    await this.db.updateTable('login_failures')
-      .set((eb) => ({ blocked_until: eb.case().when('blocked_until', '<', until).then(until).else(eb.ref('blocked_until')).end() }))
+    await this.db
+      .updateTable('login_failures')
+      .set((eb) => ({
+        blocked_until: eb.case().when('blocked_until', '<', until).then(until).else(eb.ref('blocked_until')).end(),
+      }))
       .where('subject', '=', key)
       .execute()
   }
@@ -102,5 +135,7 @@ function subject(kind: Kind, value: string): string {
 /** The 429 for a blocked login, with `Retry-After` in whole seconds (rounded up). */
 export function tooManyAttempts(waitMs: number): HttpError {
   const seconds = Math.ceil(waitMs / 1000)
-  return new HttpError(429, `Too many failed logins: try again in ${seconds} s`, { headers: { 'Retry-After': String(seconds) } })
+  return new HttpError(429, `Too many failed logins: try again in ${seconds} s`, {
+    headers: { 'Retry-After': String(seconds) },
+  })
 }

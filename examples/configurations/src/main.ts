@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   }
   const app = await createConfigurationsApp(services)
   const server = await serve(app, { host: settings.host, port: settings.port })
-  const where = dialect === 'postgres' ? `PostgreSQL at ${new URL(settings.databaseUrl!).host}` : `SQLite in ${settings.dataDir}`
+  const where =
+    dialect === 'postgres' ? `PostgreSQL at ${new URL(settings.databaseUrl!).host}` : `SQLite in ${settings.dataDir}`
   console.log(`configurations: listening on ${server.url} (${where})`)
   const stop = async () => {
     await server.close()

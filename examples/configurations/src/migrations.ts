@@ -33,14 +33,20 @@ export const migrations: Record<string, Migration> = {
         .addColumn('port', 'integer', (c) => c.notNull().check(sql`port between 1 and 65535`))
         .addColumn('username', text, (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('configurations_name_key').unique().on('configurations').expression(sql`lower(name)`).execute()
+      await db.schema
+        .createIndex('configurations_name_key')
+        .unique()
+        .on('configurations')
+        .expression(sql`lower(name)`)
+        .execute()
 
       await withId(db.schema.createTable('users'))
         .addColumn('username', 'text', (c) => c.notNull().unique())
         .addColumn('password_hash', 'text', (c) => c.notNull())
         .execute()
 
-      await db.schema.createTable('sessions')
+      await db.schema
+        .createTable('sessions')
         .addColumn('token_hash', 'text', (c) => c.primaryKey())
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
@@ -51,13 +57,18 @@ export const migrations: Record<string, Migration> = {
   },
   '0002_login_failures': {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('login_failures')
+      await db.schema
+        .createTable('login_failures')
         .addColumn('subject', 'text', (c) => c.primaryKey())
         .addColumn('failures', 'integer', (c) => c.notNull())
         .addColumn('last_failure_at', 'bigint', (c) => c.notNull())
         .addColumn('blocked_until', 'bigint', (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('login_failures_last_failure_at').on('login_failures').column('last_failure_at').execute()
+      await db.schema
+        .createIndex('login_failures_last_failure_at')
+        .on('login_failures')
+        .column('last_failure_at')
+        .execute()
     },
   },
 }

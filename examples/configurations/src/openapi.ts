@@ -6,7 +6,10 @@
  */
 import type { Application } from 'routeless'
 
-const PUBLIC = [['/login', 'post'], ['/openapi.json', 'get']]
+const PUBLIC = [
+  ['/login', 'post'],
+  ['/openapi.json', 'get'],
+]
 
 export function configurationsOpenApi(app: Application): Record<string, unknown> {
   const doc = app.openapi({
@@ -23,7 +26,14 @@ export function configurationsOpenApi(app: Application): Record<string, unknown>
         status: { type: 'integer' },
         error: { type: 'string' },
         message: { type: 'string' },
-        errors: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['field', 'message'],
+            properties: { field: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
       },
     },
     securitySchemes: {

@@ -36,8 +36,14 @@ export interface ServiceOptions {
 export const DEFAULT_SESSION_TTL = 8 * 60 * 60 * 1000
 
 /** Opens (and migrates) the database and builds the stores on it. */
-export async function openServices(options: ServiceOptions): Promise<{ services: Services; db: Kysely<Schema>; dialect: Dialect; close: () => Promise<void> }> {
-  const database = await openDatabase<Schema>({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, migrations })
+export async function openServices(
+  options: ServiceOptions,
+): Promise<{ services: Services; db: Kysely<Schema>; dialect: Dialect; close: () => Promise<void> }> {
+  const database = await openDatabase<Schema>({
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+    migrations,
+  })
   const { db } = database
   const services: Services = {
     configurations: new ConfigurationStore(db),

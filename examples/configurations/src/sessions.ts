@@ -26,7 +26,10 @@ export class SessionStore {
   readonly ttl: number
   private readonly now: () => number
 
-  constructor(private readonly db: Kysely<Schema>, options: SessionOptions) {
+  constructor(
+    private readonly db: Kysely<Schema>,
+    options: SessionOptions,
+  ) {
     this.ttl = options.ttl
     this.now = options.now ?? Date.now
   }
@@ -37,15 +40,22 @@ export class SessionStore {
     const token = randomToken(32)
     const expiresAt = now + this.ttl
     await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute()
-    await this.db.insertInto('sessions').values({ token_hash: lookupKey(token), user_id: userId, expires_at: expiresAt }).execute()
+    await this.db
+      .insertInto('sessions')
+      .values({ token_hash: lookupKey(token), user_id: userId, expires_at: expiresAt })
+      .execute()
     return { token, expiresAt }
   }
 
   /** The user id of a live session, or undefined. */
   async userOf(token: string): Promise<number | undefined> {
     if (!TOKEN.test(token)) return undefined
-    const row = await this.db.selectFrom('sessions').select('user_id')
-      .where('token_hash', '=', lookupKey(token)).where('expires_at', '>', this.now()).executeTakeFirst()
+    const row = await this.db
+      .selectFrom('sessions')
+      .select('user_id')
+      .where('token_hash', '=', lookupKey(token))
+      .where('expires_at', '>', this.now())
+      .executeTakeFirst()
     return row?.user_id
   }
 

@@ -66,7 +66,10 @@ export class ConfigurationStore {
     if (options.page) query = query.limit(options.page.size).offset(options.page.index * options.page.size)
     const [configurations, count] = await Promise.all([
       query.execute(),
-      this.db.selectFrom('configurations').select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('configurations')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .executeTakeFirstOrThrow(),
     ])
     return { configurations, total: Number(count.total) }
   }
@@ -78,13 +81,15 @@ export class ConfigurationStore {
   /** Adds a record; throws `NameTaken` when the name is in use. */
   create(input: NewConfiguration): Promise<Configuration> {
     return this.clashing(input.name, () =>
-      this.db.insertInto('configurations').values(input).returning(COLUMNS).executeTakeFirstOrThrow())
+      this.db.insertInto('configurations').values(input).returning(COLUMNS).executeTakeFirstOrThrow(),
+    )
   }
 
   /** Changes the given fields; undefined when no record has `name`; throws `NameTaken` when a rename collides. */
   update(name: string, patch: ConfigurationPatch): Promise<Configuration | undefined> {
     return this.clashing(patch.name ?? name, () =>
-      this.db.updateTable('configurations').set(patch).where(named(name)).returning(COLUMNS).executeTakeFirst())
+      this.db.updateTable('configurations').set(patch).where(named(name)).returning(COLUMNS).executeTakeFirst(),
+    )
   }
 
   /** Deletes the record and returns it; undefined when there was none. */

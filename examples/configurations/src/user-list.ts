@@ -11,7 +11,9 @@ const USERNAME = /^[^\s:,\x00-\x1f\x7f]{1,64}$/
 
 /** Why `username` cannot be a login name, or undefined when it can. */
 export function usernameProblem(username: string): string | undefined {
-  return USERNAME.test(username) ? undefined : 'a username is 1 to 64 characters without spaces, control characters, ":" or ","'
+  return USERNAME.test(username)
+    ? undefined
+    : 'a username is 1 to 64 characters without spaces, control characters, ":" or ","'
 }
 
 /** Parses entries split by `separator`; a bad entry is an error naming its position (never its password). */

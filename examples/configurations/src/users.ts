@@ -17,11 +17,19 @@ export class UserStore {
 
   /** Creates the user, or sets a new password (which ends the user's sessions); a same password changes nothing. */
   async save(username: string, password: string): Promise<UserChange> {
-    const existing = await this.db.selectFrom('users').select(['id', 'password_hash']).where('username', '=', username).executeTakeFirst()
+    const existing = await this.db
+      .selectFrom('users')
+      .select(['id', 'password_hash'])
+      .where('username', '=', username)
+      .executeTakeFirst()
     if (existing && (await verifySecret(password, existing.password_hash))) return 'unchanged'
     const password_hash = await hashSecret(password)
     if (!existing) {
-      await this.db.insertInto('users').values({ username, password_hash }).onConflict((oc) => oc.column('username').doUpdateSet({ password_hash })).execute()
+      await this.db
+        .insertInto('users')
+        .values({ username, password_hash })
+        .onConflict((oc) => oc.column('username').doUpdateSet({ password_hash }))
+        .execute()
       return 'created'
     }
     await this.db.transaction().execute(async (trx) => {
@@ -34,9 +42,14 @@ export class UserStore {
   /** The user's id when `password` is theirs. */
   async authenticate(username: string, password: string): Promise<number | undefined> {
     // A name no user can have is not looked up (PostgreSQL refuses text with NUL in it, for one).
-    const user = usernameProblem(username) === undefined
-      ? await this.db.selectFrom('users').select(['id', 'password_hash']).where('username', '=', username).executeTakeFirst()
-      : undefined
+    const user =
+      usernameProblem(username) === undefined
+        ? await this.db
+            .selectFrom('users')
+            .select(['id', 'password_hash'])
+            .where('username', '=', username)
+            .executeTakeFirst()
+        : undefined
     if (!user) {
       this.decoy ??= hashSecret('not a password anyone has')
       await verifySecret(password, await this.decoy)

@@ -15,8 +15,11 @@ forEachDatabase((database) => {
   afterAll(() => api?.close())
 
   it(`gives ${N} concurrent creates of one name exactly one 200 and ${N - 1} 409s naming the winner`, async () => {
-    const replies = await Promise.all(Array.from({ length: N }, (_, i) =>
-      clients[i % clients.length]!.post('/configurations/', record(i % 2 ? 'Race' : 'race', { port: i + 1 }))))
+    const replies = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        clients[i % clients.length]!.post('/configurations/', record(i % 2 ? 'Race' : 'race', { port: i + 1 })),
+      ),
+    )
     const winners = replies.filter((r) => r.status === 200)
     const losers = replies.filter((r) => r.status === 409)
     expect(winners).toHaveLength(1)
@@ -27,9 +30,13 @@ forEachDatabase((database) => {
   })
 
   it(`gives ${N} concurrent renames onto one free name exactly one 200`, async () => {
-    for (let i = 0; i < N; i++) expect((await clients[0]!.post('/configurations/', record(`mover-${i}`))).status).toBe(200)
-    const replies = await Promise.all(Array.from({ length: N }, (_, i) =>
-      clients[i % clients.length]!.patch(`/configurations/mover-${i}`, { name: 'destination' })))
+    for (let i = 0; i < N; i++)
+      expect((await clients[0]!.post('/configurations/', record(`mover-${i}`))).status).toBe(200)
+    const replies = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        clients[i % clients.length]!.patch(`/configurations/mover-${i}`, { name: 'destination' }),
+      ),
+    )
     const winners = replies.filter((r) => r.status === 200)
     expect(winners).toHaveLength(1)
     expect(replies.filter((r) => r.status === 409)).toHaveLength(N - 1)
@@ -39,7 +46,9 @@ forEachDatabase((database) => {
   })
 
   it(`gives ${N} concurrent deletes of one record exactly one 209`, async () => {
-    const replies = await Promise.all(Array.from({ length: N }, (_, i) => clients[i % clients.length]!.delete('/configurations/destination')))
+    const replies = await Promise.all(
+      Array.from({ length: N }, (_, i) => clients[i % clients.length]!.delete('/configurations/destination')),
+    )
     expect(replies.filter((r) => r.status === 209)).toHaveLength(1)
     expect(replies.filter((r) => r.status === 404)).toHaveLength(N - 1)
   })

@@ -8,7 +8,18 @@ export const ROOT = path.join(EXAMPLE, '../..')
 
 /** Our environment without anything that would change the child's settings, plus `env`. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL, USERS, USERS_FILE, DATA_DIR, PORT, HOST, INIT_CWD, SESSION_TTL_SECONDS, SECURE_COOKIES, ...rest } = process.env
+  const {
+    DATABASE_URL,
+    USERS,
+    USERS_FILE,
+    DATA_DIR,
+    PORT,
+    HOST,
+    INIT_CWD,
+    SESSION_TTL_SECONDS,
+    SECURE_COOKIES,
+    ...rest
+  } = process.env
   return { ...rest, ...env }
 }
 
@@ -25,7 +36,11 @@ export interface RunningEntry {
  */
 export function startEntry(env: Record<string, string>, options: { npm?: boolean } = {}): Promise<RunningEntry> {
   const child: ChildProcess = options.npm
-    ? spawn('npm', ['start', '--workspace', 'examples/configurations'], { cwd: ROOT, env: childEnv(env), detached: true })
+    ? spawn('npm', ['start', '--workspace', 'examples/configurations'], {
+        cwd: ROOT,
+        env: childEnv(env),
+        detached: true,
+      })
     : spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: EXAMPLE, env: childEnv(env) })
   let output = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
@@ -60,10 +75,18 @@ export interface Finished {
   output: string
 }
 
-function run(file: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<Finished> {
+function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<Finished> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { cwd: options.cwd, env: options.env, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, output: stdout + stderr }))
+    const child = execFile(
+      file,
+      args,
+      { cwd: options.cwd, env: options.env, timeout: 30_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, output: stdout + stderr }),
+    )
     child.stdin!.end(options.input ?? '')
   })
 }
@@ -77,8 +100,21 @@ export function failedStart(env: Record<string, string>): Promise<Finished> {
  * The add-user command with `input` on standard input: `node --import tsx src/add-user.ts <args>` (what the npm
  * script runs), or with `npm: true` the documented `npm run add-user --workspace examples/configurations -- <args>`.
  */
-export function addUser(args: string[], env: Record<string, string>, input = '', options: { npm?: boolean } = {}): Promise<Finished> {
+export function addUser(
+  args: string[],
+  env: Record<string, string>,
+  input = '',
+  options: { npm?: boolean } = {},
+): Promise<Finished> {
   return options.npm
-    ? run('npm', ['run', '--silent', 'add-user', '--workspace', 'examples/configurations', '--', ...args], { cwd: ROOT, env: childEnv(env), input })
-    : run(process.execPath, ['--import', 'tsx', 'src/add-user.ts', ...args], { cwd: EXAMPLE, env: childEnv(env), input })
+    ? run('npm', ['run', '--silent', 'add-user', '--workspace', 'examples/configurations', '--', ...args], {
+        cwd: ROOT,
+        env: childEnv(env),
+        input,
+      })
+    : run(process.execPath, ['--import', 'tsx', 'src/add-user.ts', ...args], {
+        cwd: EXAMPLE,
+        env: childEnv(env),
+        input,
+      })
 }

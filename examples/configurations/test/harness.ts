@@ -48,7 +48,10 @@ export const POSTGRES_LOCALE_AWARE: TestDatabase = {
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'und' LOCALE 'C.UTF-8'`)
     const url = new URL(TEST_PG_URL)
     url.pathname = `/${name}`
-    return { options: { databaseUrl: url.toString() }, drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+    return {
+      options: { databaseUrl: url.toString() },
+      drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    }
   },
 }
 
@@ -68,7 +71,10 @@ const pgAvailable = await postgresAvailable()
  * Declares the suite once per database (PostgreSQL skipped, loudly, only when no server answers), and once more on
  * a locale-aware PostgreSQL when `localeAware` is set.
  */
-export function forEachDatabase(suite: (database: TestDatabase) => void, options: { localeAware?: boolean } = {}): void {
+export function forEachDatabase(
+  suite: (database: TestDatabase) => void,
+  options: { localeAware?: boolean } = {},
+): void {
   describe(SQLITE.name, () => suite(SQLITE))
   describe.skipIf(!pgAvailable)(POSTGRES.name, () => suite(POSTGRES))
   if (options.localeAware) describe.skipIf(!pgAvailable)(POSTGRES_LOCALE_AWARE.name, () => suite(POSTGRES_LOCALE_AWARE))
@@ -90,10 +96,16 @@ export interface RunningApi {
 }
 
 /** Serves the API on a fresh database with alice and bob as users. */
-export async function startApi(database: TestDatabase, options: Pick<ServiceOptions, 'now' | 'sessionTtl' | 'secureCookies' | 'loginLimits'> = {}): Promise<RunningApi> {
+export async function startApi(
+  database: TestDatabase,
+  options: Pick<ServiceOptions, 'now' | 'sessionTtl' | 'secureCookies' | 'loginLimits'> = {},
+): Promise<RunningApi> {
   const { options: dbOptions, drop } = await database.create()
   const { services, db, close } = await openServices({ ...dbOptions, ...options })
-  await Promise.all([services.users.save(ALICE.username, ALICE.password), services.users.save(BOB.username, BOB.password)])
+  await Promise.all([
+    services.users.save(ALICE.username, ALICE.password),
+    services.users.save(BOB.username, BOB.password),
+  ])
   const server = await serve(await createConfigurationsApp(services), { port: 0 })
   return {
     url: server.url,

@@ -21,43 +21,100 @@ forEachDatabase((database) => {
   afterAll(() => api?.close())
 
   async function expectNothingStored(): Promise<void> {
-    expect((await alice.get('/configurations/')).body.configurations.map((c: { name: string }) => c.name)).toEqual(['existing'])
+    expect((await alice.get('/configurations/')).body.configurations.map((c: { name: string }) => c.name)).toEqual([
+      'existing',
+    ])
   }
 
   describe('POST /configurations/ fields', () => {
     it.each([
       ['missing name', { hostname: 'h', port: 1, username: 'u' }, ['name'], 'name is required'],
-      ['every field missing', {}, ['name', 'hostname', 'port', 'username'], 'name is required; hostname is required; port is required; username is required'],
-      ['an extra field', { ...record('x'), colour: 'red' }, ['colour'], 'colour is not a parameter (expected name, hostname, port, username)'],
+      [
+        'every field missing',
+        {},
+        ['name', 'hostname', 'port', 'username'],
+        'name is required; hostname is required; port is required; username is required',
+      ],
+      [
+        'an extra field',
+        { ...record('x'), colour: 'red' },
+        ['colour'],
+        'colour is not a parameter (expected name, hostname, port, username)',
+      ],
       ['an id', { ...record('x'), id: 7 }, ['id'], 'id is assigned by the server and cannot be set'],
-      ['a name with a slash', { ...record('x'), name: 'a/b' }, ['name'], 'name must be 1 to 64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit'],
+      [
+        'a name with a slash',
+        { ...record('x'), name: 'a/b' },
+        ['name'],
+        'name must be 1 to 64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit',
+      ],
       ['a unicode name', { ...record('x'), name: 'über' }, ['name'], undefined],
       ['an emoji name', { ...record('x'), name: 'db🔥' }, ['name'], undefined],
       ['a name of 65 characters', { ...record('x'), name: 'n'.repeat(65) }, ['name'], undefined],
       ['an empty name', { ...record('x'), name: '' }, ['name'], undefined],
       ['a name starting with a dot', { ...record('x'), name: '.hidden' }, ['name'], undefined],
       ['a name with a space', { ...record('x'), name: 'a b' }, ['name'], undefined],
-      ['a name routeless cannot route', { ...record('x'), name: 'Constructor' }, ['name'], 'name "Constructor" is reserved'],
-      ['a number for name', { ...record('x'), name: 42 }, ['name'], 'name must be 1 to 64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit'],
-      ['null for hostname', { ...record('x'), hostname: null }, ['hostname'], 'hostname must be a DNS name (letters, digits, hyphens and dots, at most 253 characters; punycode for international names) or an IP address'],
+      [
+        'a name routeless cannot route',
+        { ...record('x'), name: 'Constructor' },
+        ['name'],
+        'name "Constructor" is reserved',
+      ],
+      [
+        'a number for name',
+        { ...record('x'), name: 42 },
+        ['name'],
+        'name must be 1 to 64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit',
+      ],
+      [
+        'null for hostname',
+        { ...record('x'), hostname: null },
+        ['hostname'],
+        'hostname must be a DNS name (letters, digits, hyphens and dots, at most 253 characters; punycode for international names) or an IP address',
+      ],
       ['a hostname with a space', { ...record('x'), hostname: 'a b' }, ['hostname'], undefined],
       ['a unicode hostname', { ...record('x'), hostname: 'bücher.de' }, ['hostname'], undefined],
       ['a hostname label ending in a hyphen', { ...record('x'), hostname: 'a-.example.com' }, ['hostname'], undefined],
-      ['a hostname of 254 characters', { ...record('x'), hostname: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}` }, ['hostname'], undefined],
+      [
+        'a hostname of 254 characters',
+        { ...record('x'), hostname: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}` },
+        ['hostname'],
+        undefined,
+      ],
       ['a hostname like a bad IP', { ...record('x'), hostname: '300.1.1.1' }, ['hostname'], undefined],
       ['a URL for hostname', { ...record('x'), hostname: 'http://example.com' }, ['hostname'], undefined],
       ['port 0', { ...record('x'), port: 0 }, ['port'], 'port must be an integer from 1 to 65535'],
       ['port 65536', { ...record('x'), port: 65536 }, ['port'], 'port must be an integer from 1 to 65535'],
       ['a fractional port', { ...record('x'), port: 22.5 }, ['port'], 'port must be an integer from 1 to 65535'],
       ['a negative port', { ...record('x'), port: -1 }, ['port'], 'port must be an integer from 1 to 65535'],
-      ['a string port (JSON keeps its types)', { ...record('x'), port: '22' }, ['port'], 'port must be an integer from 1 to 65535'],
+      [
+        'a string port (JSON keeps its types)',
+        { ...record('x'), port: '22' },
+        ['port'],
+        'port must be an integer from 1 to 65535',
+      ],
       ['a boolean port', { ...record('x'), port: true }, ['port'], 'port must be an integer from 1 to 65535'],
-      ['an array username', { ...record('x'), username: ['a'] }, ['username'], 'username must be 1 to 64 printable ASCII characters without spaces'],
-      ['a username with a space', { ...record('x'), username: 'a b' }, ['username'], 'username must be 1 to 64 printable ASCII characters without spaces'],
+      [
+        'an array username',
+        { ...record('x'), username: ['a'] },
+        ['username'],
+        'username must be 1 to 64 printable ASCII characters without spaces',
+      ],
+      [
+        'a username with a space',
+        { ...record('x'), username: 'a b' },
+        ['username'],
+        'username must be 1 to 64 printable ASCII characters without spaces',
+      ],
       ['a username of 65 characters', { ...record('x'), username: 'u'.repeat(65) }, ['username'], undefined],
       ['a NUL in a username', { ...record('x'), username: 'ro\u0000ot' }, ['username'], undefined],
       ['a lone surrogate in a name', { ...record('x'), name: 'a\ud800' }, ['name'], undefined],
-      ['several problems', { name: 'ü', hostname: 1, port: 'x', extra: true }, ['name', 'hostname', 'port', 'extra', 'username'], undefined],
+      [
+        'several problems',
+        { name: 'ü', hostname: 1, port: 'x', extra: true },
+        ['name', 'hostname', 'port', 'extra', 'username'],
+        undefined,
+      ],
     ])('rejects %s', async (_, body, expected, message) => {
       const reply = await alice.post('/configurations/', body)
       expect(fields(reply)).toEqual(expected)
@@ -90,30 +147,47 @@ forEachDatabase((database) => {
 
   describe('bodies', () => {
     it('rejects a body that is not JSON with 400', async () => {
-      const reply = await alice.send('POST', '/configurations/', { body: '{"name": "x",', headers: { 'content-type': 'application/json' } })
+      const reply = await alice.send('POST', '/configurations/', {
+        body: '{"name": "x",',
+        headers: { 'content-type': 'application/json' },
+      })
       expect(reply.status).toBe(400)
-      expect(reply.body.message).toBe('Malformed JSON body: Expected double-quoted property name in JSON at position 13')
+      expect(reply.body.message).toBe(
+        'Malformed JSON body: Expected double-quoted property name in JSON at position 13',
+      )
     })
 
     it('rejects JSON that is not UTF-8 with 400', async () => {
-      const reply = await alice.send('POST', '/configurations/', { body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { 'content-type': 'application/json' } })
+      const reply = await alice.send('POST', '/configurations/', {
+        body: new Uint8Array([0x7b, 0xff, 0x7d]),
+        headers: { 'content-type': 'application/json' },
+      })
       expect(reply.status).toBe(400)
       expect(reply.body.message).toBe('Malformed JSON body: not UTF-8')
     })
 
-    it.each([['an array', [record('x')], 'an array'], ['a string', 'x', 'a string'], ['null', null, 'null'], ['a number', 5, 'a number']])(
-      'rejects a JSON body that is %s with 400',
-      async (_, json, what) => {
-        const reply = await alice.send('POST', '/configurations/', { body: JSON.stringify(json), headers: { 'content-type': 'application/json' } })
-        expect(reply.status).toBe(400)
-        expect(reply.body.message).toBe(`The body must be a JSON object, not ${what}`)
-      },
-    )
+    it.each([
+      ['an array', [record('x')], 'an array'],
+      ['a string', 'x', 'a string'],
+      ['null', null, 'null'],
+      ['a number', 5, 'a number'],
+    ])('rejects a JSON body that is %s with 400', async (_, json, what) => {
+      const reply = await alice.send('POST', '/configurations/', {
+        body: JSON.stringify(json),
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(reply.status).toBe(400)
+      expect(reply.body.message).toBe(`The body must be a JSON object, not ${what}`)
+    })
 
     it.each([
       ['a form', 'application/x-www-form-urlencoded', 'name=x&hostname=h&port=1&username=u'],
       ['text', 'text/plain', JSON.stringify(record('x'))],
-      ['multipart', 'multipart/form-data; boundary=b', '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n'],
+      [
+        'multipart',
+        'multipart/form-data; boundary=b',
+        '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n',
+      ],
     ])('rejects %s with 415 asking for JSON', async (_, type, body) => {
       const reply = await alice.send('POST', '/configurations/', { body, headers: { 'content-type': type } })
       expect(reply.status).toBe(415)
@@ -123,13 +197,18 @@ forEachDatabase((database) => {
     })
 
     it('rejects a body without a content type with 415', async () => {
-      const reply = await alice.send('POST', '/configurations/', { body: new TextEncoder().encode(JSON.stringify(record('x'))) })
+      const reply = await alice.send('POST', '/configurations/', {
+        body: new TextEncoder().encode(JSON.stringify(record('x'))),
+      })
       expect(reply.status).toBe(415)
       expect(reply.body.message).toBe('A request body needs a Content-Type header: send application/json')
     })
 
     it('accepts a JSON content type with a charset parameter', async () => {
-      const reply = await alice.send('POST', '/configurations/', { body: JSON.stringify(record('charset')), headers: { 'content-type': 'application/json; charset=utf-8' } })
+      const reply = await alice.send('POST', '/configurations/', {
+        body: JSON.stringify(record('charset')),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      })
       expect(reply.status).toBe(200)
       expect((await alice.delete('/configurations/charset')).status).toBe(209)
     })
@@ -142,7 +221,11 @@ forEachDatabase((database) => {
       const huge = { ...record('huge'), hostname: 'h'.repeat(20_000) }
       const reply = await alice.post('/configurations/', huge)
       expect(reply.status).toBe(413)
-      expect(reply.body).toEqual({ status: 413, error: 'Content Too Large', message: 'Request body is larger than the limit of 16384 bytes' })
+      expect(reply.body).toEqual({
+        status: 413,
+        error: 'Content Too Large',
+        message: 'Request body is larger than the limit of 16384 bytes',
+      })
       const chunk = new TextEncoder().encode(' '.repeat(4096))
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
@@ -151,24 +234,37 @@ forEachDatabase((database) => {
         },
       })
       const response = await fetch(`${api.url}/configurations/`, {
-        method: 'POST', body: stream, headers: { 'content-type': 'application/json', cookie: `session=${alice.cookie}` }, duplex: 'half',
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json', cookie: `session=${alice.cookie}` },
+        duplex: 'half',
       } as RequestInit)
       expect(response.status).toBe(413)
       await expectNothingStored()
     })
 
     it('rejects a body on DELETE unless it is an empty object', async () => {
-      expect(fields(await alice.send('DELETE', '/configurations/existing', { json: { force: true } }))).toEqual(['force'])
+      expect(fields(await alice.send('DELETE', '/configurations/existing', { json: { force: true } }))).toEqual([
+        'force',
+      ])
       await expectNothingStored()
     })
   })
 
   describe('query parameters', () => {
     it.each([
-      ['sort=size', ['sort'], 'sort must be one of name, hostname, port, username (with a leading - for descending order)'],
+      [
+        'sort=size',
+        ['sort'],
+        'sort must be one of name, hostname, port, username (with a leading - for descending order)',
+      ],
       ['sort=Name', ['sort'], undefined],
       ['sort=', ['sort'], undefined],
-      ['sort=name&sort=port', ['sort'], 'sort must be one of name, hostname, port, username (with a leading - for descending order)'],
+      [
+        'sort=name&sort=port',
+        ['sort'],
+        'sort must be one of name, hostname, port, username (with a leading - for descending order)',
+      ],
       ['page=0', ['per_page'], 'per_page is required with page: give both to paginate, or neither'],
       ['per_page=10', ['page'], 'page is required with per_page: give both to paginate, or neither'],
       ['page=0&per_page=101', ['per_page'], 'per_page must be an integer from 1 to 100'],
@@ -190,7 +286,9 @@ forEachDatabase((database) => {
       expect(fields(await alice.get('/configurations/existing?verbose=1'))).toEqual(['verbose'])
       expect(fields(await alice.get('/configurations/existing?sort=name'))).toEqual(['sort'])
       expect(fields(await alice.send('POST', '/configurations/?colour=x', { json: record('q') }))).toEqual(['colour'])
-      expect(fields(await alice.send('PATCH', '/configurations/existing?verbose=1', { json: { port: 2 } }))).toEqual(['verbose'])
+      expect(fields(await alice.send('PATCH', '/configurations/existing?verbose=1', { json: { port: 2 } }))).toEqual([
+        'verbose',
+      ])
       expect(fields(await alice.send('DELETE', '/configurations/existing?force=1'))).toEqual(['force'])
       await expectNothingStored()
     })

@@ -68,7 +68,11 @@ forEachDatabase((database: TestDatabase) => {
     const blocked = await client.post('/login', ALICE) // even the right password waits
     expect(blocked.status).toBe(429)
     expect(blocked.headers.get('retry-after')).toBe('1')
-    expect(blocked.body).toEqual({ status: 429, error: 'Too Many Requests', message: 'Too many failed logins: try again in 1 s' })
+    expect(blocked.body).toEqual({
+      status: 429,
+      error: 'Too Many Requests',
+      message: 'Too many failed logins: try again in 1 s',
+    })
     expect(blocked.headers.get('set-cookie')).toBeNull()
     clock += 1000
     expect((await client.post('/login', WRONG)).status).toBe(401)
@@ -95,10 +99,18 @@ forEachDatabase((database: TestDatabase) => {
   })
 
   it('counts every concurrent failure on both instances exactly once', async () => {
-    const replies = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).client().post('/login', { username: 'alice', password: `wrong-${i}` })))
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        (i % 2 ? a : b).client().post('/login', { username: 'alice', password: `wrong-${i}` }),
+      ),
+    )
     const statuses = replies.map((r) => r.status)
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true)
-    const row = await a.db.selectFrom('login_failures').select('failures').where('subject', 'like', 'username:%').executeTakeFirstOrThrow()
+    const row = await a.db
+      .selectFrom('login_failures')
+      .select('failures')
+      .where('subject', 'like', 'username:%')
+      .executeTakeFirstOrThrow()
     expect(Number(row.failures)).toBe(statuses.filter((s) => s === 401).length)
     expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(6)
     expect((await a.client().post('/login', ALICE)).status).toBe(429)

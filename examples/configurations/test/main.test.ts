@@ -61,7 +61,7 @@ describe('the entry on SQLite in DATA_DIR', () => {
     }
   })
 
-  it('updates a password given in USERS and ends that user\'s sessions', async () => {
+  it("updates a password given in USERS and ends that user's sessions", async () => {
     const first = await startEntry({ PORT: '0', DATA_DIR: dataDir, USERS: 'alice:secret' })
     const alice = await login(first.url, 'alice', 'secret')
     await first.stop()
@@ -95,7 +95,10 @@ describe('the entry on SQLite in DATA_DIR', () => {
     expect(fromStdin).toEqual({ code: 0, output: 'user frank created\n' })
     await login(running.url, 'erin', 'erins-password')
     await login(running.url, 'frank', 'franks-password')
-    expect(await addUser(['frank'], { DATA_DIR: dataDir }, 'franks-password\n')).toEqual({ code: 0, output: 'user frank unchanged\n' })
+    expect(await addUser(['frank'], { DATA_DIR: dataDir }, 'franks-password\n')).toEqual({
+      code: 0,
+      output: 'user frank unchanged\n',
+    })
     await running.stop()
   })
 
@@ -105,8 +108,14 @@ describe('the entry on SQLite in DATA_DIR', () => {
       addUser(['a:b', 'pw'], { DATA_DIR: dataDir }),
       addUser(['gina'], { DATA_DIR: dataDir }, '\n'),
     ])
-    expect(usage).toEqual({ code: 1, output: 'add-user: usage: add-user <username> [password]   (password from stdin when omitted)\n' })
-    expect(badName).toEqual({ code: 1, output: 'add-user: a username is 1 to 64 characters without spaces, control characters, ":" or ","\n' })
+    expect(usage).toEqual({
+      code: 1,
+      output: 'add-user: usage: add-user <username> [password]   (password from stdin when omitted)\n',
+    })
+    expect(badName).toEqual({
+      code: 1,
+      output: 'add-user: a username is 1 to 64 characters without spaces, control characters, ":" or ","\n',
+    })
     expect(emptyPassword).toEqual({ code: 1, output: 'add-user: the password is empty\n' })
   })
 
@@ -137,7 +146,10 @@ describe.skipIf(!(await postgresAvailable()))('the entry on PostgreSQL (DATABASE
     const again = new Client(second.url)
     again.cookie = alice.cookie
     expect((await again.get('/configurations/')).body).toEqual(created.body)
-    expect(await addUser(['henry', 'pw'], { DATABASE_URL: database.url })).toEqual({ code: 0, output: 'user henry created\n' })
+    expect(await addUser(['henry', 'pw'], { DATABASE_URL: database.url })).toEqual({
+      code: 0,
+      output: 'user henry created\n',
+    })
     await login(second.url, 'henry', 'pw')
     await second.stop()
   })

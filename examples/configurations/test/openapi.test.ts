@@ -28,7 +28,9 @@ describe('GET /openapi.json', () => {
   })
 
   it('has every route of the README', () => {
-    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    )
     expect(operations.sort()).toEqual([
       'DELETE /configurations/{name}',
       'GET /configurations',
@@ -43,13 +45,24 @@ describe('GET /openapi.json', () => {
 
   it('describes the list query, the JSON bodies and the answers', () => {
     const list = doc.paths['/configurations'].get
-    expect(list.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['sort', 'query', false], ['page', 'query', false], ['per_page', 'query', false]])
+    expect(list.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([
+      ['sort', 'query', false],
+      ['page', 'query', false],
+      ['per_page', 'query', false],
+    ])
     expect(list.parameters[0].schema.enum).toContain('-port')
     expect(doc.paths['/configurations/{name}'].get.parameters.map((p: any) => p.name)).toEqual(['name'])
     const create = doc.paths['/configurations'].post
     expect(Object.keys(create.requestBody.content)).toEqual(['application/json'])
-    expect(create.requestBody.content['application/json'].schema).toMatchObject({ required: ['name', 'hostname', 'port', 'username'], additionalProperties: false })
-    expect(create.requestBody.content['application/json'].schema.properties.port).toMatchObject({ type: 'integer', minimum: 1, maximum: 65535 })
+    expect(create.requestBody.content['application/json'].schema).toMatchObject({
+      required: ['name', 'hostname', 'port', 'username'],
+      additionalProperties: false,
+    })
+    expect(create.requestBody.content['application/json'].schema.properties.port).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 65535,
+    })
     expect(create.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Records' })
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Records' })
     expect(doc.components.schemas.Records.properties.configurations.type).toBe('array')
@@ -68,13 +81,28 @@ describe('GET /openapi.json', () => {
 })
 
 describe('the error format', () => {
-  it('gives a 400 of routeless\'s parameter binding the {field, message} shape of every other 400', async () => {
+  it("gives a 400 of routeless's parameter binding the {field, message} shape of every other 400", async () => {
     const { ApiController } = await import('../src/api-controller.ts')
     const { HttpError } = await import('routeless')
-    const error = new HttpError(400, 'Invalid parameters: a: is required; b: b is bad', { details: { errors: [{ name: 'a', reason: 'is required', kind: 'missing' }, { name: 'b', reason: 'b is bad', kind: 'invalid', own: true }] } })
+    const error = new HttpError(400, 'Invalid parameters: a: is required; b: b is bad', {
+      details: {
+        errors: [
+          { name: 'a', reason: 'is required', kind: 'missing' },
+          { name: 'b', reason: 'b is bad', kind: 'invalid', own: true },
+        ],
+      },
+    })
     const response = ApiController.renderError(error)!
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ status: 400, error: 'Bad Request', message: 'a is required; b is bad', errors: [{ field: 'a', message: 'a is required' }, { field: 'b', message: 'b is bad' }] })
+    expect(await response.json()).toEqual({
+      status: 400,
+      error: 'Bad Request',
+      message: 'a is required; b is bad',
+      errors: [
+        { field: 'a', message: 'a is required' },
+        { field: 'b', message: 'b is bad' },
+      ],
+    })
     expect(ApiController.renderError(new HttpError(404, 'No configuration is named "x"'))).toBeUndefined()
   })
 })

@@ -45,42 +45,70 @@ function runSteps(steps: Step[], url: string, cwd: string): Promise<string[]> {
 const steps = consoleSteps(README)
 
 /** The session is curl in bash, as a newcomer runs it; without either there is nothing to compare. */
-const hasCurl = await new Promise<boolean>((resolve) => execFile('bash', ['-c', 'command -v curl'], (error) => resolve(!error)))
-if (!hasCurl) console.warn('\n!!! curl is not installed: the README curl sessions are NOT checked (apt-get install curl).\n')
+const hasCurl = await new Promise<boolean>((resolve) =>
+  execFile('bash', ['-c', 'command -v curl'], (error) => resolve(!error)),
+)
+if (!hasCurl)
+  console.warn('\n!!! curl is not installed: the README curl sessions are NOT checked (apt-get install curl).\n')
 
 it('has the curl session the issue asks for', () => {
   const commands = steps.map((s) => s.command).join('\n')
-  for (const needle of ['POST /login', 'POST /configurations/', "?sort=name&page=0&per_page=2", 'PATCH /configurations/cache', 'DELETE /configurations/web', 'POST /logout']) {
+  for (const needle of [
+    'POST /login',
+    'POST /configurations/',
+    '?sort=name&page=0&per_page=2',
+    'PATCH /configurations/cache',
+    'DELETE /configurations/web',
+    'POST /logout',
+  ]) {
     expect(commands).toContain(needle)
   }
   expect(steps.map((s) => s.expected.trim().split(' ').pop())).toEqual(expect.arrayContaining(['409', '209', '403']))
-  expect(README).toContain('PORT=8080 DATA_DIR=$(mktemp -d) USERS=alice:secret npm start --workspace examples/configurations')
-  expect(README).toContain('DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres USERS=alice:secret npm start --workspace examples/configurations')
+  expect(README).toContain(
+    'PORT=8080 DATA_DIR=$(mktemp -d) USERS=alice:secret npm start --workspace examples/configurations',
+  )
+  expect(README).toContain(
+    'DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/postgres USERS=alice:secret npm start --workspace examples/configurations',
+  )
 })
 
 const databases = [
-  { name: 'SQLite', available: true, open: async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'configurations-readme-'))
-    return { env: { DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
-  } },
-  { name: 'PostgreSQL', available: await postgresAvailable(), open: async () => {
-    const { url, drop } = await createTestDatabase('configurations_readme')
-    return { env: { DATABASE_URL: url }, drop }
-  } },
+  {
+    name: 'SQLite',
+    available: true,
+    open: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'configurations-readme-'))
+      return { env: { DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    available: await postgresAvailable(),
+    open: async () => {
+      const { url, drop } = await createTestDatabase('configurations_readme')
+      return { env: { DATABASE_URL: url }, drop }
+    },
+  },
 ]
 
 describe.each(databases)('on $name', ({ available, open }) => {
-  it.skipIf(!available || !hasCurl)('prints exactly what the README shows, line by line', async () => {
-    const { env, drop } = await open()
-    const cwd = mkdtempSync(path.join(tmpdir(), 'configurations-curl-'))
-    const server = await startEntry({ PORT: '0', USERS: 'alice:secret', ...env }, { npm: true })
-    try {
-      const outputs = await runSteps(steps, server.url, cwd)
-      expect(outputs.map((output, i) => `$ ${steps[i]!.command}\n${output}`)).toEqual(steps.map((s) => `$ ${s.command}\n${s.expected}`))
-    } finally {
-      await server.stop()
-      rmSync(cwd, { recursive: true, force: true })
-      await drop()
-    }
-  }, 60_000)
+  it.skipIf(!available || !hasCurl)(
+    'prints exactly what the README shows, line by line',
+    async () => {
+      const { env, drop } = await open()
+      const cwd = mkdtempSync(path.join(tmpdir(), 'configurations-curl-'))
+      const server = await startEntry({ PORT: '0', USERS: 'alice:secret', ...env }, { npm: true })
+      try {
+        const outputs = await runSteps(steps, server.url, cwd)
+        expect(outputs.map((output, i) => `$ ${steps[i]!.command}\n${output}`)).toEqual(
+          steps.map((s) => `$ ${s.command}\n${s.expected}`),
+        )
+      } finally {
+        await server.stop()
+        rmSync(cwd, { recursive: true, force: true })
+        await drop()
+      }
+    },
+    60_000,
+  )
 })

@@ -16,7 +16,9 @@ forEachDatabase((database) => {
       const reply = await alice.post('/configurations/', record('create-1', { port: 8443 }))
       expect(reply.status).toBe(200)
       expect(reply.headers.get('content-type')).toMatch(/^application\/json/)
-      expect(reply.body).toEqual({ configurations: [{ id: expect.any(Number), ...record('create-1', { port: 8443 }) }] })
+      expect(reply.body).toEqual({
+        configurations: [{ id: expect.any(Number), ...record('create-1', { port: 8443 }) }],
+      })
       expect(Number.isInteger(reply.body.configurations[0].id)).toBe(true)
     })
 
@@ -53,11 +55,21 @@ forEachDatabase((database) => {
     })
 
     it('accepts the bounds of every field', async () => {
-      const longest = { name: `B${'x'.repeat(63)}`, hostname: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`, port: 65535, username: '~'.repeat(64) }
+      const longest = {
+        name: `B${'x'.repeat(63)}`,
+        hostname: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`,
+        port: 65535,
+        username: '~'.repeat(64),
+      }
       const reply = await alice.post('/configurations/', longest)
       expect(reply.status).toBe(200)
       expect(reply.body.configurations[0]).toMatchObject(longest)
-      for (const [name, hostname, port] of [['bounds-1', '127.0.0.1', 1], ['bounds-2', '::1', 2], ['bounds-3', 'localhost', 3], ['v1.2_x-y', 'x.y', 4]] as const) {
+      for (const [name, hostname, port] of [
+        ['bounds-1', '127.0.0.1', 1],
+        ['bounds-2', '::1', 2],
+        ['bounds-3', 'localhost', 3],
+        ['v1.2_x-y', 'x.y', 4],
+      ] as const) {
         expect((await alice.post('/configurations/', { name, hostname, port, username: 'u' })).status).toBe(200)
       }
     })
@@ -67,7 +79,11 @@ forEachDatabase((database) => {
     it('answers 404 with the standard error envelope when no record has the name', async () => {
       const reply = await alice.get('/configurations/nobody-here')
       expect(reply.status).toBe(404)
-      expect(reply.body).toEqual({ status: 404, error: 'Not Found', message: 'No configuration is named "nobody-here"' })
+      expect(reply.body).toEqual({
+        status: 404,
+        error: 'Not Found',
+        message: 'No configuration is named "nobody-here"',
+      })
     })
 
     it('answers 404 for a name no record can have (unicode, percent-encoded slash)', async () => {
@@ -159,7 +175,8 @@ forEachDatabase((database) => {
       { name: 'bravo', hostname: 'a.example.com', port: 22, username: 'dave' },
       { name: 'echo-1', hostname: 'a-b.example.com', port: 65535, username: 'erin' },
     ]
-    const names = (reply: { body: { configurations: { name: string }[] } }) => reply.body.configurations.map((c) => c.name)
+    const names = (reply: { body: { configurations: { name: string }[] } }) =>
+      reply.body.configurations.map((c) => c.name)
 
     beforeAll(async () => {
       api = await startApi(database)
@@ -172,7 +189,9 @@ forEachDatabase((database) => {
       const reply = await alice.get('/configurations/')
       expect(reply.status).toBe(200)
       expect(names(reply)).toEqual(rows.map((r) => r.name))
-      expect(reply.body.configurations.map((c: { id: number }) => c.id)).toEqual([...reply.body.configurations.map((c: { id: number }) => c.id)].sort((a, b) => a - b))
+      expect(reply.body.configurations.map((c: { id: number }) => c.id)).toEqual(
+        [...reply.body.configurations.map((c: { id: number }) => c.id)].sort((a, b) => a - b),
+      )
       expect(reply.headers.get('x-total-count')).toBe('5')
       expect(Object.keys(reply.body)).toEqual(['configurations'])
     })
@@ -182,19 +201,55 @@ forEachDatabase((database) => {
     })
 
     it('sorts text fields ascending without regard to case, ties by id', async () => {
-      expect(names(await alice.get('/configurations/?sort=name'))).toEqual(['Alpha', 'bravo', 'charlie', 'delta', 'echo-1'])
+      expect(names(await alice.get('/configurations/?sort=name'))).toEqual([
+        'Alpha',
+        'bravo',
+        'charlie',
+        'delta',
+        'echo-1',
+      ])
       // a-b < a.example (hyphen sorts before dot); charlie and bravo tie on hostname: creation order.
-      expect(names(await alice.get('/configurations/?sort=hostname'))).toEqual(['echo-1', 'charlie', 'bravo', 'delta', 'Alpha'])
-      expect(names(await alice.get('/configurations/?sort=username'))).toEqual(['charlie', 'Alpha', 'delta', 'bravo', 'echo-1'])
+      expect(names(await alice.get('/configurations/?sort=hostname'))).toEqual([
+        'echo-1',
+        'charlie',
+        'bravo',
+        'delta',
+        'Alpha',
+      ])
+      expect(names(await alice.get('/configurations/?sort=username'))).toEqual([
+        'charlie',
+        'Alpha',
+        'delta',
+        'bravo',
+        'echo-1',
+      ])
     })
 
     it('sorts port numerically', async () => {
-      expect(names(await alice.get('/configurations/?sort=port'))).toEqual(['Alpha', 'bravo', 'charlie', 'delta', 'echo-1'])
+      expect(names(await alice.get('/configurations/?sort=port'))).toEqual([
+        'Alpha',
+        'bravo',
+        'charlie',
+        'delta',
+        'echo-1',
+      ])
     })
 
     it('sorts descending with a leading minus, ties still by id ascending', async () => {
-      expect(names(await alice.get('/configurations/?sort=-port'))).toEqual(['echo-1', 'delta', 'charlie', 'Alpha', 'bravo'])
-      expect(names(await alice.get('/configurations/?sort=-name'))).toEqual(['echo-1', 'delta', 'charlie', 'bravo', 'Alpha'])
+      expect(names(await alice.get('/configurations/?sort=-port'))).toEqual([
+        'echo-1',
+        'delta',
+        'charlie',
+        'Alpha',
+        'bravo',
+      ])
+      expect(names(await alice.get('/configurations/?sort=-name'))).toEqual([
+        'echo-1',
+        'delta',
+        'charlie',
+        'bravo',
+        'Alpha',
+      ])
     })
 
     it('paginates with a 0-based page and per_page, after sorting', async () => {
@@ -216,22 +271,31 @@ forEachDatabase((database) => {
   })
 })
 
-forEachDatabase((database) => {
-  describe('sort order and the server locale', () => {
-    let api: RunningApi
-    beforeAll(async () => {
-      api = await startApi(database)
-    })
-    afterAll(() => api?.close())
+forEachDatabase(
+  (database) => {
+    describe('sort order and the server locale', () => {
+      let api: RunningApi
+      beforeAll(async () => {
+        api = await startApi(database)
+      })
+      afterAll(() => api?.close())
 
-    it('sorts text by character code after lower-casing (- . digits _ letters), on every database alike', async () => {
-      const alice = await api.signedIn()
-      const usernames = ['n_1', 'N2', 'n1', 'n-1', 'n.1']
-      for (const [i, username] of usernames.entries()) {
-        expect((await alice.post('/configurations/', record(`r${i}`, { username }))).status).toBe(200)
-      }
-      const sorted = await alice.get('/configurations/?sort=username')
-      expect(sorted.body.configurations.map((c: { username: string }) => c.username)).toEqual(['n-1', 'n.1', 'n1', 'N2', 'n_1'])
+      it('sorts text by character code after lower-casing (- . digits _ letters), on every database alike', async () => {
+        const alice = await api.signedIn()
+        const usernames = ['n_1', 'N2', 'n1', 'n-1', 'n.1']
+        for (const [i, username] of usernames.entries()) {
+          expect((await alice.post('/configurations/', record(`r${i}`, { username }))).status).toBe(200)
+        }
+        const sorted = await alice.get('/configurations/?sort=username')
+        expect(sorted.body.configurations.map((c: { username: string }) => c.username)).toEqual([
+          'n-1',
+          'n.1',
+          'n1',
+          'N2',
+          'n_1',
+        ])
+      })
     })
-  })
-}, { localeAware: true })
+  },
+  { localeAware: true },
+)

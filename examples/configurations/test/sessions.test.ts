@@ -52,7 +52,7 @@ forEachDatabase((database) => {
     it.each([
       ['a wrong password', { username: 'alice', password: 'wrong' }],
       ['an unknown user', { username: 'mallory', password: 'secret' }],
-      ['another user\'s password', { username: 'bob', password: ALICE.password }],
+      ["another user's password", { username: 'bob', password: ALICE.password }],
       ['an empty password', { username: 'alice', password: '' }],
       ['a username with NUL', { username: 'ali\u0000ce', password: 'secret' }],
       ['a username with spaces', { username: 'alice smith', password: 'secret' }],
@@ -70,11 +70,21 @@ forEachDatabase((database) => {
     it.each([
       ['no password', { username: 'alice' }, ['password'], 'password is required'],
       ['no username', { password: 'secret' }, ['username'], 'username is required'],
-      ['both username and name', { username: 'alice', name: 'alice', password: 'secret' }, ['name'], 'give username or name, not both'],
+      [
+        'both username and name',
+        { username: 'alice', name: 'alice', password: 'secret' },
+        ['name'],
+        'give username or name, not both',
+      ],
       ['a number for username', { username: 1, password: 'secret' }, ['username'], 'username must be a string'],
       ['a number for name', { name: 1, password: 'secret' }, ['name'], 'name must be a string'],
       ['an object for password', { username: 'alice', password: {} }, ['password'], 'password must be a string'],
-      ['an extra field', { username: 'alice', password: 'secret', remember: true }, ['remember'], 'remember is not a parameter (expected username, name, password)'],
+      [
+        'an extra field',
+        { username: 'alice', password: 'secret', remember: true },
+        ['remember'],
+        'remember is not a parameter (expected username, name, password)',
+      ],
     ])('answers 400 naming the field for %s', async (_, body, fields, message) => {
       const reply = await api.client().post('/login', body)
       expect(reply.status).toBe(400)
@@ -83,9 +93,16 @@ forEachDatabase((database) => {
     })
 
     it('answers 415 for a form body, and 400 for broken JSON', async () => {
-      const form = await api.client().send('POST', '/login', { body: 'username=alice&password=secret', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      const form = await api
+        .client()
+        .send('POST', '/login', {
+          body: 'username=alice&password=secret',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
       expect(form.status).toBe(415)
-      const broken = await api.client().send('POST', '/login', { body: '{"username":', headers: { 'content-type': 'application/json' } })
+      const broken = await api
+        .client()
+        .send('POST', '/login', { body: '{"username":', headers: { 'content-type': 'application/json' } })
       expect(broken.status).toBe(400)
     })
   })
@@ -98,7 +115,9 @@ forEachDatabase((database) => {
     })
 
     it('answers 403 before looking at the body', async () => {
-      const reply = await api.client().send('POST', '/configurations/', { body: 'not json', headers: { 'content-type': 'text/plain' } })
+      const reply = await api
+        .client()
+        .send('POST', '/configurations/', { body: 'not json', headers: { 'content-type': 'text/plain' } })
       expect(reply.status).toBe(403)
     })
 
@@ -135,7 +154,9 @@ forEachDatabase((database) => {
       expect(reply.body.configurations[0].name).toBe('guarded')
       const logout = await bare.send('POST', '/logout', { headers: { authorization: `bearer ${token}` } })
       expect(logout.text).toBe('"Success"')
-      expect((await bare.send('GET', '/configurations/', { headers: { authorization: `Bearer ${token}` } })).status).toBe(403)
+      expect(
+        (await bare.send('GET', '/configurations/', { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(403)
     })
 
     it('judges a request with an Authorization header by that header alone', async () => {
@@ -158,7 +179,9 @@ forEachDatabase((database) => {
       expect(reply.headers.get('set-cookie')).toBe('session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict')
       expect(first.cookie).toBeUndefined()
       // The old token is dead even when a client keeps sending it.
-      expect((await api.client().send('GET', '/configurations/', { headers: { cookie: `session=${token}` } })).status).toBe(403)
+      expect(
+        (await api.client().send('GET', '/configurations/', { headers: { cookie: `session=${token}` } })).status,
+      ).toBe(403)
       expect((await first.get('/configurations/')).status).toBe(403)
       expect((await second.get('/configurations/')).status).toBe(200)
       expect((await bob.get('/configurations/')).status).toBe(200)
@@ -177,7 +200,9 @@ forEachDatabase((database) => {
       const client = await api.signedIn()
       const reply = await client.send('POST', '/logout', { json: { everywhere: true } })
       expect(reply.status).toBe(400)
-      expect(reply.body.errors).toEqual([{ field: 'everywhere', message: 'everywhere is not a parameter: this handler takes none' }])
+      expect(reply.body.errors).toEqual([
+        { field: 'everywhere', message: 'everywhere is not a parameter: this handler takes none' },
+      ])
       expect((await client.get('/configurations/')).status).toBe(200)
       expect((await client.send('POST', '/logout', { json: {} })).status).toBe(200)
     })

@@ -6,7 +6,10 @@ import type { Formality } from '../src/translate/translate-request.ts'
 import { renderTranslatorPage, type PageState } from '../src/web/translator-page.ts'
 
 function html(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } })
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+  })
 }
 
 /** The translator page's form: each field once (a repeated one is the page's 400). */
@@ -39,16 +42,32 @@ export class Default extends Controller<Services> {
   }
 
   async POST(form: TranslatorForm) {
-    const state: PageState = { text: form.text, sourceLang: form.source_lang, targetLang: form.target_lang, formality: form.formality, authKey: form.auth_key }
+    const state: PageState = {
+      text: form.text,
+      sourceLang: form.source_lang,
+      targetLang: form.target_lang,
+      formality: form.formality,
+      authKey: form.auth_key,
+    }
     const engine = this.context.translation.engineName
     try {
       const key = await authenticateSecret(this.context.keys, state.authKey)
       if (key.isAdmin) throw new HttpError(403, 'Admin keys cannot translate: use a developer key.')
       this.principal = key
       await this.context.rateLimit(this)
-      const params = translateParams({ text: state.text === undefined ? [] : [state.text], source_lang: state.sourceLang, target_lang: state.targetLang ?? '', formality: state.formality as Formality | undefined, show_billed_characters: true })
+      const params = translateParams({
+        text: state.text === undefined ? [] : [state.text],
+        source_lang: state.sourceLang,
+        target_lang: state.targetLang ?? '',
+        formality: state.formality as Formality | undefined,
+        show_billed_characters: true,
+      })
       const [item] = await this.context.translation.translate(params, key, '')
-      state.translation = { text: item!.text, detectedSourceLang: item!.detected_source_language, billedCharacters: item!.billed_characters ?? 0 }
+      state.translation = {
+        text: item!.text,
+        detectedSourceLang: item!.detected_source_language,
+        billedCharacters: item!.billed_characters ?? 0,
+      }
       return html(renderTranslatorPage(state, engine))
     } catch (error) {
       if (!isHttpError(error)) throw error

@@ -29,11 +29,18 @@ if (!checkoutArg || !['mock', 'real', 'both'].includes(modeArg)) {
 const checkout = path.resolve(checkoutArg)
 const jestBin = path.join(checkout, 'node_modules', '.bin', 'jest')
 if (!existsSync(path.join(checkout, 'tests')) || !existsSync(jestBin)) {
-  console.error(`${checkout}: no tests/ or no node_modules/.bin/jest (run \`npm install --ignore-scripts\` there first)`)
+  console.error(
+    `${checkout}: no tests/ or no node_modules/.bin/jest (run \`npm install --ignore-scripts\` there first)`,
+  )
   process.exit(2)
 }
 
-const files = only.length > 0 ? only : findTests(path.join(checkout, 'tests')).map((f) => path.relative(checkout, f)).sort()
+const files =
+  only.length > 0
+    ? only
+    : findTests(path.join(checkout, 'tests'))
+        .map((f) => path.relative(checkout, f))
+        .sort()
 const modes = modeArg === 'both' ? ['mock', 'real'] : [modeArg]
 let failedAny = false
 for (const mode of modes) {
@@ -69,7 +76,11 @@ async function startExample(mode, port, proxyPort, dataDir) {
   env.API_KEY = REAL_KEY // in mock mode any key works; this one is the suite's DEEPL_AUTH_KEY in both modes
   if (mode === 'mock') env.TEST_MODE = 'deepl-mock'
   else delete env.TEST_MODE
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: EXAMPLE, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: EXAMPLE,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
@@ -86,7 +97,11 @@ async function startExample(mode, port, proxyPort, dataDir) {
 async function runJest(file, env) {
   const outFile = path.join(tmpdir(), `deepl-node-suite-${process.pid}-${Date.now()}.json`)
   await new Promise((resolve) => {
-    const child = spawn(jestBin, ['--json', `--outputFile=${outFile}`, file], { cwd: checkout, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(jestBin, ['--json', `--outputFile=${outFile}`, file], {
+      cwd: checkout,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
     child.stderr.on('data', () => {})
     child.on('exit', resolve)
   })
@@ -129,11 +144,14 @@ async function runMode(mode) {
       totals.failed += result.numFailedTests
       totals.skipped += skipped
       const suiteFailed = result.numFailedTestSuites > 0 && result.numFailedTests === 0
-      console.log(`${file}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${skipped} skipped${suiteFailed ? ' (the file failed to run)' : ''}`)
+      console.log(
+        `${file}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${skipped} skipped${suiteFailed ? ' (the file failed to run)' : ''}`,
+      )
       if (suiteFailed) totals.failed += 1
       for (const suite of result.testResults) {
         for (const test of suite.assertionResults) {
-          if (test.status === 'failed') console.log(`  ✗ ${test.fullName}\n      ${(test.failureMessages[0] ?? '').split('\n')[0]}`)
+          if (test.status === 'failed')
+            console.log(`  ✗ ${test.fullName}\n      ${(test.failureMessages[0] ?? '').split('\n')[0]}`)
         }
         if (suiteFailed && suite.message) console.log(`  ${suite.message.split('\n').slice(0, 5).join('\n  ')}`)
       }
@@ -143,6 +161,8 @@ async function runMode(mode) {
     await new Promise((resolve) => server.once('exit', resolve))
     rmSync(dataDir, { recursive: true, force: true })
   }
-  console.log(`${mode} mode total: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.passed + totals.failed + totals.skipped})`)
+  console.log(
+    `${mode} mode total: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.passed + totals.failed + totals.skipped})`,
+  )
   return totals
 }

@@ -67,10 +67,19 @@ export interface AppOverrides {
 }
 
 export async function createTranslationApp(config: Config, overrides: AppOverrides = {}): Promise<TranslationApp> {
-  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) throw new Error(`Unsupported REDIS_URL "${config.redisUrl}": use redis://…`)
-  const database = await openDatabase<TranslationDatabase>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'translation.sqlite', migrations })
+  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl))
+    throw new Error(`Unsupported REDIS_URL "${config.redisUrl}": use redis://…`)
+  const database = await openDatabase<TranslationDatabase>({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'translation.sqlite',
+    migrations,
+  })
   // Commands wait (queued by ioredis) while Redis is unreachable; a request then fails rather than pass unlimited.
-  const redis = config.redisUrl && config.rateLimit ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : undefined
+  const redis =
+    config.redisUrl && config.rateLimit
+      ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
+      : undefined
   redis?.on('error', () => {}) // reported to the request that needed Redis
   try {
     const now = overrides.now ?? (() => new Date())
@@ -94,9 +103,19 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       meter,
       engineTimeoutMs: config.engine.timeoutMs,
     })
-    const queue = new JobQueue(database, { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs, concurrency: config.documentConcurrency })
+    const queue = new JobQueue(database, {
+      leaseMs: config.jobLeaseMs,
+      pollMs: config.jobPollMs,
+      concurrency: config.documentConcurrency,
+    })
     const documents = new DocumentService({
-      db: database.db, queue, dir: path.join(config.dataDir, 'documents'), translation, keys, meter, now,
+      db: database.db,
+      queue,
+      dir: path.join(config.dataDir, 'documents'),
+      translation,
+      keys,
+      meter,
+      now,
       maxBytes: config.documentMaxBytes,
     })
     const speechUsage = new SpeechUsage(database.db, now)
@@ -104,9 +123,18 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
     const synthesizer = overrides.synthesizer ?? new EspeakSynthesizer()
     const voice = new VoiceService({
       sessions: new VoiceSessions(database.db, speechUsage, now, config.voice.tokenTtlMs),
-      usage: speechUsage, keys, glossaries, translation,
-      speech, synthesizer,
-      limits: { maxMs: config.voice.sessionMaxMs, idleMs: config.voice.idleMs, engineTimeoutMs: config.voice.speechEngineTimeoutMs, partialMs: config.voice.partialMs },
+      usage: speechUsage,
+      keys,
+      glossaries,
+      translation,
+      speech,
+      synthesizer,
+      limits: {
+        maxMs: config.voice.sessionMaxMs,
+        idleMs: config.voice.idleMs,
+        engineTimeoutMs: config.voice.speechEngineTimeoutMs,
+        partialMs: config.voice.partialMs,
+      },
       onError: (error) => console.error('voice:', error),
     })
     const services: Services = {
@@ -114,22 +142,50 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       quality: new QualityJobs(database.db, glossaries, now),
       tmx: new TmxTransfer(memories, config.tmxMaxBytes, now),
       voiceJobs: new VoiceJobs({
-        db: database.db, queue, keys, usage: speechUsage, translation, speech, synthesizer,
-        engineTimeoutMs: config.voice.speechEngineTimeoutMs, maxBytes: config.voice.jobMaxBytes, now,
+        db: database.db,
+        queue,
+        keys,
+        usage: speechUsage,
+        translation,
+        speech,
+        synthesizer,
+        engineTimeoutMs: config.voice.speechEngineTimeoutMs,
+        maxBytes: config.voice.jobMaxBytes,
+        now,
       }),
-      keys, usage, meter, glossaries, translation, documents, memories, styles,
+      keys,
+      usage,
+      meter,
+      glossaries,
+      translation,
+      documents,
+      memories,
+      styles,
       customInstructions: new CustomInstructions(database.db, now),
-      rateLimit: keyRateLimit(config.rateLimit, undefined, redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests)),
+      rateLimit: keyRateLimit(
+        config.rateLimit,
+        undefined,
+        redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests),
+      ),
       openapi: () => ({}),
       customTagPageSize: config.customTagPageSize,
       now,
     }
-    const app = await createApp(CONTROLLERS, { context: services, renderError: renderDeepLError, cwd: path.dirname(CONTROLLERS), cors: corsOptions(config.corsOrigins) })
+    const app = await createApp(CONTROLLERS, {
+      context: services,
+      renderError: renderDeepLError,
+      cwd: path.dirname(CONTROLLERS),
+      cors: corsOptions(config.corsOrigins),
+    })
     const openapi = deeplOpenApi(app)
     services.openapi = () => openapi
     await queue.start()
     return {
-      fetch: withTraceId(mockAccounts ? withDeepLMock(app.fetch, { sessions: new MockSessions(), accounts: mockAccounts }) : app.fetch), services, database,
+      fetch: withTraceId(
+        mockAccounts ? withDeepLMock(app.fetch, { sessions: new MockSessions(), accounts: mockAccounts }) : app.fetch,
+      ),
+      services,
+      database,
       ...(mockAccounts ? {} : { handle: handleWithTraceId(app) }),
       upgrade: async (request, env) => {
         const decision = await app.upgrade(request, env)

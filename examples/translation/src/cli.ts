@@ -16,7 +16,11 @@ const USAGE = 'usage: keys create [--admin] [--label <label>] | keys list'
 export async function runKeysCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { admin: { type: 'boolean', default: false }, label: { type: 'string' } } })
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { admin: { type: 'boolean', default: false }, label: { type: 'string' } },
+    })
   } catch (error) {
     out(`${(error as Error).message}\n${USAGE}`)
     return 2
@@ -27,7 +31,12 @@ export async function runKeysCli(argv: string[], env: NodeJS.ProcessEnv, out: (l
     return 2
   }
   const config = readConfig(env)
-  const database = await openDatabase<TranslationDatabase>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'translation.sqlite', migrations })
+  const database = await openDatabase<TranslationDatabase>({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'translation.sqlite',
+    migrations,
+  })
   try {
     const keys = new KeyStore(database.db)
     if (command === 'create') {

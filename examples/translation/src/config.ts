@@ -62,16 +62,17 @@ export interface VoiceConfig {
   jobMaxBytes: number
 }
 
-
 export const TEST_MODES = ['deepl-mock'] as const
 export type TestMode = (typeof TEST_MODES)[number]
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
   const testMode = readTestMode(env, argv)
   const engineKind = env.ENGINE || (testMode === 'deepl-mock' ? 'proton-beam' : 'phrase-table')
-  if (engineKind === 'proton-beam' && testMode !== 'deepl-mock') throw new Error('ENGINE=proton-beam exists only in TEST_MODE=deepl-mock')
+  if (engineKind === 'proton-beam' && testMode !== 'deepl-mock')
+    throw new Error('ENGINE=proton-beam exists only in TEST_MODE=deepl-mock')
   const mockProxyPort = env.MOCK_PROXY_PORT ? integer(env, 'MOCK_PROXY_PORT', 0, 0) : undefined
-  if (mockProxyPort !== undefined && testMode !== 'deepl-mock') throw new Error('MOCK_PROXY_PORT exists only in TEST_MODE=deepl-mock')
+  if (mockProxyPort !== undefined && testMode !== 'deepl-mock')
+    throw new Error('MOCK_PROXY_PORT exists only in TEST_MODE=deepl-mock')
   return {
     testMode,
     mockProxyPort,
@@ -82,7 +83,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     adminKey: env.ADMIN_KEY || undefined,
     apiKey: env.API_KEY || undefined,
     rateLimit: env.RATE_LIMIT_REQUESTS
-      ? { requests: integer(env, 'RATE_LIMIT_REQUESTS', 0, 1), windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) }
+      ? {
+          requests: integer(env, 'RATE_LIMIT_REQUESTS', 0, 1),
+          windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1),
+        }
       : undefined,
     redisUrl: env.REDIS_URL || undefined,
     engine: {
@@ -110,7 +114,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       partialMs: integer(env, 'VOICE_PARTIAL_MS', 1_000, 100),
       jobMaxBytes: integer(env, 'VOICE_JOB_MAX_BYTES', 100 * 1024 * 1024, 1),
     },
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
   }
 }
 
@@ -122,7 +129,8 @@ function readTestMode(env: NodeJS.ProcessEnv, argv: readonly string[]): TestMode
     else if (arg === '--test-mode') raw = argv[i + 1] ?? ''
   })
   if (raw === undefined) return undefined
-  if (!(TEST_MODES as readonly string[]).includes(raw)) throw new Error(`Unknown test mode "${raw}": use ${TEST_MODES.join(', ')}`)
+  if (!(TEST_MODES as readonly string[]).includes(raw))
+    throw new Error(`Unknown test mode "${raw}": use ${TEST_MODES.join(', ')}`)
   return raw as TestMode
 }
 

@@ -8,9 +8,14 @@ const config = readConfig(process.env, process.argv.slice(2))
 const app = await createTranslationApp(config)
 const server = await serve(app, { host: config.host, port: config.port })
 const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`
-console.log(`translation: DeepL-compatible API on ${server.url} (engine ${app.services.translation.engineName}, ${storage}${config.testMode ? `, test mode ${config.testMode}` : ''})`)
+console.log(
+  `translation: DeepL-compatible API on ${server.url} (engine ${app.services.translation.engineName}, ${storage}${config.testMode ? `, test mode ${config.testMode}` : ''})`,
+)
 
-const proxy = config.mockProxyPort === undefined ? undefined : await startMockProxy({ host: config.host, port: config.mockProxyPort, target: server.url })
+const proxy =
+  config.mockProxyPort === undefined
+    ? undefined
+    : await startMockProxy({ host: config.host, port: config.mockProxyPort, target: server.url })
 if (proxy) console.log(`translation: deepl-mock proxy on ${proxy.url}`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

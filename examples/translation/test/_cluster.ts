@@ -26,7 +26,10 @@ export interface Cluster {
 }
 
 /** Starts `count` instances together (concurrently, like replicas of one deployment). */
-export async function startCluster(count: number, options: AppOverrides & { env?: Record<string, string> } = {}): Promise<Cluster> {
+export async function startCluster(
+  count: number,
+  options: AppOverrides & { env?: Record<string, string> } = {},
+): Promise<Cluster> {
   const database = await createTestDatabase('translation_scale')
   const dirs: string[] = []
   const instances: Instance[] = []
@@ -38,7 +41,8 @@ export async function startCluster(count: number, options: AppOverrides & { env?
     const server = await serve(app, { port: 0 })
     let stopped = false
     const instance: Instance = {
-      url: server.url, app,
+      url: server.url,
+      app,
       stop: async () => {
         if (stopped) return
         stopped = true
@@ -57,7 +61,9 @@ export async function startCluster(count: number, options: AppOverrides & { env?
     throw error
   }
   return {
-    databaseUrl: database.url, instances, start,
+    databaseUrl: database.url,
+    instances,
+    start,
     close: async () => {
       await Promise.allSettled(instances.map((i) => i.stop()))
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true })

@@ -36,7 +36,13 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const storage = options.storage ?? 'sqlite'
   const dataDir = mkdtempSync(path.join(tmpdir(), 'translation-test-'))
   const pg = storage === 'postgres' ? await createTestDatabase('translation') : undefined
-  const config = readConfig({ ADMIN_KEY, API_KEY, DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url } : {}), ...options.env })
+  const config = readConfig({
+    ADMIN_KEY,
+    API_KEY,
+    DATA_DIR: dataDir,
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    ...options.env,
+  })
   const cleanup = async () => {
     rmSync(dataDir, { recursive: true, force: true })
     await pg?.drop()
@@ -49,7 +55,8 @@ async function run(config: Config, options: StartOptions, cleanup: () => Promise
   const { handle } = app
   const at = { host: '127.0.0.1', port: 0 }
   // uWS serves the core's answer; the deepl-mock test mode has none (its hooks wrap fetch), so it is node only.
-  const server = options.server === 'uws' ? await serveUws({ ...app, handle: handle ?? unservable }, at) : await serve(app, at)
+  const server =
+    options.server === 'uws' ? await serveUws({ ...app, handle: handle ?? unservable }, at) : await serve(app, at)
   const stop = async () => {
     await server.close()
     await app.close()
@@ -96,7 +103,8 @@ export function api(server: { url: string }, key: string = API_KEY) {
       body = JSON.stringify(init.json)
     } else if (init.form !== undefined) {
       const params = new URLSearchParams()
-      for (const [k, v] of Object.entries(init.form)) for (const item of Array.isArray(v) ? v : [v]) params.append(k, item)
+      for (const [k, v] of Object.entries(init.form))
+        for (const item of Array.isArray(v) ? v : [v]) params.append(k, item)
       headers.set('Content-Type', 'application/x-www-form-urlencoded')
       body = params.toString()
     }

@@ -29,23 +29,37 @@ export interface Conversation {
 }
 
 /** Opens the streaming URL; `script` sends; resolves with every message received and the close frame. */
-export function converse(url: string, script: (ws: WebSocket) => void | Promise<void>, options: { headers?: Record<string, string>; binary?: boolean; decode?: (data: Buffer) => any } = {}): Promise<Conversation> {
+export function converse(
+  url: string,
+  script: (ws: WebSocket) => void | Promise<void>,
+  options: { headers?: Record<string, string>; binary?: boolean; decode?: (data: Buffer) => any } = {},
+): Promise<Conversation> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: options.headers })
     const messages: any[] = []
-    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })))
+    ws.on('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })),
+    )
     ws.on('error', reject)
     ws.on('open', () => void Promise.resolve(script(ws)).catch(reject))
-    ws.on('message', (data: Buffer, isBinary) => messages.push(options.decode ? options.decode(data) : isBinary ? data : JSON.parse(data.toString('utf8'))))
+    ws.on('message', (data: Buffer, isBinary) =>
+      messages.push(options.decode ? options.decode(data) : isBinary ? data : JSON.parse(data.toString('utf8'))),
+    )
     ws.on('close', (code, reason) => resolve({ messages, close: { code, reason: reason.toString('utf8') } }))
   })
 }
 
 /** Sends PCM in `chunkMs` pieces as JSON source_media_chunk messages, then end_of_source_media. */
-export async function streamPcm(ws: WebSocket, pcm: Uint8Array, options: { chunkMs?: number; rate?: number; end?: boolean; pauseMs?: number } = {}): Promise<void> {
+export async function streamPcm(
+  ws: WebSocket,
+  pcm: Uint8Array,
+  options: { chunkMs?: number; rate?: number; end?: boolean; pauseMs?: number } = {},
+): Promise<void> {
   const bytes = Math.round(((options.rate ?? 16_000) * (options.chunkMs ?? 100)) / 1000) * 2
   for (let at = 0; at < pcm.length && ws.readyState === WebSocket.OPEN; at += bytes) {
-    ws.send(JSON.stringify({ source_media_chunk: { data: Buffer.from(pcm.subarray(at, at + bytes)).toString('base64') } }))
+    ws.send(
+      JSON.stringify({ source_media_chunk: { data: Buffer.from(pcm.subarray(at, at + bytes)).toString('base64') } }),
+    )
     if (options.pauseMs) await new Promise((r) => setTimeout(r, options.pauseMs))
   }
   if (options.end !== false && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ end_of_source_media: {} }))
@@ -64,9 +78,17 @@ export async function fakeTranscriber(answer: (index: number) => string | number
     const chunks: Buffer[] = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', async () => {
-      const form = await new Request('http://x', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) }).formData()
+      const form = await new Request('http://x', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+        body: Buffer.concat(chunks),
+      }).formData()
       const file = form.get('file') as File
-      requests.push({ model: String(form.get('model')), language: form.get('language') as string | null, file: new Uint8Array(await file.arrayBuffer()) })
+      requests.push({
+        model: String(form.get('model')),
+        language: form.get('language') as string | null,
+        file: new Uint8Array(await file.arrayBuffer()),
+      })
       const a = answer(requests.length - 1)
       if (req.url !== '/v1/audio/transcriptions') return void res.writeHead(404).end()
       if (a === 'hang') return
@@ -78,6 +100,10 @@ export async function fakeTranscriber(answer: (index: number) => string | number
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()) }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections()
+        server.close(() => r())
+      }),
   }
 }

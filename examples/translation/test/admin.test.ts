@@ -52,34 +52,63 @@ describe.each(storages)('admin API on %s', (storage) => {
     expect(list.body.every((k: any) => !('key' in k))).toBe(true)
     expect(list.body.some((k: any) => k.label === 'DeepL Admin Key')).toBe(false)
 
-    const renamed = await json(await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: keyId, label: 'Production' } }))
+    const renamed = await json(
+      await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: keyId, label: 'Production' } }),
+    )
     expect(renamed.body.label).toBe('Production')
 
-    const limited = await json(await admin('/v2/admin/developer-keys/limits', { method: 'PUT', json: { key_id: keyId, characters: 1000, speech_to_text_milliseconds: 60000 } }))
+    const limited = await json(
+      await admin('/v2/admin/developer-keys/limits', {
+        method: 'PUT',
+        json: { key_id: keyId, characters: 1000, speech_to_text_milliseconds: 60000 },
+      }),
+    )
     expect(limited.body.usage_limits).toEqual({ characters: 1000, speech_to_text_milliseconds: 60000 })
-    const partly = await json(await admin('/v2/admin/developer-keys/limits', { method: 'PUT', json: { key_id: keyId, characters: null } }))
+    const partly = await json(
+      await admin('/v2/admin/developer-keys/limits', { method: 'PUT', json: { key_id: keyId, characters: null } }),
+    )
     expect(partly.body.usage_limits).toEqual({ characters: null, speech_to_text_milliseconds: 60000 })
 
     const use = api(server, secret)
     expect((await use('/v2/usage')).status).toBe(200)
-    const deactivated = await json(await admin('/v2/admin/developer-keys/deactivate', { method: 'PUT', json: { key_id: keyId } }))
-    expect(deactivated.body).toMatchObject({ key_id: keyId, is_deactivated: true, deactivated_time: expect.stringMatching(/Z$/) })
+    const deactivated = await json(
+      await admin('/v2/admin/developer-keys/deactivate', { method: 'PUT', json: { key_id: keyId } }),
+    )
+    expect(deactivated.body).toMatchObject({
+      key_id: keyId,
+      is_deactivated: true,
+      deactivated_time: expect.stringMatching(/Z$/),
+    })
     expect((await use('/v2/usage')).status).toBe(403)
     // Deactivation is permanent; a deactivated key can still be renamed.
-    const again = await json(await admin('/v2/admin/developer-keys/deactivate', { method: 'PUT', json: { key_id: keyId } }))
+    const again = await json(
+      await admin('/v2/admin/developer-keys/deactivate', { method: 'PUT', json: { key_id: keyId } }),
+    )
     expect(again.body.deactivated_time).toBe(deactivated.body.deactivated_time)
-    expect((await json(await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: keyId, label: 'Old' } }))).body.label).toBe('Old')
+    expect(
+      (
+        await json(
+          await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: keyId, label: 'Old' } }),
+        )
+      ).body.label,
+    ).toBe('Old')
   })
 
   it('answers 400 and 404 for bad admin input', async () => {
     const noId = await json(await admin('/v2/admin/developer-keys/deactivate', { method: 'PUT', json: {} }))
     expect(noId).toEqual({ status: 400, body: { message: "Parameter 'key_id' not specified." } })
-    const unknown = await json(await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: 'a:b', label: 'x' } }))
+    const unknown = await json(
+      await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: 'a:b', label: 'x' } }),
+    )
     expect(unknown.status).toBe(404)
     const key = (await json(await admin('/v2/admin/developer-keys', { json: {} }))).body
-    const noLabel = await json(await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: key.key_id } }))
+    const noLabel = await json(
+      await admin('/v2/admin/developer-keys/label', { method: 'PUT', json: { key_id: key.key_id } }),
+    )
     expect(noLabel.body.message).toBe("Parameter 'label' not specified.")
-    const badLimit = await json(await admin('/v2/admin/developer-keys/limits', { method: 'PUT', json: { key_id: key.key_id, characters: -1 } }))
+    const badLimit = await json(
+      await admin('/v2/admin/developer-keys/limits', { method: 'PUT', json: { key_id: key.key_id, characters: -1 } }),
+    )
     expect(badLimit).toEqual({ status: 400, body: { message: "Value for 'characters' not supported." } })
     const wrongMethod = await admin('/v2/admin/developer-keys/deactivate')
     expect(wrongMethod.status).toBe(405)
@@ -93,7 +122,12 @@ describe.each(storages)('admin API on %s', (storage) => {
     const over = await json(await use('/v2/translate', { form: { text: 'Good night', target_lang: 'de' } }))
     expect(over).toEqual({ status: 456, body: { message: 'Quota for this billing period has been exceeded.' } })
     const usage = (await json(await use('/v2/usage'))).body
-    expect(usage).toMatchObject({ character_count: 5, character_limit: 10, api_key_character_count: 5, api_key_character_limit: 10 })
+    expect(usage).toMatchObject({
+      character_count: 5,
+      character_limit: 10,
+      api_key_character_count: 5,
+      api_key_character_limit: 10,
+    })
     await admin('/v2/admin/developer-keys/limits', { method: 'PUT', json: { key_id: key.key_id, characters: 0 } })
     expect((await use('/v2/translate', { form: { text: 'x', target_lang: 'de' } })).status).toBe(456)
   })
@@ -119,14 +153,26 @@ describe.each(storages)('admin API on %s', (storage) => {
     expect(mine).toEqual({
       api_key: `${key.key.slice(0, 4)}****${key.key.slice(-4)}`,
       api_key_label: 'Analytics Key',
-      usage: { total_characters: 24, text_translation_characters: 24, document_translation_characters: 0, text_improvement_characters: 0, speech_to_text_minutes: 0, speech_to_text_milliseconds: 0 },
+      usage: {
+        total_characters: 24,
+        text_translation_characters: 24,
+        document_translation_characters: 0,
+        text_improvement_characters: 0,
+        speech_to_text_minutes: 0,
+        speech_to_text_milliseconds: 0,
+      },
     })
     expect(byKey.body.usage_report.group_by).toBe('key')
 
-    const byDay = await json(await admin(`/v2/admin/analytics?start_date=${today}T00:00:00&end_date=${today}&group_by=key_and_day`))
+    const byDay = await json(
+      await admin(`/v2/admin/analytics?start_date=${today}T00:00:00&end_date=${today}&group_by=key_and_day`),
+    )
     const day = byDay.body.usage_report.key_and_day_usages.find((u: any) => u.api_key_label === 'Analytics Key')
     expect(day).toMatchObject({ usage_date: `${today}T00:00:00Z`, usage: { text_translation_characters: 24 } })
-    const sum = byDay.body.usage_report.key_and_day_usages.reduce((n: number, u: any) => n + u.usage.total_characters, 0)
+    const sum = byDay.body.usage_report.key_and_day_usages.reduce(
+      (n: number, u: any) => n + u.usage.total_characters,
+      0,
+    )
     expect(sum).toBe(byDay.body.usage_report.total_usage.total_characters)
 
     const empty = await json(await admin('/v2/admin/analytics?start_date=2020-01-01&end_date=2020-12-31&group_by=key'))
@@ -140,20 +186,35 @@ describe.each(storages)('admin API on %s', (storage) => {
     const leap = await json(await admin('/v2/admin/analytics?start_date=2024-01-01&end_date=2025-01-01'))
     expect(leap.status).toBe(200)
     const groupBy = await json(await admin(`/v2/admin/analytics?start_date=${today}&end_date=${today}&group_by=day`))
-    expect(groupBy).toEqual({ status: 400, body: { message: "Value for 'group_by' not supported. Allowed: '', 'key', 'key_and_day'." } })
-    const tagsLong = await json(await admin('/v2/admin/analytics/custom-tags?start_date=2023-01-01&end_date=2024-12-31'))
+    expect(groupBy).toEqual({
+      status: 400,
+      body: { message: "Value for 'group_by' not supported. Allowed: '', 'key', 'key_and_day'." },
+    })
+    const tagsLong = await json(
+      await admin('/v2/admin/analytics/custom-tags?start_date=2023-01-01&end_date=2024-12-31'),
+    )
     expect(tagsLong.body.message).toBe('Bad request. Reason: Date range cannot exceed 366 days')
-    const aggregate = await json(await admin(`/v2/admin/analytics/custom-tags?start_date=${today}&end_date=${today}&aggregate_by=week`))
-    expect(aggregate).toEqual({ status: 400, body: { message: "Value for 'aggregate_by' not supported. Allowed: '', 'period', 'day'." } })
-    expect((await json(await admin(`/v2/admin/analytics?end_date=${today}`))).body.message).toBe("Parameter 'start_date' not specified.")
-    expect((await json(await admin(`/v2/admin/analytics?start_date=2025-02-30&end_date=${today}`))).body.message).toBe("Value for 'start_date' not supported.")
+    const aggregate = await json(
+      await admin(`/v2/admin/analytics/custom-tags?start_date=${today}&end_date=${today}&aggregate_by=week`),
+    )
+    expect(aggregate).toEqual({
+      status: 400,
+      body: { message: "Value for 'aggregate_by' not supported. Allowed: '', 'period', 'day'." },
+    })
+    expect((await json(await admin(`/v2/admin/analytics?end_date=${today}`))).body.message).toBe(
+      "Parameter 'start_date' not specified.",
+    )
+    expect((await json(await admin(`/v2/admin/analytics?start_date=2025-02-30&end_date=${today}`))).body.message).toBe(
+      "Value for 'start_date' not supported.",
+    )
     expect((await json(await admin('/v2/admin/analytics?start_date=2025-03-02&end_date=2025-03-01'))).status).toBe(400)
   })
 
   it('reports custom reporting tags per period and per day, paged with next_page', async () => {
     const key = (await json(await admin('/v2/admin/developer-keys', { json: {} }))).body
     const use = api(server, key.key)
-    const tagged = (tag: string, text: string) => use('/v2/translate', { form: { text, target_lang: 'de' }, headers: { 'X-DeepL-Reporting-Tag': tag } })
+    const tagged = (tag: string, text: string) =>
+      use('/v2/translate', { form: { text, target_lang: 'de' }, headers: { 'X-DeepL-Reporting-Tag': tag } })
     await tagged('  Campaign-A ', 'Hello') // trimmed and lower-cased: campaign-a, 5
     await tagged('campaign-a', 'Good night') // 10
     await tagged('campaign-b', 'Thank you') // 9
@@ -168,18 +229,29 @@ describe.each(storages)('admin API on %s', (storage) => {
       end_date: `${today}T00:00:00`,
       next_page: 1,
       usage: [
-        { custom_tag: 'campaign-a', breakdown: { total_characters: 15, text_translation_characters: 15, text_improvement_characters: 0 } },
-        { custom_tag: 'campaign-b', breakdown: { total_characters: 9, text_translation_characters: 9, text_improvement_characters: 0 } },
+        {
+          custom_tag: 'campaign-a',
+          breakdown: { total_characters: 15, text_translation_characters: 15, text_improvement_characters: 0 },
+        },
+        {
+          custom_tag: 'campaign-b',
+          breakdown: { total_characters: 9, text_translation_characters: 9, text_improvement_characters: 0 },
+        },
       ],
     })
     const second = await json(await admin(`${base}&page=1`))
     expect(second.body.custom_tag_usage_report.next_page).toBeNull()
     expect(second.body.custom_tag_usage_report.usage).toEqual([
-      { custom_tag: 'campaign-c', breakdown: { total_characters: 7, text_translation_characters: 7, text_improvement_characters: 0 } },
+      {
+        custom_tag: 'campaign-c',
+        breakdown: { total_characters: 7, text_translation_characters: 7, text_improvement_characters: 0 },
+      },
     ])
     const byDay = await json(await admin(`${base}&aggregate_by=day`))
     expect(byDay.body.custom_tag_usage_report.usage[0]).toEqual({
-      custom_tag: 'campaign-a', usage_date: `${today}T00:00:00Z`, breakdown: { total_characters: 15, text_translation_characters: 15, text_improvement_characters: 0 },
+      custom_tag: 'campaign-a',
+      usage_date: `${today}T00:00:00Z`,
+      breakdown: { total_characters: 15, text_translation_characters: 15, text_improvement_characters: 0 },
     })
   })
 

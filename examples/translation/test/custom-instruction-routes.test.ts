@@ -15,10 +15,15 @@ describe('/v3/style_rules/{id}/custom_instructions', () => {
     [{ label: 'l', prompt: '😀'.repeat(301) }, "Parameter 'prompt' must be a text of at most 300 characters."],
     [{ label: 'l', prompt: 'p', source_language: 'xx' }, "Value for 'source_language' not supported."],
   ])('refuses %j with 400 on create and on replace', async (body, message) => {
-    const { style_id: id } = await (await served.call('/v3/style_rules', { json: { name: 'checks', language: 'de' } })).json()
+    const { style_id: id } = await (
+      await served.call('/v3/style_rules', { json: { name: 'checks', language: 'de' } })
+    ).json()
     const base = `/v3/style_rules/${id}/custom_instructions`
     const first = await (await served.call(base, { json: { label: 'ok', prompt: 'fine' } })).json()
-    for (const [path, method] of [[base, 'POST'], [`${base}/${first.id}`, 'PUT']] as const) {
+    for (const [path, method] of [
+      [base, 'POST'],
+      [`${base}/${first.id}`, 'PUT'],
+    ] as const) {
       const res = await served.call(path, { method, json: body })
       expect(res.status, method).toBe(400)
       expect((await res.json()).message, method).toBe(message)
@@ -27,8 +32,16 @@ describe('/v3/style_rules/{id}/custom_instructions', () => {
   })
 
   it('takes a prompt of exactly 300 code points (emoji count once)', async () => {
-    const { style_id: id } = await (await served.call('/v3/style_rules', { json: { name: 'long', language: 'de' } })).json()
-    expect((await served.call(`/v3/style_rules/${id}/custom_instructions`, { json: { label: 'l'.repeat(100), prompt: '😀'.repeat(300) } })).status).toBe(201)
+    const { style_id: id } = await (
+      await served.call('/v3/style_rules', { json: { name: 'long', language: 'de' } })
+    ).json()
+    expect(
+      (
+        await served.call(`/v3/style_rules/${id}/custom_instructions`, {
+          json: { label: 'l'.repeat(100), prompt: '😀'.repeat(300) },
+        })
+      ).status,
+    ).toBe(201)
   })
 
   it('creates (201), lists, gets, replaces and deletes (204) an instruction', async () => {
@@ -48,7 +61,10 @@ describe('/v3/style_rules/{id}/custom_instructions', () => {
     expect(all.custom_instructions.map((i: { label: string }) => i.label)).toEqual(['Tone', 'Length'])
 
     expect(await (await served.call(`${base}/${instruction.id}`)).json()).toEqual(instruction)
-    const replaced = await served.call(`${base}/${instruction.id}`, { method: 'PUT', json: { label: 'Tone', prompt: 'Use Sie.' } })
+    const replaced = await served.call(`${base}/${instruction.id}`, {
+      method: 'PUT',
+      json: { label: 'Tone', prompt: 'Use Sie.' },
+    })
     expect(replaced.status).toBe(200)
     expect((await replaced.json()).prompt).toBe('Use Sie.')
 
@@ -59,11 +75,15 @@ describe('/v3/style_rules/{id}/custom_instructions', () => {
   })
 
   it('answers bad input in DeepL format: 400 for a missing prompt, 404 for an unknown list, 405 on a method it lacks', async () => {
-    const { style_id: id } = await (await served.call('/v3/style_rules', { json: { name: 'x', language: 'de' } })).json()
+    const { style_id: id } = await (
+      await served.call('/v3/style_rules', { json: { name: 'x', language: 'de' } })
+    ).json()
     const missing = await served.call(`/v3/style_rules/${id}/custom_instructions`, { json: { label: 'no prompt' } })
     expect(missing.status).toBe(400)
     expect(Object.keys(await missing.json())).toEqual(['message'])
-    expect((await served.call('/v3/style_rules/00000000-0000-0000-0000-000000000000/custom_instructions')).status).toBe(404)
+    expect((await served.call('/v3/style_rules/00000000-0000-0000-0000-000000000000/custom_instructions')).status).toBe(
+      404,
+    )
     const patch = await served.call(`/v3/style_rules/${id}/custom_instructions`, { method: 'PATCH', json: {} })
     expect(patch.status).toBe(405)
     expect(patch.headers.get('allow')).toBe('GET, HEAD, POST, PUT, DELETE, OPTIONS')

@@ -33,7 +33,13 @@ function session(settings: Record<string, number> = {}): Record<string, string> 
 
 const json = async (res: Response) => (await res.json()) as any
 
-function upload(server: TestServer, key: string, headers: Record<string, string>, content = 'proton beam', name = 'a.txt') {
+function upload(
+  server: TestServer,
+  key: string,
+  headers: Record<string, string>,
+  content = 'proton beam',
+  name = 'a.txt',
+) {
   const form = new FormData()
   form.append('target_lang', 'de')
   form.append('file', new Blob([content]), name)
@@ -78,7 +84,12 @@ describe('accounts on first use', () => {
   it('accepts any non-empty key with deepl-mock defaults; invalid and empty keys stay 403', async () => {
     const key = randomUUID()
     const usage = await json(await api(mock, key)('/v2/usage'))
-    expect(usage).toMatchObject({ character_count: 0, character_limit: 20_000_000, document_count: 0, document_limit: 10_000 })
+    expect(usage).toMatchObject({
+      character_count: 0,
+      character_limit: 20_000_000,
+      document_count: 0,
+      document_limit: 10_000,
+    })
     expect(usage.team_document_limit).toBeUndefined()
     expect((await api(mock, 'invalid')('/v2/usage')).status).toBe(403)
     expect((await fetch(`${mock.url}/v2/usage`, { headers: { Authorization: 'DeepL-Auth-Key ' } })).status).toBe(403)
@@ -110,15 +121,25 @@ describe('accounts on first use', () => {
     const key = randomUUID()
     const headers = session({ 'init-character-limit': 20, 'init-document-limit': 2, 'init-team-document-limit': 1 })
     expect((await upload(mock, key, headers, 'x', 'bad.invalid')).status).toBe(400)
-    expect(await json(await api(mock, key)('/v2/usage', { headers }))).toMatchObject({ document_count: 0, team_document_count: 0 })
+    expect(await json(await api(mock, key)('/v2/usage', { headers }))).toMatchObject({
+      document_count: 0,
+      team_document_count: 0,
+    })
     expect((await upload(mock, key, headers, 'a'.repeat(20))).status).toBe(200)
     expect(await json(await api(mock, key)('/v2/usage', { headers }))).toMatchObject({
-      character_count: 20, character_limit: 20, document_count: 1, document_limit: 2, team_document_count: 1, team_document_limit: 1,
+      character_count: 20,
+      character_limit: 20,
+      document_count: 1,
+      document_limit: 2,
+      team_document_count: 1,
+      team_document_limit: 1,
     })
     const refused = await upload(mock, key, headers, 'b')
     expect(refused.status).toBe(456)
     expect(await json(refused)).toEqual({ message: 'Quota for this billing period has been exceeded.' })
-    expect((await api(mock, key)('/v2/translate', { form: { text: 'Test', target_lang: 'de' }, headers })).status).toBe(456)
+    expect((await api(mock, key)('/v2/translate', { form: { text: 'Test', target_lang: 'de' }, headers })).status).toBe(
+      456,
+    )
   })
 })
 
@@ -128,7 +149,8 @@ describe('session headers', () => {
     const headers = session({ '429-count': 2 })
     expect((await call('/v2/usage', { headers })).status).toBe(200)
     const statuses = []
-    for (let i = 0; i < 3; i++) statuses.push((await call('/v2/translate', { form: { text: 'proton beam', target_lang: 'de' }, headers })).status)
+    for (let i = 0; i < 3; i++)
+      statuses.push((await call('/v2/translate', { form: { text: 'proton beam', target_lang: 'de' }, headers })).status)
     expect(statuses).toEqual([429, 429, 200])
   })
 
@@ -147,7 +169,11 @@ describe('session headers', () => {
     const sessions = new MockSessions()
     const accounts = new MockAccounts(mock.app.services.keys)
     const fetch = withDeepLMock(mock.app.fetch, { sessions, accounts, noResponseHoldMs: 50 })
-    const res = await fetch(new Request('http://x/v2/usage', { headers: { ...session({ 'no-response-count': 1 }), Authorization: 'DeepL-Auth-Key k' } }))
+    const res = await fetch(
+      new Request('http://x/v2/usage', {
+        headers: { ...session({ 'no-response-count': 1 }), Authorization: 'DeepL-Auth-Key k' },
+      }),
+    )
     expect(res.status).toBe(504)
   })
 
@@ -167,16 +193,22 @@ describe('session headers', () => {
       const key = randomUUID()
       const headers = session({ 'expect-proxy': 1 })
       const direct = new deepl.Translator(key, { serverUrl: mock.url, headers, maxRetries: 0 })
-      const proxied = new deepl.Translator(key, { serverUrl: mock.url, headers, maxRetries: 0, proxy: { host: '127.0.0.1', port: proxy.port } })
+      const proxied = new deepl.Translator(key, {
+        serverUrl: mock.url,
+        headers,
+        maxRetries: 0,
+        proxy: { host: '127.0.0.1', port: proxy.port },
+      })
       await expect(direct.getUsage()).rejects.toThrow(/Expected a request via proxy/)
       expect((await proxied.getUsage()).character?.limit).toBe(20_000_000)
-      const raw = (path: string, headers: Record<string, string> = {}) => new Promise<number>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port: proxy.port, path, headers }, (res) => {
-          res.resume()
-          resolve(res.statusCode!)
+      const raw = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<number>((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port: proxy.port, path, headers }, (res) => {
+            res.resume()
+            resolve(res.statusCode!)
+          })
+          req.on('error', reject).end()
         })
-        req.on('error', reject).end()
-      })
       expect(await raw('http://example.com/v2/usage')).toBe(403) // not an open proxy
       expect(await raw('/v2/usage')).toBe(403) // origin-form: not a proxy request
       expect(await raw(`${mock.url}/v2/usage`, { ...headers, Authorization: `DeepL-Auth-Key ${key}` })).toBe(200)
@@ -191,9 +223,12 @@ describe('session headers', () => {
     await api(mock, key)('/v2/usage', { headers }) // the account first: its scrypt hash is not part of the times
     const started = Date.now()
     const { document_id: id, document_key: documentKey } = await json(await upload(mock, key, headers))
-    const status = async () => json(await api(mock, key)(`/v2/document/${id}`, { form: { document_key: documentKey }, headers }))
+    const status = async () =>
+      json(await api(mock, key)(`/v2/document/${id}`, { form: { document_key: documentKey }, headers }))
     expect(await status()).toEqual({ document_id: id, status: 'queued' })
-    expect((await api(mock, key)(`/v2/document/${id}/result`, { form: { document_key: documentKey }, headers })).status).toBe(503)
+    expect(
+      (await api(mock, key)(`/v2/document/${id}/result`, { form: { document_key: documentKey }, headers })).status,
+    ).toBe(503)
     while (Date.now() - started < 650) await new Promise((r) => setTimeout(r, 20))
     expect(await status()).toMatchObject({ document_id: id, status: 'translating', seconds_remaining: 1 })
     while (Date.now() - started < 1050) await new Promise((r) => setTimeout(r, 20))
@@ -219,33 +254,52 @@ describe('session headers', () => {
 })
 
 describe('the proton-beam engine', () => {
-  it('answers deepl-mock\'s phrase in the target language, detecting the phrase\'s language, English otherwise', async () => {
+  it("answers deepl-mock's phrase in the target language, detecting the phrase's language, English otherwise", async () => {
     const translator = new deepl.Translator(randomUUID(), { serverUrl: mock.url })
-    const results = await translator.translateText(['faisceau de protons', 'Anything at all', 'proton beam\n\nproton beam'], null, 'de')
+    const results = await translator.translateText(
+      ['faisceau de protons', 'Anything at all', 'proton beam\n\nproton beam'],
+      null,
+      'de',
+    )
     expect(results.map((r) => [r.text, r.detectedSourceLang])).toEqual([
-      ['Protonenstrahl', 'fr'], ['Protonenstrahl', 'en'], ['Protonenstrahl\n\nProtonenstrahl', 'en'],
+      ['Protonenstrahl', 'fr'],
+      ['Protonenstrahl', 'en'],
+      ['Protonenstrahl\n\nProtonenstrahl', 'en'],
     ])
     expect((await translator.translateText('proton beam', null, 'zh-HANT')).text).toBe('質子束')
-    expect((await translator.translateText('<b>proton beam</b>', null, 'ja', { tagHandling: 'xml' })).text).toBe('<b>陽子ビーム</b>')
+    expect((await translator.translateText('<b>proton beam</b>', null, 'ja', { tagHandling: 'xml' })).text).toBe(
+      '<b>陽子ビーム</b>',
+    )
   })
 
   it('uses a glossary term when the whole line is one', async () => {
     const translator = new deepl.Translator(randomUUID(), { serverUrl: mock.url })
-    const glossary = await translator.createGlossary('g', 'en', 'de', new deepl.GlossaryEntries({ entries: { artist: 'Maler' } }))
+    const glossary = await translator.createGlossary(
+      'g',
+      'en',
+      'de',
+      new deepl.GlossaryEntries({ entries: { artist: 'Maler' } }),
+    )
     expect((await translator.translateText('artist', 'en', 'de', { glossary })).text).toBe('Maler')
     expect((await translator.translateText('an artist', 'en', 'de', { glossary })).text).toBe('Protonenstrahl')
   })
 
   it('rephrases into the phrase, as deepl-mock does', async () => {
     const client = new deepl.DeepLClient(randomUUID(), { serverUrl: mock.url })
-    expect((await client.rephraseText('How are yo dong guys?', 'en', null, deepl.WritingTone.CONFIDENT)).text).toBe('proton beam')
+    expect((await client.rephraseText('How are yo dong guys?', 'en', null, deepl.WritingTone.CONFIDENT)).text).toBe(
+      'proton beam',
+    )
     expect((await client.rephraseText('Protonenstrahl', 'de')).text).toBe('Protonenstrahl')
   })
 
   it('serves /v2/translate_secondary as /v2/translate', async () => {
-    const res = await api(mock, randomUUID())('/v2/translate_secondary', { form: { text: 'proton beam', target_lang: 'de' } })
+    const res = await api(mock, randomUUID())('/v2/translate_secondary', {
+      form: { text: 'proton beam', target_lang: 'de' },
+    })
     expect(await json(res)).toEqual({ translations: [{ detected_source_language: 'EN', text: 'Protonenstrahl' }] })
-    expect((await api(mock, 'invalid')('/v2/translate_secondary', { form: { text: 'x', target_lang: 'de' } })).status).toBe(403)
+    expect(
+      (await api(mock, 'invalid')('/v2/translate_secondary', { form: { text: 'x', target_lang: 'de' } })).status,
+    ).toBe(403)
   })
 })
 
@@ -255,9 +309,16 @@ describe("deepl-mock's fixtures", () => {
     const own = await client.createStyleRule({ name: 'Mine', language: 'de' })
     const rules = await client.getAllStyleRules(0, 10, true)
     expect(rules.map((r) => r.styleId)).toEqual([DEFAULT_STYLE_ID, own.styleId])
-    expect(rules[0]).toMatchObject({ name: 'Default Style Rule', language: 'en', configuredRules: { datesAndTimes: { calendar_era: 'use_bce_and_ce' } }, customInstructions: [] })
+    expect(rules[0]).toMatchObject({
+      name: 'Default Style Rule',
+      language: 'en',
+      configuredRules: { datesAndTimes: { calendar_era: 'use_bce_and_ce' } },
+      customInstructions: [],
+    })
     expect((await client.getAllStyleRules(1, 1)).map((r) => r.styleId)).toEqual([own.styleId])
-    expect((await client.translateText('Hallo, Welt!', 'de', 'en-US', { styleRule: DEFAULT_STYLE_ID })).text).toBe('proton beam')
+    expect((await client.translateText('Hallo, Welt!', 'de', 'en-US', { styleRule: DEFAULT_STYLE_ID })).text).toBe(
+      'proton beam',
+    )
     await expect(client.deleteStyleRule(DEFAULT_STYLE_ID)).rejects.toThrow(/fixture/)
     await expect(client.updateStyleRuleName(DEFAULT_STYLE_ID, 'x')).rejects.toThrow(/fixture/)
     expect((await client.getStyleRule(DEFAULT_STYLE_ID)).name).toBe('Default Style Rule')
@@ -269,8 +330,13 @@ describe("deepl-mock's fixtures", () => {
     expect(memories.map((m) => [m.translationMemoryId, m.name, m.sourceLanguage, m.targetLanguages])).toEqual([
       [DEFAULT_MEMORY_ID, 'Default Translation Memory', 'de', ['en', 'es', 'fr']],
     ])
-    const result = await client.translateText('Hallo, Welt!', 'de', 'en-US', { translationMemory: DEFAULT_MEMORY_ID, translationMemoryThreshold: 80 })
+    const result = await client.translateText('Hallo, Welt!', 'de', 'en-US', {
+      translationMemory: DEFAULT_MEMORY_ID,
+      translationMemoryThreshold: 80,
+    })
     expect(result.text).toBe('proton beam')
-    expect((await api(mock, randomUUID())(`/v3/translation_memories/${DEFAULT_MEMORY_ID}`, { method: 'DELETE' })).status).toBe(403)
+    expect(
+      (await api(mock, randomUUID())(`/v3/translation_memories/${DEFAULT_MEMORY_ID}`, { method: 'DELETE' })).status,
+    ).toBe(403)
   })
 })

@@ -18,11 +18,20 @@ afterAll(() => server.close())
 describe('deepl-node translateText', () => {
   it('translates a single text', async () => {
     const result = await translator.translateText('Hello, world!', null, 'de')
-    expect(result).toEqual({ text: 'Hallo, Welt!', detectedSourceLang: 'en', billedCharacters: 13, modelTypeUsed: undefined })
+    expect(result).toEqual({
+      text: 'Hallo, Welt!',
+      detectedSourceLang: 'en',
+      billedCharacters: 13,
+      modelTypeUsed: undefined,
+    })
   })
 
   it('translates a batch in order, detecting each source language', async () => {
-    const results = await translator.translateText(['proton beam', 'faisceau de protons', 'Wo ist der Bahnhof?'], null, 'en-GB')
+    const results = await translator.translateText(
+      ['proton beam', 'faisceau de protons', 'Wo ist der Bahnhof?'],
+      null,
+      'en-GB',
+    )
     expect(results.map((r) => [r.text, r.detectedSourceLang, r.billedCharacters])).toEqual([
       ['proton beam', 'en', 11],
       ['proton beam', 'fr', 19],
@@ -32,11 +41,23 @@ describe('deepl-node translateText', () => {
 
   it('sends every text option (form body) and gets them honoured', async () => {
     const result = await translator.translateText('how are you', 'en', 'de', {
-      formality: 'less', preserveFormatting: true, splitSentences: 'nonewlines', context: 'A chat between friends',
-      modelType: 'prefer_quality_optimized', customInstructions: ['Keep it short'],
+      formality: 'less',
+      preserveFormatting: true,
+      splitSentences: 'nonewlines',
+      context: 'A chat between friends',
+      modelType: 'prefer_quality_optimized',
+      customInstructions: ['Keep it short'],
     })
-    expect(result).toEqual({ text: 'wie geht es dir', detectedSourceLang: 'en', billedCharacters: 11, modelTypeUsed: 'quality_optimized' })
-    const latency = await translator.translateText('Good night', 'en', 'fr', { modelType: 'latency_optimized', formality: 'prefer_more' })
+    expect(result).toEqual({
+      text: 'wie geht es dir',
+      detectedSourceLang: 'en',
+      billedCharacters: 11,
+      modelTypeUsed: 'quality_optimized',
+    })
+    const latency = await translator.translateText('Good night', 'en', 'fr', {
+      modelType: 'latency_optimized',
+      formality: 'prefer_more',
+    })
     expect(latency.modelTypeUsed).toBe('latency_optimized')
     expect(latency.text).toBe('Bonne nuit')
   })
@@ -44,7 +65,11 @@ describe('deepl-node translateText', () => {
   it('handles XML tags with ignore, splitting and non-splitting tags', async () => {
     const xml = '<doc><head>The title</head><p>Hello <b>world</b>. <x>Thank you</x></p></doc>'
     const result = await translator.translateText(xml, 'en', 'es', {
-      tagHandling: 'xml', ignoreTags: ['x'], splittingTags: ['p', 'head'], nonSplittingTags: ['b'], outlineDetection: false,
+      tagHandling: 'xml',
+      ignoreTags: ['x'],
+      splittingTags: ['p', 'head'],
+      nonSplittingTags: ['b'],
+      outlineDetection: false,
     })
     expect(result.text).toBe('<doc><head>El título</head><p>Hola <b>mundo</b>. <x>Thank you</x></p></doc>')
     expect(result.billedCharacters).toBe('The title'.length + 'Hello world. Thank you'.length)
@@ -53,20 +78,34 @@ describe('deepl-node translateText', () => {
   it('handles HTML tags', async () => {
     const html = '<h1>Welcome</h1><p>Good morning, <strong>friend</strong>!</p><p class="notranslate">Goodbye</p>'
     const result = await translator.translateText(html, null, 'it', { tagHandling: 'html' })
-    expect(result.text).toBe('<h1>Benvenuto</h1><p>Buongiorno, <strong>amico</strong>!</p><p class="notranslate">Goodbye</p>')
+    expect(result.text).toBe(
+      '<h1>Benvenuto</h1><p>Buongiorno, <strong>amico</strong>!</p><p class="notranslate">Goodbye</p>',
+    )
   })
 
   it('lets extra request parameters override standard ones', async () => {
-    const result = await translator.translateText('proton beam', null, 'de', { extraRequestParameters: { target_lang: 'fr', example_extra_param: 'true' } })
+    const result = await translator.translateText('proton beam', null, 'de', {
+      extraRequestParameters: { target_lang: 'fr', example_extra_param: 'true' },
+    })
     expect(result.text).toBe('faisceau de protons')
   })
 
   it('gets a DeepLError carrying our 400 messages', async () => {
-    await expect(translator.translateText('Hello', null, 'xx' as never)).rejects.toThrow("Bad request, message: Value for 'target_lang' not supported.")
-    await expect(translator.translateText('Hello', null, 'en-US', { formality: 'more' })).rejects.toThrow(/Target language 'EN-US' doesn't support formality/)
-    await expect(translator.translateText('Hello', 'en', 'de', { splitSentences: 'sometimes' as never })).rejects.toThrow(/split_sentences/)
-    await expect(translator.translateText('Hello', 'en', 'de', { customInstructions: Array(11).fill('x') })).rejects.toThrow(/custom_instructions/)
-    await expect(translator.translateText('Hello', 'en', 'de', { glossary: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/Not found/)
+    await expect(translator.translateText('Hello', null, 'xx' as never)).rejects.toThrow(
+      "Bad request, message: Value for 'target_lang' not supported.",
+    )
+    await expect(translator.translateText('Hello', null, 'en-US', { formality: 'more' })).rejects.toThrow(
+      /Target language 'EN-US' doesn't support formality/,
+    )
+    await expect(
+      translator.translateText('Hello', 'en', 'de', { splitSentences: 'sometimes' as never }),
+    ).rejects.toThrow(/split_sentences/)
+    await expect(
+      translator.translateText('Hello', 'en', 'de', { customInstructions: Array(11).fill('x') }),
+    ).rejects.toThrow(/custom_instructions/)
+    await expect(
+      translator.translateText('Hello', 'en', 'de', { glossary: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toThrow(/Not found/)
   })
 
   it('gets a DeepLError for a body over 128 KiB (413)', async () => {
@@ -83,7 +122,9 @@ describe('deepl-node languages and usage', () => {
     expect(sources.every((l) => l.supportsFormality === undefined)).toBe(true)
     expect(targets.filter((l) => l.code === 'de')).toEqual([{ code: 'de', name: 'German', supportsFormality: true }])
     expect(targets.every((l) => typeof l.supportsFormality === 'boolean')).toBe(true)
-    expect(targets.map((l) => l.code)).toEqual(expect.arrayContaining(['en-GB', 'en-US', 'pt-BR', 'pt-PT', 'es-419', 'zh-HANS', 'zh-HANT']))
+    expect(targets.map((l) => l.code)).toEqual(
+      expect.arrayContaining(['en-GB', 'en-US', 'pt-BR', 'pt-PT', 'es-419', 'zh-HANS', 'zh-HANT']),
+    )
     expect(targets.map((l) => l.code)).not.toContain('en')
     expect(targets.find((l) => l.code === 'en-US')!.supportsFormality).toBe(false)
   })
@@ -101,7 +142,9 @@ describe('deepl-node languages and usage', () => {
 
 describe('deepl-node errors', () => {
   it('AuthorizationError for an unknown, a deactivated or an admin key', async () => {
-    await expect(client('not-a-key').translateText('Hello', null, 'de')).rejects.toBeInstanceOf(deepl.AuthorizationError)
+    await expect(client('not-a-key').translateText('Hello', null, 'de')).rejects.toBeInstanceOf(
+      deepl.AuthorizationError,
+    )
     await expect(client('not-a-key').getUsage()).rejects.toThrow(/Authorization failure.*not valid/)
     const admin = api(server, ADMIN_KEY)
     const created = (await (await admin('/v2/admin/developer-keys', { json: { label: 'Short-lived' } })).json()) as any
@@ -140,7 +183,9 @@ describe('deepl-node errors', () => {
       expect(await raw.json()).toEqual({ message: 'Too many requests' })
       // Another key has its own budget.
       const other = await limitedServer.app.services.keys.create({ admin: false })
-      await expect(new deepl.Translator(other.secret, { serverUrl: limitedServer.url, maxRetries: 1 }).getUsage()).resolves.toBeDefined()
+      await expect(
+        new deepl.Translator(other.secret, { serverUrl: limitedServer.url, maxRetries: 1 }).getUsage(),
+      ).resolves.toBeDefined()
     } finally {
       await limitedServer.close()
     }

@@ -31,7 +31,12 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true })
 })
 
-function upload(name: string, content: Uint8Array | string, fields: Record<string, string> = { target_lang: 'de' }, key = API_KEY) {
+function upload(
+  name: string,
+  content: Uint8Array | string,
+  fields: Record<string, string> = { target_lang: 'de' },
+  key = API_KEY,
+) {
   const form = new FormData()
   for (const [k, v] of Object.entries(fields)) form.append(k, v)
   form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name)
@@ -39,7 +44,11 @@ function upload(name: string, content: Uint8Array | string, fields: Record<strin
 }
 
 /** Uploads, waits for done, downloads: the translated bytes. */
-async function translate(name: string, content: Uint8Array | string, fields?: Record<string, string>): Promise<Uint8Array> {
+async function translate(
+  name: string,
+  content: Uint8Array | string,
+  fields?: Record<string, string>,
+): Promise<Uint8Array> {
   const res = await upload(name, content, fields)
   expect(res.status).toBe(200)
   const { document_id: id, document_key: key } = (await res.json()) as any
@@ -62,7 +71,11 @@ function pythonZipTest(bytes: Uint8Array): void {
   const file = path.join(tmp, `check-${Math.random()}.zip`)
   writeFileSync(file, bytes)
   try {
-    execFileSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None', file])
+    execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None',
+      file,
+    ])
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
@@ -95,7 +108,9 @@ describe('deepl-node translateDocument', () => {
     expect(await part(docx, '[Content_Types].xml')).toBe(await part(fixture('sample.docx'), '[Content_Types].xml'))
     const xml = await part(docx, 'word/document.xml')
     wellFormed(xml)
-    expect(xml).toContain('<w:r><w:rPr><w:b/></w:rPr><w:t>Guten Morgen</w:t></w:r><w:r><w:t xml:space="preserve">, Freund!</w:t></w:r>')
+    expect(xml).toContain(
+      '<w:r><w:rPr><w:b/></w:rPr><w:t>Guten Morgen</w:t></w:r><w:r><w:t xml:space="preserve">, Freund!</w:t></w:r>',
+    )
     expect(xml).toContain('<w:t>Willkommen</w:t>')
     expect(xml).toContain('<w:t>Danke</w:t>')
     expect(xml).toContain('<w:p/>')
@@ -113,7 +128,9 @@ describe('deepl-node translateDocument', () => {
     const translator = new deepl.Translator(API_KEY, { serverUrl: server.url, maxRetries: 1 })
     const input = path.join(tmp, 'de.txt')
     writeFileSync(input, 'Guten Morgen, Freund!\nGute Nacht\nProtonenstrahl\n')
-    const error = await translator.translateDocument(input, path.join(tmp, 'de-out.txt'), null, 'de').catch((e: unknown) => e)
+    const error = await translator
+      .translateDocument(input, path.join(tmp, 'de-out.txt'), null, 'de')
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(deepl.DocumentTranslationError)
     expect((error as Error).message).toMatch(/Source and target language are equal\./)
     // The same German text into English is translated; an explicit equal pair is refused at upload.
@@ -126,38 +143,71 @@ describe('deepl-node translateDocument', () => {
 
 describe('document formats', () => {
   it('html, srt and XLIFF 2.1 keep their structure', async () => {
-    const html = '<!DOCTYPE html><html><head><title>Welcome</title><style>p{color:red}</style></head><body><p>Good morning, <b>friend</b>!</p></body></html>'
-    expect(text(await translate('page.html', html))).toBe('<!DOCTYPE html><html><head><title>Willkommen</title><style>p{color:red}</style></head><body><p>Guten Morgen, <b>Freund</b>!</p></body></html>')
+    const html =
+      '<!DOCTYPE html><html><head><title>Welcome</title><style>p{color:red}</style></head><body><p>Good morning, <b>friend</b>!</p></body></html>'
+    expect(text(await translate('page.html', html))).toBe(
+      '<!DOCTYPE html><html><head><title>Willkommen</title><style>p{color:red}</style></head><body><p>Guten Morgen, <b>Freund</b>!</p></body></html>',
+    )
     const srt = '1\n00:00:01,000 --> 00:00:02,000\nHello\n\n2\n00:00:03,000 --> 00:00:04,500\nGood night\nThank you\n'
-    expect(text(await translate('movie.srt', srt))).toBe('1\n00:00:01,000 --> 00:00:02,000\nHallo\n\n2\n00:00:03,000 --> 00:00:04,500\nGute Nacht\nDanke\n')
-    const xlf = '<?xml version="1.0"?><xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en"><file id="f1"><unit id="u1"><segment><source>Good night</source></segment></unit><unit id="u2"><segment><source>Hello <ph id="1"/></source><target>old</target></segment></unit></file></xliff>'
+    expect(text(await translate('movie.srt', srt))).toBe(
+      '1\n00:00:01,000 --> 00:00:02,000\nHallo\n\n2\n00:00:03,000 --> 00:00:04,500\nGute Nacht\nDanke\n',
+    )
+    const xlf =
+      '<?xml version="1.0"?><xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en"><file id="f1"><unit id="u1"><segment><source>Good night</source></segment></unit><unit id="u2"><segment><source>Hello <ph id="1"/></source><target>old</target></segment></unit></file></xliff>'
     const out = text(await translate('strings.xlf', xlf))
-    expect(out).toBe('<?xml version="1.0"?><xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="de"><file id="f1"><unit id="u1"><segment><source>Good night</source><target>Gute Nacht</target></segment></unit><unit id="u2"><segment><source>Hello <ph id="1"/></source><target>Hallo <ph id="1"/></target></segment></unit></file></xliff>')
+    expect(out).toBe(
+      '<?xml version="1.0"?><xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="de"><file id="f1"><unit id="u1"><segment><source>Good night</source><target>Gute Nacht</target></segment></unit><unit id="u2"><segment><source>Hello <ph id="1"/></source><target>Hallo <ph id="1"/></target></segment></unit></file></xliff>',
+    )
   })
 
   it('pptx and xlsx stay valid packages with their texts translated and numbers untouched', async () => {
     const pptx = await translate('deck.pptx', fixture('sample.pptx'), { target_lang: 'es' })
     pythonZipTest(pptx)
-    expect(await part(pptx, 'ppt/slides/slide1.xml')).toContain('<a:r><a:rPr lang="en-US"/><a:t>Buenas noches</a:t></a:r>')
+    expect(await part(pptx, 'ppt/slides/slide1.xml')).toContain(
+      '<a:r><a:rPr lang="en-US"/><a:t>Buenas noches</a:t></a:r>',
+    )
     const xlsx = await translate('sheet.xlsx', fixture('sample.xlsx'), { target_lang: 'fr' })
     pythonZipTest(xlsx)
     expect(await part(xlsx, 'xl/sharedStrings.xml')).toContain('<si><t>Bonjour</t></si><si><t>Merci</t></si>')
-    expect(await part(xlsx, 'xl/worksheets/sheet1.xml')).toContain('<c r="B1"><v>42</v></c><c r="C1" t="inlineStr"><is><t>Bonne nuit</t></is></c>')
+    expect(await part(xlsx, 'xl/worksheets/sheet1.xml')).toContain(
+      '<c r="B1"><v>42</v></c><c r="C1" t="inlineStr"><is><t>Bonne nuit</t></is></c>',
+    )
   })
 
   it('answers 400 for pdf, images, unknown or damaged files and bad parameters; 413 over the size limit', async () => {
     const message = async (res: Response) => [res.status, ((await res.json()) as any).message]
-    expect(await message(await upload('scan.pdf', '%PDF-1.4'))).toEqual([400, expect.stringMatching(/not supported by this server.*PDF or images/)])
+    expect(await message(await upload('scan.pdf', '%PDF-1.4'))).toEqual([
+      400,
+      expect.stringMatching(/not supported by this server.*PDF or images/),
+    ])
     expect((await upload('photo.png', 'x')).status).toBe(400)
     expect(await message(await upload('data.bin', 'x'))).toEqual([400, expect.stringMatching(/^Invalid file/)])
-    expect(await message(await upload('broken.docx', 'not a zip'))).toEqual([400, expect.stringMatching(/^Invalid file: the document is not a valid package/)])
+    expect(await message(await upload('broken.docx', 'not a zip'))).toEqual([
+      400,
+      expect.stringMatching(/^Invalid file: the document is not a valid package/),
+    ])
     const noDocument = writeZip([{ name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') }])
-    expect(await message(await upload('empty.docx', noDocument))).toEqual([400, 'Invalid file: the package has no word/document.xml'])
-    expect(await message(await upload('old.xlf', '<xliff version="1.2"></xliff>'))).toEqual([400, expect.stringMatching(/XLIFF 1.2 is not supported/)])
+    expect(await message(await upload('empty.docx', noDocument))).toEqual([
+      400,
+      'Invalid file: the package has no word/document.xml',
+    ])
+    expect(await message(await upload('old.xlf', '<xliff version="1.2"></xliff>'))).toEqual([
+      400,
+      expect.stringMatching(/XLIFF 1.2 is not supported/),
+    ])
     expect(await message(await upload('a.txt', 'Hello', {}))).toEqual([400, "Parameter 'target_lang' not specified."])
-    expect(await message(await upload('a.txt', 'Hello', { target_lang: 'xx' }))).toEqual([400, "Value for 'target_lang' not supported."])
-    expect(await message(await upload('a.txt', 'Hello', { target_lang: 'de', output_format: 'pdf' }))).toEqual([400, "Value for 'output_format' not supported."])
-    expect(await message(await call('/v2/document', { form: { target_lang: 'de' } }))).toEqual([400, "Parameter 'file' not specified."])
+    expect(await message(await upload('a.txt', 'Hello', { target_lang: 'xx' }))).toEqual([
+      400,
+      "Value for 'target_lang' not supported.",
+    ])
+    expect(await message(await upload('a.txt', 'Hello', { target_lang: 'de', output_format: 'pdf' }))).toEqual([
+      400,
+      "Value for 'output_format' not supported.",
+    ])
+    expect(await message(await call('/v2/document', { form: { target_lang: 'de' } }))).toEqual([
+      400,
+      "Parameter 'file' not specified.",
+    ])
     expect((await upload('big.txt', 'x'.repeat(12 * 1024 * 1024))).status).toBe(413)
   })
 
@@ -181,7 +231,10 @@ describe('document formats', () => {
 describe.each(storages)('document jobs on %s', (storage) => {
   it('run in the background one at a time (DOCUMENT_CONCURRENCY=1), answer 503 until done, and survive a restart', async () => {
     const phrases = new PhraseTableEngine()
-    const slow = { name: 'slow', translate: async (r: EngineRequest) => (await new Promise((ok) => setTimeout(ok, 1000)), phrases.translate(r)) }
+    const slow = {
+      name: 'slow',
+      translate: async (r: EngineRequest) => (await new Promise((ok) => setTimeout(ok, 1000)), phrases.translate(r)),
+    }
     let s = await startServer({ storage, engine: slow, env: { DOCUMENT_CONCURRENCY: '1' } })
     try {
       const send = async (content: string) => {
@@ -192,15 +245,23 @@ describe.each(storages)('document jobs on %s', (storage) => {
       }
       const first = await send('Hello')
       const second = await send('Good night')
-      const statusOf = async (d: any) => (await (await api(s)(`/v2/document/${d.document_id}`, { form: { document_key: d.document_key } })).json()) as any
+      const statusOf = async (d: any) =>
+        (await (
+          await api(s)(`/v2/document/${d.document_id}`, { form: { document_key: d.document_key } })
+        ).json()) as any
       expect((await statusOf(second)).status).toBe('queued')
-      const early = await api(s)(`/v2/document/${second.document_id}/result`, { form: { document_key: second.document_key } })
+      const early = await api(s)(`/v2/document/${second.document_id}/result`, {
+        form: { document_key: second.document_key },
+      })
       expect(early.status).toBe(503)
       s = await s.restart() // the running job finishes first; the queued one is picked up by the new process
-      for (let i = 0; i < 100 && (await statusOf(second)).status !== 'done'; i++) await new Promise((r) => setTimeout(r, 50))
+      for (let i = 0; i < 100 && (await statusOf(second)).status !== 'done'; i++)
+        await new Promise((r) => setTimeout(r, 50))
       expect((await statusOf(first)).status).toBe('done')
       expect((await statusOf(second)).status).toBe('done')
-      const result = await api(s)(`/v2/document/${second.document_id}/result`, { form: { document_key: second.document_key } })
+      const result = await api(s)(`/v2/document/${second.document_id}/result`, {
+        form: { document_key: second.document_key },
+      })
       expect(await result.text()).toBe('Gute Nacht')
     } finally {
       await s.close()

@@ -27,29 +27,71 @@ async function fake(handler: Parameters<typeof fakeServer>[0]) {
 
 describe('LibreTranslate engine', () => {
   it('sends all units as q, maps language codes and takes its detection', async () => {
-    const libre = await fake((r) => [200, {
-      translatedText: r.body.q.map((q: string) => `${r.body.target}:${q}`),
-      detectedLanguage: r.body.q.map(() => ({ language: 'fr', confidence: 90 })),
-    }])
-    const server = await withEngine({ ENGINE: 'libretranslate', ENGINE_URL: `${libre.url}/`, ENGINE_API_KEY: 'libre-key' })
+    const libre = await fake((r) => [
+      200,
+      {
+        translatedText: r.body.q.map((q: string) => `${r.body.target}:${q}`),
+        detectedLanguage: r.body.q.map(() => ({ language: 'fr', confidence: 90 })),
+      },
+    ])
+    const server = await withEngine({
+      ENGINE: 'libretranslate',
+      ENGINE_URL: `${libre.url}/`,
+      ENGINE_API_KEY: 'libre-key',
+    })
     const t = new deepl.Translator(API_KEY, { serverUrl: server.url })
     const results = await t.translateText(['Bonjour. Merci', 'Salut'], null, 'pt-BR')
-    expect(results.map((r) => [r.text, r.detectedSourceLang])).toEqual([['pt:Bonjour. pt:Merci', 'fr'], ['pt:Salut', 'fr']])
-    expect(libre.requests[0]).toMatchObject({ path: '/translate', body: { q: ['Bonjour.', 'Merci', 'Salut'], source: 'auto', target: 'pt', format: 'text', api_key: 'libre-key' } })
+    expect(results.map((r) => [r.text, r.detectedSourceLang])).toEqual([
+      ['pt:Bonjour. pt:Merci', 'fr'],
+      ['pt:Salut', 'fr'],
+    ])
+    expect(libre.requests[0]).toMatchObject({
+      path: '/translate',
+      body: { q: ['Bonjour.', 'Merci', 'Salut'], source: 'auto', target: 'pt', format: 'text', api_key: 'libre-key' },
+    })
 
     await t.translateText('<p>Hi <b>there</b></p>', 'en', 'zh-HANT', { tagHandling: 'html' })
-    expect(libre.requests[1]!.body).toMatchObject({ q: ['Hi <b>there</b>'], source: 'en', target: 'zt', format: 'html' })
+    expect(libre.requests[1]!.body).toMatchObject({
+      q: ['Hi <b>there</b>'],
+      source: 'en',
+      target: 'zt',
+      format: 'html',
+    })
   })
 })
 
 describe('OpenAI-compatible engine', () => {
   it('turns context, formality, markup and custom instructions into the prompt', async () => {
     const chat = await fake((r) => [200, { choices: [{ message: { content: ` «${r.body.messages[1].content}» ` } }] }])
-    const server = await withEngine({ ENGINE: 'openai', ENGINE_URL: `${chat.url}/v1`, ENGINE_MODEL: 'tiny-model', ENGINE_API_KEY: 'sk-local' })
-    const res = await api(server)('/v2/translate', {
-      json: { text: ['Hello <b>you</b>'], target_lang: 'de', source_lang: 'en', formality: 'less', context: 'Two friends meet', tag_handling: 'xml', non_splitting_tags: ['b'], custom_instructions: ['Use Swiss spelling'], model_type: 'latency_optimized' },
+    const server = await withEngine({
+      ENGINE: 'openai',
+      ENGINE_URL: `${chat.url}/v1`,
+      ENGINE_MODEL: 'tiny-model',
+      ENGINE_API_KEY: 'sk-local',
     })
-    expect(await res.json()).toEqual({ translations: [{ detected_source_language: 'EN', text: '«Hello <b>you</b>»', model_type_used: 'latency_optimized', tag_handling_version: 'v1' }] })
+    const res = await api(server)('/v2/translate', {
+      json: {
+        text: ['Hello <b>you</b>'],
+        target_lang: 'de',
+        source_lang: 'en',
+        formality: 'less',
+        context: 'Two friends meet',
+        tag_handling: 'xml',
+        non_splitting_tags: ['b'],
+        custom_instructions: ['Use Swiss spelling'],
+        model_type: 'latency_optimized',
+      },
+    })
+    expect(await res.json()).toEqual({
+      translations: [
+        {
+          detected_source_language: 'EN',
+          text: '«Hello <b>you</b>»',
+          model_type_used: 'latency_optimized',
+          tag_handling_version: 'v1',
+        },
+      ],
+    })
     const sent = chat.requests[0]!
     expect(sent.path).toBe('/v1/chat/completions')
     expect(sent.headers.authorization).toBe('Bearer sk-local')
@@ -66,13 +108,37 @@ describe('OpenAI-compatible engine', () => {
 
 describe('DeepL gateway engine', () => {
   it("forwards units with the operator's key and keeps metering local", async () => {
-    const upstream = await fake((r) => [200, { translations: r.body.text.map((t: string) => ({ text: `DE(${t})`, detected_source_language: 'EN', model_type_used: 'quality_optimized' })) }])
+    const upstream = await fake((r) => [
+      200,
+      {
+        translations: r.body.text.map((t: string) => ({
+          text: `DE(${t})`,
+          detected_source_language: 'EN',
+          model_type_used: 'quality_optimized',
+        })),
+      },
+    ])
     const server = await withEngine({ ENGINE: 'deepl', ENGINE_URL: upstream.url, ENGINE_API_KEY: 'operator-key' })
     const t = new deepl.Translator(API_KEY, { serverUrl: server.url })
-    const result = await t.translateText('Hi there. Bye', null, 'de', { formality: 'prefer_more', context: 'ctx', modelType: 'quality_optimized' })
-    expect(result).toEqual({ text: 'DE(Hi there.) DE(Bye)', detectedSourceLang: 'en', billedCharacters: 13, modelTypeUsed: 'quality_optimized' })
+    const result = await t.translateText('Hi there. Bye', null, 'de', {
+      formality: 'prefer_more',
+      context: 'ctx',
+      modelType: 'quality_optimized',
+    })
+    expect(result).toEqual({
+      text: 'DE(Hi there.) DE(Bye)',
+      detectedSourceLang: 'en',
+      billedCharacters: 13,
+      modelTypeUsed: 'quality_optimized',
+    })
     expect(upstream.requests[0]!.headers.authorization).toBe('DeepL-Auth-Key operator-key')
-    expect(upstream.requests[0]!.body).toMatchObject({ text: ['Hi there.', 'Bye'], target_lang: 'DE', formality: 'prefer_more', context: 'ctx', model_type: 'quality_optimized' })
+    expect(upstream.requests[0]!.body).toMatchObject({
+      text: ['Hi there.', 'Bye'],
+      target_lang: 'DE',
+      formality: 'prefer_more',
+      context: 'ctx',
+      model_type: 'quality_optimized',
+    })
     expect((await t.getUsage()).character!.count).toBe(13)
   })
 })
@@ -83,7 +149,9 @@ describe('engine failures', () => {
     const server = await withEngine({ ENGINE: 'libretranslate', ENGINE_URL: broken.url })
     const res = await api(server)('/v2/translate', { form: { text: 'Hello', target_lang: 'de' } })
     expect(res.status).toBe(503)
-    expect(((await res.json()) as any).message).toBe('The translation engine (libretranslate) answered 500: {"error":"model not loaded"}')
+    expect(((await res.json()) as any).message).toBe(
+      'The translation engine (libretranslate) answered 500: {"error":"model not loaded"}',
+    )
     const usage = (await (await api(server)('/v2/usage')).json()) as any
     expect(usage.character_count).toBe(0)
   })
@@ -96,7 +164,9 @@ describe('engine failures', () => {
     const server = await withEngine({ ENGINE: 'openai', ENGINE_URL: url, ENGINE_MODEL: 'm' })
     const res = await api(server)('/v2/translate', { form: { text: 'Hello', target_lang: 'de' } })
     expect(res.status).toBe(503)
-    expect(((await res.json()) as any).message).toMatch(/could not be reached at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/)
+    expect(((await res.json()) as any).message).toMatch(
+      /could not be reached at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/,
+    )
     const nonsense = await fake(() => [200, { translatedText: ['only one'] }])
     const server2 = await withEngine({ ENGINE: 'libretranslate', ENGINE_URL: nonsense.url })
     const res2 = await api(server2)('/v2/translate', { form: { text: ['a', 'b'], target_lang: 'de' } })
@@ -106,7 +176,12 @@ describe('engine failures', () => {
 
   it('answers 504 within the time limit when the engine hangs, and bills nothing', async () => {
     const hanging = await fake(() => 'hang')
-    const server = await withEngine({ ENGINE: 'deepl', ENGINE_URL: hanging.url, ENGINE_API_KEY: 'k', ENGINE_TIMEOUT_MS: '300' })
+    const server = await withEngine({
+      ENGINE: 'deepl',
+      ENGINE_URL: hanging.url,
+      ENGINE_API_KEY: 'k',
+      ENGINE_TIMEOUT_MS: '300',
+    })
     const started = Date.now()
     const res = await api(server)('/v2/translate', { form: { text: 'Hello', target_lang: 'de' } })
     expect(res.status).toBe(504)
@@ -117,6 +192,8 @@ describe('engine failures', () => {
 
   it('refuses to start with an unknown engine or missing engine settings', async () => {
     await expect(startServer({ env: { ENGINE: 'babelfish' } })).rejects.toThrow(/Unknown ENGINE "babelfish"/)
-    await expect(startServer({ env: { ENGINE: 'openai', ENGINE_URL: 'http://127.0.0.1:1' } })).rejects.toThrow(/ENGINE_MODEL is required/)
+    await expect(startServer({ env: { ENGINE: 'openai', ENGINE_URL: 'http://127.0.0.1:1' } })).rejects.toThrow(
+      /ENGINE_MODEL is required/,
+    )
   })
 })

@@ -7,7 +7,9 @@ import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startServer({ env: { CORS_ORIGINS: 'https://app.example, https://other.example', RATE_LIMIT_REQUESTS: '1000' } })
+  server = await startServer({
+    env: { CORS_ORIGINS: 'https://app.example, https://other.example', RATE_LIMIT_REQUESTS: '1000' },
+  })
 })
 afterAll(() => server.close())
 
@@ -20,12 +22,31 @@ describe('GET /openapi.json', () => {
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
     expect(doc.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v2/translate', '/v2/usage', '/v2/languages', '/v2/admin/developer-keys', '/v2/admin/analytics', '/v2/admin/analytics/custom-tags']))
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v2/translate',
+        '/v2/usage',
+        '/v2/languages',
+        '/v2/admin/developer-keys',
+        '/v2/admin/analytics',
+        '/v2/admin/analytics/custom-tags',
+      ]),
+    )
     const analytics = doc.paths['/v2/admin/analytics'].get
-    expect(analytics.parameters.map((p: any) => [p.name, p.required])).toEqual([['group_by', false], ['start_date', true], ['end_date', true]])
-    expect(doc.paths['/v2/admin/developer-keys/limits'].put.requestBody.content['application/json'].schema.required).toEqual(['key_id'])
+    expect(analytics.parameters.map((p: any) => [p.name, p.required])).toEqual([
+      ['group_by', false],
+      ['start_date', true],
+      ['end_date', true],
+    ])
+    expect(
+      doc.paths['/v2/admin/developer-keys/limits'].put.requestBody.content['application/json'].schema.required,
+    ).toEqual(['key_id'])
     expect(doc.components.schemas.Error.required).toEqual(['message'])
-    expect(doc.components.securitySchemes.auth_header).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' })
+    expect(doc.components.securitySchemes.auth_header).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    })
     expect(untypedFields(doc)).toEqual([]) // every parameter and body field described by its handler's type
   })
 })
@@ -37,13 +58,20 @@ describe('parameter schemas', () => {
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ message: "Value for 'page' not supported." })
     const both = await admin('/v2/admin/analytics?group_by=week')
-    expect(await both.json()).toEqual({ message: "Value for 'group_by' not supported. Allowed: '', 'key', 'key_and_day'." })
+    expect(await both.json()).toEqual({
+      message: "Value for 'group_by' not supported. Allowed: '', 'key', 'key_and_day'.",
+    })
     const form = await admin('/v2/admin/developer-keys', { form: { label: 'From a form' } })
     const created = (await form.json()) as any
-    const limits = await admin('/v2/admin/developer-keys/limits', { method: 'PUT', form: { key_id: created.key_id, characters: '500', speech_to_text_milliseconds: 'null' } })
+    const limits = await admin('/v2/admin/developer-keys/limits', {
+      method: 'PUT',
+      form: { key_id: created.key_id, characters: '500', speech_to_text_milliseconds: 'null' },
+    })
     expect(((await limits.json()) as any).usage_limits).toEqual({ characters: 500, speech_to_text_milliseconds: null })
     const type = await api(server)('/v2/languages?type=both')
-    expect(await type.json()).toEqual({ message: "Parameter 'type' is invalid. 'source' and 'target' are valid values." })
+    expect(await type.json()).toEqual({
+      message: "Parameter 'type' is invalid. 'source' and 'target' are valid values.",
+    })
   })
 
   it('sends RateLimit headers on answers of a limited key', async () => {
@@ -57,7 +85,11 @@ describe('CORS (CORS_ORIGINS)', () => {
   it('answers a preflight from an allowed origin with methods, the asked headers and Max-Age', async () => {
     const res = await fetch(`${server.url}/v2/translate`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
@@ -68,14 +100,20 @@ describe('CORS (CORS_ORIGINS)', () => {
   })
 
   it('marks a simple request from an allowed origin, exposing X-Trace-ID; other origins get no CORS headers', async () => {
-    const ok = await api(server)('/v2/translate', { form: { text: 'Hello', target_lang: 'de' }, headers: { Origin: 'https://other.example' } })
+    const ok = await api(server)('/v2/translate', {
+      form: { text: 'Hello', target_lang: 'de' },
+      headers: { Origin: 'https://other.example' },
+    })
     expect(ok.status).toBe(200)
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://other.example')
     expect(ok.headers.get('access-control-expose-headers')).toMatch(/X-Trace-ID/)
     const denied = await api(server)('/v2/usage', { headers: { Origin: 'https://evil.example' } })
     expect(denied.status).toBe(200)
     expect(denied.headers.get('access-control-allow-origin')).toBeNull()
-    const preflight = await fetch(`${server.url}/v2/usage`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } })
+    const preflight = await fetch(`${server.url}/v2/usage`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    })
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
   })
 })

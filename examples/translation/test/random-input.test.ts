@@ -10,20 +10,85 @@ import { expect, it } from 'vitest'
 import { CONTROLLERS } from '../src/app.ts'
 import { ADMIN_KEY, API_KEY, useServer } from './_server.ts'
 
-const KEYS = ['text', 'target_lang', 'source_lang', 'glossary_id', 'name', 'entries', 'entries_format', 'dictionaries[0].source_lang',
-  'dictionaries[0].entries', 'formality', 'tag_handling', 'split_sentences', 'context', 'ignore_tags', 'style_id', 'custom_instructions',
-  'model_type', 'show_billed_characters', 'preserve_formatting', 'page', 'page_size', 'start_date', 'end_date', 'group_by', 'label', 'key_id',
-  'characters', 'file', 'output_format', 'document_key', 'type', '__proto__[x]', 'x[99999]', 'a[0][0][0][0][0][0][0][0][0]', 'rules',
-  'language', 'instruction', 'id', 'translation_memory_id', 'translation_memory_threshold', 'enable_beta_languages']
-const VALUES = ['', '1', '-1', 'x', 'de', 'EN-US', 'null', 'true', '{}', '[]', '{"a":1}', '[1,2]', '1e999', '%00', '\u0000', 'a,b', 'tsv', 'csv',
-  'apple\tApfel', 'x'.repeat(3000), '2025-01-01', 'more', 'html', 'xml', 'nonewlines']
+const KEYS = [
+  'text',
+  'target_lang',
+  'source_lang',
+  'glossary_id',
+  'name',
+  'entries',
+  'entries_format',
+  'dictionaries[0].source_lang',
+  'dictionaries[0].entries',
+  'formality',
+  'tag_handling',
+  'split_sentences',
+  'context',
+  'ignore_tags',
+  'style_id',
+  'custom_instructions',
+  'model_type',
+  'show_billed_characters',
+  'preserve_formatting',
+  'page',
+  'page_size',
+  'start_date',
+  'end_date',
+  'group_by',
+  'label',
+  'key_id',
+  'characters',
+  'file',
+  'output_format',
+  'document_key',
+  'type',
+  '__proto__[x]',
+  'x[99999]',
+  'a[0][0][0][0][0][0][0][0][0]',
+  'rules',
+  'language',
+  'instruction',
+  'id',
+  'translation_memory_id',
+  'translation_memory_threshold',
+  'enable_beta_languages',
+]
+const VALUES = [
+  '',
+  '1',
+  '-1',
+  'x',
+  'de',
+  'EN-US',
+  'null',
+  'true',
+  '{}',
+  '[]',
+  '{"a":1}',
+  '[1,2]',
+  '1e999',
+  '%00',
+  '\u0000',
+  'a,b',
+  'tsv',
+  'csv',
+  'apple\tApfel',
+  'x'.repeat(3000),
+  '2025-01-01',
+  'more',
+  'html',
+  'xml',
+  'nonewlines',
+]
 const IDS = ['x1', '1', 'de', 'en', '00000000-0000-4000-8000-000000000000']
 
 const served = useServer({ env: { RATE_LIMIT_REQUESTS: '1000000' } })
 
 it('answers 2,000 random requests over every listed route below 500', async () => {
   const { server } = served
-  const routes = listedRequests(await createApp(CONTROLLERS, { context: server.app.services })).filter((r) => !r.path.includes('/voice/realtime'))
+  const routes = listedRequests(await createApp(CONTROLLERS, { context: server.app.services })).filter(
+    (r) => !r.path.includes('/voice/realtime'),
+  )
   const next = seededRandom(Number(process.env.FUZZ_SEED ?? 7))
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)]!
   const failures: string[] = []
@@ -38,15 +103,23 @@ it('answers 2,000 random requests over every listed route below 500', async () =
     let body: BodyInit | undefined
     if (kind === 'query') path += `?${query}`
     else if (kind === 'form') [body, headers['content-type']] = [query, 'application/x-www-form-urlencoded']
-    else if (kind === 'json') [body, headers['content-type']] = [JSON.stringify(Object.fromEntries(fields.map(([k, v]) => [k, next() < 0.5 ? v : parsed(v)]))), 'application/json']
+    else if (kind === 'json')
+      [body, headers['content-type']] = [
+        JSON.stringify(Object.fromEntries(fields.map(([k, v]) => [k, next() < 0.5 ? v : parsed(v)]))),
+        'application/json',
+      ]
     else {
       const form = new FormData()
-      for (const [k, v] of fields) k === 'file' ? form.append(k, new File([v], pick(['a.txt', 'a.docx', 'a.html', 'a']))) : form.append(k, v)
+      for (const [k, v] of fields)
+        k === 'file' ? form.append(k, new File([v], pick(['a.txt', 'a.docx', 'a.html', 'a']))) : form.append(k, v)
       body = form
     }
     const res = await fetch(server.url + path, { method, headers, body })
     const text = await res.text()
-    if (res.status >= 500) failures.push(`#${i} ${res.status} ${method} ${path.slice(0, 120)} ${kind} ${JSON.stringify(fields).slice(0, 200)} → ${text.slice(0, 150)}`)
+    if (res.status >= 500)
+      failures.push(
+        `#${i} ${res.status} ${method} ${path.slice(0, 120)} ${kind} ${JSON.stringify(fields).slice(0, 200)} → ${text.slice(0, 150)}`,
+      )
   }
   expect(failures).toEqual([])
 }, 120_000)

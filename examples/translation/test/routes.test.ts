@@ -19,11 +19,18 @@ afterAll(() => server.close())
 describe('the route table', () => {
   it('lists each sub-resource as its own row', () => {
     const rows = routes.table.list().map((r) => `${r.method} ${r.path}`)
-    expect(rows).toEqual(expect.arrayContaining([
-      'GET /v2/glossaries/{id}/entries', 'GET /v3/glossaries/{id}/entries', 'PUT /v3/glossaries/{id}/dictionaries',
-      'DELETE /v3/glossaries/{id}/dictionaries', 'POST /v2/document/{id}/result', 'GET /v3/translation-memories/{id}/segments',
-      'POST /v3/translation-memories/{id}/segments', 'PUT /v3/style-rules/{id}/configured-rules',
-    ]))
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        'GET /v2/glossaries/{id}/entries',
+        'GET /v3/glossaries/{id}/entries',
+        'PUT /v3/glossaries/{id}/dictionaries',
+        'DELETE /v3/glossaries/{id}/dictionaries',
+        'POST /v2/document/{id}/result',
+        'GET /v3/translation-memories/{id}/segments',
+        'POST /v3/translation-memories/{id}/segments',
+        'PUT /v3/style-rules/{id}/configured-rules',
+      ]),
+    )
   })
 
   it('routes every listed row to its handler, and none answers the framework 404 or 405', async () => {
@@ -40,7 +47,12 @@ describe('the route table', () => {
 
 describe('sub-resource bad input', () => {
   it('answers 404 in DeepL format for a sub-resource that does not exist', async () => {
-    const created = await call('/v3/glossaries', { json: { name: 'g', dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: 'a\tb', entries_format: 'tsv' }] } })
+    const created = await call('/v3/glossaries', {
+      json: {
+        name: 'g',
+        dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: 'a\tb', entries_format: 'tsv' }],
+      },
+    })
     expect(created.status).toBe(201)
     const { glossary_id: id } = await created.json()
     const res = await call(`/v3/glossaries/${id}/nope`)

@@ -27,10 +27,16 @@ function uploadTo(instance: { url: string }, name: string, content: string) {
 }
 
 async function statusOf(instance: { url: string }, doc: { document_id: string; document_key: string }) {
-  return (await (await api(instance)(`/v2/document/${doc.document_id}`, { form: { document_key: doc.document_key } })).json()) as any
+  return (await (
+    await api(instance)(`/v2/document/${doc.document_id}`, { form: { document_key: doc.document_key } })
+  ).json()) as any
 }
 
-async function waitDone(instance: { url: string }, doc: { document_id: string; document_key: string }, timeoutMs = 20_000) {
+async function waitDone(
+  instance: { url: string },
+  doc: { document_id: string; document_key: string },
+  timeoutMs = 20_000,
+) {
   const end = Date.now() + timeoutMs
   for (;;) {
     const status = await statusOf(instance, doc)
@@ -80,8 +86,11 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
       for (let round = 0; round < 5; round++) {
         const key = await a!.app.services.keys.create({ admin: false })
         await a!.app.services.keys.setLimits(key.record.keyId, { characters: 130 })
-        expect((await api(a!, key.secret)('/v2/translate', { form: { text: 'y'.repeat(30), target_lang: 'de' } })).status).toBe(200)
-        const send = (instance: typeof a) => api(instance!, key.secret)('/v2/translate', { form: { text, target_lang: 'de' } })
+        expect(
+          (await api(a!, key.secret)('/v2/translate', { form: { text: 'y'.repeat(30), target_lang: 'de' } })).status,
+        ).toBe(200)
+        const send = (instance: typeof a) =>
+          api(instance!, key.secret)('/v2/translate', { form: { text, target_lang: 'de' } })
         const statuses = (await Promise.all([send(a), send(b)])).map((r) => r.status).sort()
         expect(statuses).toEqual([200, 456])
         const usage = (await (await api(b!, key.secret)('/v2/usage')).json()) as any
@@ -93,15 +102,23 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
   })
 
   it('refund exactly what a failed engine reserved, on whichever instance it failed', async () => {
-    const failing: TranslationEngine = { name: 'down', translate: async () => { throw new EngineError(503, 'engine down') } }
+    const failing: TranslationEngine = {
+      name: 'down',
+      translate: async () => {
+        throw new EngineError(503, 'engine down')
+      },
+    }
     const cluster = await startCluster(1)
     try {
       const a = cluster.instances[0]!
       const b = await cluster.start({ engine: failing })
       const key = await a.app.services.keys.create({ admin: false })
       await a.app.services.keys.setLimits(key.record.keyId, { characters: 100 })
-      const send = (instance: typeof a, text: string) => api(instance, key.secret)('/v2/translate', { form: { text, target_lang: 'de' } })
-      const statuses = (await Promise.all([send(a, 'x'.repeat(40)), send(b, 'x'.repeat(50)), send(b, 'x'.repeat(10))])).map((r) => r.status)
+      const send = (instance: typeof a, text: string) =>
+        api(instance, key.secret)('/v2/translate', { form: { text, target_lang: 'de' } })
+      const statuses = (
+        await Promise.all([send(a, 'x'.repeat(40)), send(b, 'x'.repeat(50)), send(b, 'x'.repeat(10))])
+      ).map((r) => r.status)
       expect(statuses).toEqual([200, 503, 503])
       expect((await send(a, 'x'.repeat(60))).status).toBe(200) // 40 + 60: the failed 60 were given back
       expect((await send(a, 'x')).status).toBe(456)
@@ -118,26 +135,44 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
       const [a, b] = cluster.instances as [Instance, Instance]
       const doc = (await (await uploadTo(a, 'a.txt', 'Good night')).json()) as any
       expect(await waitDone(b, doc)).toMatchObject({ status: 'done', billed_characters: 10 })
-      const result = await api(b)(`/v2/document/${doc.document_id}/result`, { form: { document_key: doc.document_key } })
+      const result = await api(b)(`/v2/document/${doc.document_id}/result`, {
+        form: { document_key: doc.document_key },
+      })
       expect([result.status, await result.text()]).toEqual([200, 'Gute Nacht'])
       for (const instance of [a, b]) {
-        expect((await api(instance)(`/v2/document/${doc.document_id}/result`, { form: { document_key: doc.document_key } })).status).toBe(404)
+        expect(
+          (await api(instance)(`/v2/document/${doc.document_id}/result`, { form: { document_key: doc.document_key } }))
+            .status,
+        ).toBe(404)
       }
-      const files = await a.app.database.db.selectFrom('document_files').select('kind').where('document_id', '=', doc.document_id).execute()
+      const files = await a.app.database.db
+        .selectFrom('document_files')
+        .select('kind')
+        .where('document_id', '=', doc.document_id)
+        .execute()
       expect(files).toEqual([])
     } finally {
       await cluster.close()
     }
   })
 
-  it('an instance joining leaves the others\' work alone: 8 documents, each translated and billed exactly once', async () => {
+  it("an instance joining leaves the others' work alone: 8 documents, each translated and billed exactly once", async () => {
     const { engine, seen } = countingEngine(400)
     const cluster = await startCluster(2, { engine, env: { DOCUMENT_CONCURRENCY: '1' } })
     try {
       const [a, b] = cluster.instances as [Instance, Instance]
       const texts = ['Hello', 'Good night', 'Thank you', 'Welcome', 'Good morning', 'Hello', 'Thank you', 'Good night']
-      const docs = await Promise.all(texts.map(async (t, i) => (await (await uploadTo(i % 2 ? a : b, `d${i}.txt`, t)).json()) as any))
-      const waiting = async () => (await a.app.database.db.selectFrom('documents').select('status').where('status', 'in', ['queued', 'translating']).execute()).length
+      const docs = await Promise.all(
+        texts.map(async (t, i) => (await (await uploadTo(i % 2 ? a : b, `d${i}.txt`, t)).json()) as any),
+      )
+      const waiting = async () =>
+        (
+          await a.app.database.db
+            .selectFrom('documents')
+            .select('status')
+            .where('status', 'in', ['queued', 'translating'])
+            .execute()
+        ).length
       expect(await waiting()).toBeGreaterThan(2) // 8 documents, 400 ms each, one at a time per instance
       const joined = await cluster.start({ engine, env: { DOCUMENT_CONCURRENCY: '1' } }) // joins while documents wait
       const statuses = await Promise.all(docs.map((d) => waitDone(joined, d)))
@@ -145,8 +180,25 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
       expect(seen.sort()).toEqual([...texts].sort())
       const usage = (await (await api(a)('/v2/usage')).json()) as any
       expect(usage.character_count).toBe(texts.join('').length)
-      const results = await Promise.all(docs.map(async (d, i) => (await api([a, b, joined][i % 3]!)(`/v2/document/${d.document_id}/result`, { form: { document_key: d.document_key } })).text()))
-      expect(results).toEqual(['Hallo', 'Gute Nacht', 'Danke', 'Willkommen', 'Guten Morgen', 'Hallo', 'Danke', 'Gute Nacht'])
+      const results = await Promise.all(
+        docs.map(async (d, i) =>
+          (
+            await api([a, b, joined][i % 3]!)(`/v2/document/${d.document_id}/result`, {
+              form: { document_key: d.document_key },
+            })
+          ).text(),
+        ),
+      )
+      expect(results).toEqual([
+        'Hallo',
+        'Gute Nacht',
+        'Danke',
+        'Willkommen',
+        'Guten Morgen',
+        'Hallo',
+        'Danke',
+        'Gute Nacht',
+      ])
     } finally {
       await cluster.close()
     }
@@ -158,7 +210,13 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
     const cluster = await startCluster(1, { engine })
     const dataDir = mkdtempSync(path.join(tmpdir(), 'translation-child-'))
     const child = await startChildInstance(MAIN, {
-      ADMIN_KEY, API_KEY, DATA_DIR: dataDir, DATABASE_URL: cluster.databaseUrl, ENGINE: 'libretranslate', ENGINE_URL: hanging.url, JOB_LEASE_MS: '800',
+      ADMIN_KEY,
+      API_KEY,
+      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.databaseUrl,
+      ENGINE: 'libretranslate',
+      ENGINE_URL: hanging.url,
+      JOB_LEASE_MS: '800',
     })
     try {
       await cluster.instances[0]!.stop() // only the child instance runs for now
@@ -169,7 +227,9 @@ describe.runIf(pg)('two instances on one PostgreSQL', () => {
       const b = await cluster.start({ engine })
       expect(await waitDone(b, doc)).toMatchObject({ status: 'done', billed_characters: 9 })
       expect(seen).toEqual(['Thank you'])
-      const result = await api(b)(`/v2/document/${doc.document_id}/result`, { form: { document_key: doc.document_key } })
+      const result = await api(b)(`/v2/document/${doc.document_id}/result`, {
+        form: { document_key: doc.document_key },
+      })
       expect(await result.text()).toBe('Danke')
       expect(((await (await api(b)('/v2/usage')).json()) as any).character_count).toBe(9)
     } finally {
@@ -209,7 +269,9 @@ describe.runIf(pg && redisAvailable())('two instances on one PostgreSQL and one 
     const cluster = await startCluster(2, { env: { RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '3600' } })
     try {
       const [a, b] = cluster.instances as [Instance, Instance]
-      const statuses = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await api(i % 2 ? a : b)('/v2/usage')).status))
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => (await api(i % 2 ? a : b)('/v2/usage')).status),
+      )
       expect(statuses.filter((s) => s === 200)).toHaveLength(10)
     } finally {
       await cluster.close()
@@ -223,7 +285,9 @@ describe('rate limits with REDIS_URL while Redis is unreachable', () => {
     try {
       const res = await api(server)('/v2/usage')
       expect(res.status).toBe(503)
-      expect(await res.json()).toEqual({ message: 'Service temporarily unavailable: the rate limiter cannot be reached.' })
+      expect(await res.json()).toEqual({
+        message: 'Service temporarily unavailable: the rate limiter cannot be reached.',
+      })
       expect((await api(server, '')('/v2/usage')).status).toBe(403)
     } finally {
       await server.close()

@@ -6,7 +6,10 @@ import { alawToLinear, readWav, Resampler, s16le, toBytes, ulawToLinear, wav } f
 import { Segmenter } from '../src/voice/segmenter.ts'
 import { decodeClientMessage, encodeServerMessage, MessageError } from '../src/voice/voice-messages.ts'
 
-const tone = (ms: number, rate = 16_000, amplitude = 8000, hz = 440) => Int16Array.from({ length: (rate * ms) / 1000 }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)))
+const tone = (ms: number, rate = 16_000, amplitude = 8000, hz = 440) =>
+  Int16Array.from({ length: (rate * ms) / 1000 }, (_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / rate)),
+  )
 const silence = (ms: number, rate = 16_000) => new Int16Array((rate * ms) / 1000)
 
 describe('pcm', () => {
@@ -46,10 +49,19 @@ describe('pcm', () => {
 
 describe('audio formats', () => {
   it('accepts the spec formats it decodes, refuses the others with a reason', () => {
-    expect(checkSourceFormat('audio/pcm; encoding=s16le; rate=16000')).toEqual({ ok: true, type: 'audio/pcm;encoding=s16le;rate=16000' })
+    expect(checkSourceFormat('audio/pcm; encoding=s16le; rate=16000')).toEqual({
+      ok: true,
+      type: 'audio/pcm;encoding=s16le;rate=16000',
+    })
     expect(checkSourceFormat('AUDIO/OGG;CODECS=OPUS')).toEqual({ ok: true, type: 'audio/ogg;codecs=opus' })
-    expect(checkSourceFormat('audio/mpeg')).toMatchObject({ ok: false, message: expect.stringMatching(/not supported by this server/) })
-    expect(checkSourceFormat('audio/pcm;encoding=s16le;rate=22050')).toMatchObject({ ok: false, message: "Value for 'source_media_content_type' not supported." })
+    expect(checkSourceFormat('audio/mpeg')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not supported by this server/),
+    })
+    expect(checkSourceFormat('audio/pcm;encoding=s16le;rate=22050')).toMatchObject({
+      ok: false,
+      message: "Value for 'source_media_content_type' not supported.",
+    })
   })
 
   it('tells containers by their magic bytes', () => {
@@ -85,16 +97,25 @@ describe('segmenter', () => {
 
   it('ends an utterance at the longest segment length, and ignores silence', () => {
     const s = new Segmenter({ maxSegmentMs: 1000 })
-    expect(s.push(tone(2500)).concluded.map((u) => [u.startMs, u.endMs])).toEqual([[0, 1000], [1000, 2000]])
+    expect(s.push(tone(2500)).concluded.map((u) => [u.startMs, u.endMs])).toEqual([
+      [0, 1000],
+      [1000, 2000],
+    ])
     expect(new Segmenter().push(silence(3000)).concluded).toEqual([])
   })
 })
 
 describe('voice messages', () => {
   it('reads JSON text frames and msgpack binary frames', () => {
-    expect(decodeClientMessage('json', '{"source_media_chunk":{"data":"AQID"}}')).toEqual({ kind: 'chunk', data: Uint8Array.from([1, 2, 3]) })
+    expect(decodeClientMessage('json', '{"source_media_chunk":{"data":"AQID"}}')).toEqual({
+      kind: 'chunk',
+      data: Uint8Array.from([1, 2, 3]),
+    })
     expect(decodeClientMessage('json', '{"end_of_source_media":{}}')).toEqual({ kind: 'end' })
-    expect(decodeClientMessage('msgpack', encode({ source_media_chunk: { data: Uint8Array.from([4]) } }))).toEqual({ kind: 'chunk', data: Uint8Array.from([4]) })
+    expect(decodeClientMessage('msgpack', encode({ source_media_chunk: { data: Uint8Array.from([4]) } }))).toEqual({
+      kind: 'chunk',
+      data: Uint8Array.from([4]),
+    })
   })
 
   it('refuses the wrong frame type, bad encodings and unknown messages', () => {
@@ -110,7 +131,9 @@ describe('voice messages', () => {
   })
 
   it('writes binary fields as base64 in JSON and raw in msgpack', () => {
-    expect(encodeServerMessage('json', { target_media_chunk: { data: Uint8Array.from([1, 2, 3]) } })).toBe('{"target_media_chunk":{"data":"AQID"}}')
+    expect(encodeServerMessage('json', { target_media_chunk: { data: Uint8Array.from([1, 2, 3]) } })).toBe(
+      '{"target_media_chunk":{"data":"AQID"}}',
+    )
     expect(encodeServerMessage('msgpack', { end_of_stream: {} })).toEqual(encode({ end_of_stream: {} }))
   })
 })

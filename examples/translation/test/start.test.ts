@@ -21,7 +21,11 @@ afterAll(() => {
 
 /** Runs `npm start` (its script: node --import tsx src/main.ts) and waits for the "listening" line. */
 async function start(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   children.push(child)
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
@@ -53,13 +57,18 @@ describe('npm start', () => {
     const first = await start(env)
     const res = await fetch(`${first.url}/v2/translate`, {
       method: 'POST',
-      headers: { Authorization: 'DeepL-Auth-Key operator-api-key', 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Authorization: 'DeepL-Auth-Key operator-api-key',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: 'text=Hello%2C%20world!&target_lang=DE',
     })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ translations: [{ detected_source_language: 'EN', text: 'Hallo, Welt!' }] })
     const created = await fetch(`${first.url}/v2/admin/developer-keys`, {
-      method: 'POST', headers: { Authorization: 'DeepL-Auth-Key operator-admin:adm', 'Content-Type': 'application/json' }, body: '{"label":"From curl"}',
+      method: 'POST',
+      headers: { Authorization: 'DeepL-Auth-Key operator-admin:adm', 'Content-Type': 'application/json' },
+      body: '{"label":"From curl"}',
     })
     expect(created.status).toBe(200)
     await stop(first.child)
@@ -67,14 +76,19 @@ describe('npm start', () => {
     // The CLI works on the same data directory.
     const lines: string[] = []
     expect(await runKeysCli(['create', '--label', 'From the CLI'], { DATA_DIR: dataDir }, (l) => lines.push(l))).toBe(0)
-    const secret = lines.find((l) => l.startsWith('key:'))!.slice(4).trim()
+    const secret = lines
+      .find((l) => l.startsWith('key:'))!
+      .slice(4)
+      .trim()
     const listed: string[] = []
     await runKeysCli(['list'], { DATA_DIR: dataDir }, (l) => listed.push(l))
     expect(listed.join('\n')).toMatch(/From curl[\s\S]*From the CLI/)
     expect(await runKeysCli(['rotate'], { DATA_DIR: dataDir }, () => {})).toBe(2)
 
     const second = await start(env)
-    const usage = await fetch(`${second.url}/v2/usage`, { headers: { Authorization: 'DeepL-Auth-Key operator-api-key' } })
+    const usage = await fetch(`${second.url}/v2/usage`, {
+      headers: { Authorization: 'DeepL-Auth-Key operator-api-key' },
+    })
     expect(((await usage.json()) as any).character_count).toBe(13)
     const cliKey = await fetch(`${second.url}/v2/usage`, { headers: { Authorization: `DeepL-Auth-Key ${secret}` } })
     expect(cliKey.status).toBe(200)

@@ -9,7 +9,9 @@ let memoryId: string
 beforeAll(async () => {
   server = await startServer({ env: { TMX_MAX_BYTES: '200000' } })
   call = api(server)
-  const created = await call('/v3/translation_memories', { json: { name: 'TMX', source_language: 'en', target_languages: ['de', 'fr', 'es'] } })
+  const created = await call('/v3/translation_memories', {
+    json: { name: 'TMX', source_language: 'en', target_languages: ['de', 'fr', 'es'] },
+  })
   memoryId = ((await created.json()) as any).translation_memory_id
 })
 afterAll(() => server.close())
@@ -29,7 +31,8 @@ const TMX = `<?xml version="1.0" encoding="UTF-8"?>
   </body>
 </tmx>`
 
-const post = (body: string | Uint8Array<ArrayBuffer>, type = 'application/x-tmx+xml', id = memoryId) => call(`/v3/translation_memories/${id}/tmx`, { method: 'POST', body, headers: { 'Content-Type': type } })
+const post = (body: string | Uint8Array<ArrayBuffer>, type = 'application/x-tmx+xml', id = memoryId) =>
+  call(`/v3/translation_memories/${id}/tmx`, { method: 'POST', body, headers: { 'Content-Type': type } })
 
 describe('TMX', () => {
   it('imports the units that have the source and a target of the memory (base languages match), and skips the rest', async () => {
@@ -37,12 +40,29 @@ describe('TMX', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ imported_segments: 3, skipped_units: 2 })
     const segments = (await (await call(`/v3/translation_memories/${memoryId}/segments`)).json()) as any
-    const byText = Object.fromEntries(segments.segments.map((s: any) => [s.source_text, s.targets.map((t: any) => [t.target_language, t.target_text]).sort()]))
+    const byText = Object.fromEntries(
+      segments.segments.map((s: any) => [
+        s.source_text,
+        s.targets.map((t: any) => [t.target_language, t.target_text]).sort(),
+      ]),
+    )
     // Inline codes (<bpt>, <ept>) are markup of the original format, not text.
-    expect(byText['Press Save & exit.']).toEqual([['de', 'Drücken Sie Speichern & beenden.'], ['fr', 'Appuyez sur <Enregistrer>.']])
+    expect(byText['Press Save & exit.']).toEqual([
+      ['de', 'Drücken Sie Speichern & beenden.'],
+      ['fr', 'Appuyez sur <Enregistrer>.'],
+    ])
     expect(byText['The contract ends in May.']).toEqual([['de', 'Der Vertrag endet im Mai.']])
     // The imported segments are used in translation.
-    const translated = (await (await call('/v2/translate', { json: { text: ['The contract ends in May.'], target_lang: 'DE', source_lang: 'EN', translation_memory_id: memoryId } })).json()) as any
+    const translated = (await (
+      await call('/v2/translate', {
+        json: {
+          text: ['The contract ends in May.'],
+          target_lang: 'DE',
+          source_lang: 'EN',
+          translation_memory_id: memoryId,
+        },
+      })
+    ).json()) as any
     expect(translated.translations[0].text).toBe('Der Vertrag endet im Mai.')
   })
 
@@ -56,12 +76,21 @@ describe('TMX', () => {
     expect(xml).toContain('<seg>Appuyez sur &lt;Enregistrer&gt;.</seg>')
     const doc = parseTmx(new TextEncoder().encode(xml))
     expect(doc.sourceLanguage).toBe('en')
-    expect(doc.units.map((u) => Object.fromEntries([...u.variants].sort())).sort((a, b) => a.en!.localeCompare(b.en!))).toEqual([
+    expect(
+      doc.units.map((u) => Object.fromEntries([...u.variants].sort())).sort((a, b) => a.en!.localeCompare(b.en!)),
+    ).toEqual([
       { de: 'Drücken Sie Speichern & beenden.', en: 'Press Save & exit.', fr: 'Appuyez sur <Enregistrer>.' },
       { de: 'Der Vertrag endet im Mai.', en: 'The contract ends in May.' },
     ])
-    const copy = (await (await call('/v3/translation_memories', { json: { name: 'copy', source_language: 'en', target_languages: ['de', 'fr'] } })).json()) as any
-    expect(await (await post(xml, 'text/xml', copy.translation_memory_id)).json()).toEqual({ imported_segments: 3, skipped_units: 0 })
+    const copy = (await (
+      await call('/v3/translation_memories', {
+        json: { name: 'copy', source_language: 'en', target_languages: ['de', 'fr'] },
+      })
+    ).json()) as any
+    expect(await (await post(xml, 'text/xml', copy.translation_memory_id)).json()).toEqual({
+      imported_segments: 3,
+      skipped_units: 0,
+    })
   })
 
   const refused = async (body: string | Uint8Array<ArrayBuffer>, status: number, message: RegExp) => {
@@ -80,19 +109,39 @@ describe('TMX', () => {
     await refused(new Uint8Array([0x3c, 0xff, 0xfe, 0xfd, 0x80]), 400, /not UTF-8/)
     await refused('<tmx><body><tu><tuv><seg>x</seg></tuv></tu></body></tmx>', 400, /without xml:lang/)
     expect((await post('<tmx/>', 'application/json')).status).toBe(400)
-    expect((await call(`/v3/translation_memories/${memoryId}/tmx`, { method: 'POST', json: { tmx: TMX } })).status).toBe(415)
+    expect(
+      (await call(`/v3/translation_memories/${memoryId}/tmx`, { method: 'POST', json: { tmx: TMX } })).status,
+    ).toBe(415)
     expect((await post(TMX, 'application/x-tmx+xml', '00000000-0000-4000-8000-000000000000')).status).toBe(404)
-    expect((await api(server, '')(`/v3/translation_memories/${memoryId}/tmx`, { method: 'POST', body: TMX, headers: { 'Content-Type': 'text/xml' } })).status).toBe(403)
+    expect(
+      (
+        await api(server, '')(`/v3/translation_memories/${memoryId}/tmx`, {
+          method: 'POST',
+          body: TMX,
+          headers: { 'Content-Type': 'text/xml' },
+        })
+      ).status,
+    ).toBe(403)
   })
 
   it('refuses XML bombs within 100 ms: entity expansion, external entities, undefined entities, deep nesting', async () => {
     const laughs = ['<?xml version="1.0"?>', '<!DOCTYPE lolz [', '<!ENTITY lol "lol">']
     for (let i = 1; i <= 9; i++) laughs.push(`<!ENTITY lol${i} "${`&lol${i - 1 || ''};`.repeat(10)}">`)
-    laughs.push(']>', '<tmx><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&lol9;</seg></tuv></tu></body></tmx>')
+    laughs.push(
+      ']>',
+      '<tmx><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&lol9;</seg></tuv></tu></body></tmx>',
+    )
     expect(await refused(laughs.join('\n'), 400, /document type declaration/)).toBeLessThan(100)
-    const external = '<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY x SYSTEM "file:///etc/passwd">]><tmx><body>&x;</body></tmx>'
+    const external =
+      '<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY x SYSTEM "file:///etc/passwd">]><tmx><body>&x;</body></tmx>'
     expect(await refused(external, 400, /document type declaration/)).toBeLessThan(100)
-    expect(await refused('<tmx><body><tu><tuv xml:lang="en"><seg>&lol9;</seg></tuv></tu></body></tmx>', 400, /undefined entity/i)).toBeLessThan(100)
+    expect(
+      await refused(
+        '<tmx><body><tu><tuv xml:lang="en"><seg>&lol9;</seg></tuv></tu></body></tmx>',
+        400,
+        /undefined entity/i,
+      ),
+    ).toBeLessThan(100)
     const deep = `<tmx>${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</tmx>`
     expect(await refused(deep, 400, /nest more than 32/)).toBeLessThan(100)
   })

@@ -12,32 +12,51 @@ describe('/v3/languages', () => {
     expect(status).toBe(200)
     const by = Object.fromEntries(body.map((l: any) => [l.lang, l]))
     expect(by.de).toEqual({
-      lang: 'de', name: 'German', usable_as_source: true, usable_as_target: true, status: 'stable',
-      features: { auto_detection: { status: 'stable' }, tag_handling: { status: 'stable' }, glossary: { status: 'stable' }, translation_memory: { status: 'stable' }, formality: { status: 'stable' }, style_rules: { status: 'stable' } },
+      lang: 'de',
+      name: 'German',
+      usable_as_source: true,
+      usable_as_target: true,
+      status: 'stable',
+      features: {
+        auto_detection: { status: 'stable' },
+        tag_handling: { status: 'stable' },
+        glossary: { status: 'stable' },
+        translation_memory: { status: 'stable' },
+        formality: { status: 'stable' },
+        style_rules: { status: 'stable' },
+      },
     })
     expect(by.en).toMatchObject({ usable_as_source: true, usable_as_target: false })
     expect(by['en-US']).toMatchObject({ name: 'English (American)', usable_as_source: false, usable_as_target: true })
     expect(by['zh-Hans']).toMatchObject({ usable_as_target: true })
     expect(by['pt-BR'].features.formality).toEqual({ status: 'stable' })
     expect(by['en-GB'].features.formality).toBeUndefined()
-    expect(body.map((l: any) => l.lang)).toEqual([...body.map((l: any) => l.lang)].sort((a: string, b: string) => a.localeCompare(b)))
+    expect(body.map((l: any) => l.lang)).toEqual(
+      [...body.map((l: any) => l.lang)].sort((a: string, b: string) => a.localeCompare(b)),
+    )
   })
 
   it('defaults to translate_text, and answers each resource', async () => {
-    expect((await json(await served.call('/v3/languages'))).body).toEqual((await json(await served.call('/v3/languages?resource=translate_text'))).body)
+    expect((await json(await served.call('/v3/languages'))).body).toEqual(
+      (await json(await served.call('/v3/languages?resource=translate_text'))).body,
+    )
     const voice = (await json(await served.call('/v3/languages?resource=voice&include=beta&include=external'))).body
     const en = voice.find((l: any) => l.lang === 'en')
     expect(en).toMatchObject({ usable_as_source: true, usable_as_target: true })
     expect(en.features.transcription).toEqual({ status: 'stable' })
     expect(voice.find((l: any) => l.lang === 'ga')).toMatchObject({ name: 'Irish', usable_as_target: true })
     const write = (await json(await served.call('/v3/languages?resource=write'))).body
-    expect(write.find((l: any) => l.lang === 'en-US').features).toEqual({ writing_style: { status: 'stable' }, tone: { status: 'stable' } })
+    expect(write.find((l: any) => l.lang === 'en-US').features).toEqual({
+      writing_style: { status: 'stable' },
+      tone: { status: 'stable' },
+    })
     expect(write.find((l: any) => l.lang === 'ja').features).toEqual({})
     const styles = (await json(await served.call('/v3/languages?resource=style_rules'))).body
     expect(styles.map((l: any) => l.lang)).toEqual(['de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'])
     const tm = (await json(await served.call('/v3/languages?resource=translation_memory'))).body
     expect(tm.find((l: any) => l.lang === 'en-GB')).toMatchObject({ usable_as_source: false, usable_as_target: true })
-    for (const resource of ['translate_document', 'glossary']) expect((await served.call(`/v3/languages?resource=${resource}`)).status).toBe(200)
+    for (const resource of ['translate_document', 'glossary'])
+      expect((await served.call(`/v3/languages?resource=${resource}`)).status).toBe(200)
   })
 
   it('refuses an unknown resource or include value, and a missing key', async () => {
@@ -55,7 +74,15 @@ describe('/v3/languages/resources', () => {
   it('lists every resource and which side each feature needs', async () => {
     const { status, body } = await json(await served.call('/v3/languages/resources'))
     expect(status).toBe(200)
-    expect(body.map((r: any) => r.name)).toEqual(['translate_text', 'translate_document', 'glossary', 'voice', 'write', 'style_rules', 'translation_memory'])
+    expect(body.map((r: any) => r.name)).toEqual([
+      'translate_text',
+      'translate_document',
+      'glossary',
+      'voice',
+      'write',
+      'style_rules',
+      'translation_memory',
+    ])
     expect(body[0].features).toContainEqual({ name: 'formality', needs_target_support: true })
     expect(body[0].features).toContainEqual({ name: 'auto_detection', needs_source_support: true })
     expect(body.find((r: any) => r.name === 'style_rules').features).toEqual([])

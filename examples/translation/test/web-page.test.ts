@@ -6,7 +6,10 @@ import { API_KEY, startServer, type TestServer } from './_server.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const available = existsSync(CHROMIUM)
-if (!available) console.warn(`\n!!! ${CHROMIUM} not found: the browser test of the translator page is SKIPPED (apt-get install chromium).\n`)
+if (!available)
+  console.warn(
+    `\n!!! ${CHROMIUM} not found: the browser test of the translator page is SKIPPED (apt-get install chromium).\n`,
+  )
 
 describe.runIf(available || process.env.CI === '1')('translator page in Chromium', () => {
   let server: TestServer

@@ -26,7 +26,13 @@ const stored = (name: string, text: string): Record_ => {
   const body = Buffer.from(text)
   return { name, method: 0, body, size: body.length, crc: crc32(body) }
 }
-const deflated = (name: string, data: Buffer): Record_ => ({ name, method: 8, body: deflateRawSync(data), size: data.length, crc: crc32(data) })
+const deflated = (name: string, data: Buffer): Record_ => ({
+  name,
+  method: 8,
+  body: deflateRawSync(data),
+  size: data.length,
+  crc: crc32(data),
+})
 
 /**
  * A ZIP written by hand: each record once as a local header and data, then a central directory that lists the
@@ -93,8 +99,16 @@ async function zeros(name: string, mib: number): Promise<Record_> {
   return { name, method: 8, body: Buffer.concat(out), size: mib * MIB, crc }
 }
 
-const CONTENT_TYPES = stored('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
-const DOCUMENT = deflated('word/document.xml', Buffer.from('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Good morning</w:t></w:r></w:p></w:body></w:document>'))
+const CONTENT_TYPES = stored(
+  '[Content_Types].xml',
+  '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+)
+const DOCUMENT = deflated(
+  'word/document.xml',
+  Buffer.from(
+    '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Good morning</w:t></w:r></w:p></w:body></w:document>',
+  ),
+)
 
 let bomb: Uint8Array
 let bigZeros: Record_
@@ -108,14 +122,19 @@ beforeAll(async () => {
 
 describe('readZip limits', () => {
   it('reads a package it wrote, and one written by hand', async () => {
-    const entries = [{ name: 'a.txt', data: new TextEncoder().encode('hello '.repeat(1000)) }, { name: 'b.txt', data: new Uint8Array([1, 2, 3]) }]
-    expect(await readZip(writeZip(entries))).toEqual(entries.map((e) => ({ name: e.name, data: expect.any(Uint8Array) })))
+    const entries = [
+      { name: 'a.txt', data: new TextEncoder().encode('hello '.repeat(1000)) },
+      { name: 'b.txt', data: new Uint8Array([1, 2, 3]) },
+    ]
+    expect(await readZip(writeZip(entries))).toEqual(
+      entries.map((e) => ({ name: e.name, data: expect.any(Uint8Array) })),
+    )
     const read = await readZip(craft([CONTENT_TYPES, DOCUMENT]))
     expect(read.map((e) => e.name)).toEqual(['[Content_Types].xml', 'word/document.xml'])
     expect(Buffer.from(read[1]!.data).toString()).toContain('Good morning')
   })
 
-  it('refuses the report\'s bomb on its declared sizes, before inflating anything', async () => {
+  it("refuses the report's bomb on its declared sizes, before inflating anything", async () => {
     expect(bomb.byteLength).toBeLessThan(250 * 1024)
     const started = performance.now()
     await expect(readZip(bomb)).rejects.toThrow(ZipLimitError)
@@ -173,7 +192,13 @@ describe('readZip limits', () => {
 
   it('keeps the event loop running while a large entry inflates', async () => {
     const text = Buffer.from(randomBytes(20 * MIB).toString('hex')) // 40 MiB, compresses about 2:1
-    const big = { name: 'word/big.xml', method: 8 as const, body: deflateRawSync(text, { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }), size: text.length, crc: crc32(text) }
+    const big = {
+      name: 'word/big.xml',
+      method: 8 as const,
+      body: deflateRawSync(text, { level: 1, strategy: constants.Z_DEFAULT_STRATEGY }),
+      size: text.length,
+      crc: crc32(text),
+    }
     const zip = craft([CONTENT_TYPES, big])
     const delay = monitorEventLoopDelay({ resolution: 5 })
     delay.enable()
@@ -209,7 +234,9 @@ describe('POST /v2/document with a zip bomb', () => {
       const res = await upload(bomb)
       times.push(performance.now() - started)
       expect(res.status).toBe(413)
-      expect(((await res.json()) as { message: string }).message).toMatch(/^The document is too large once unpacked: the package inflates to more than/)
+      expect(((await res.json()) as { message: string }).message).toMatch(
+        /^The document is too large once unpacked: the package inflates to more than/,
+      )
     }
     const growth = process.memoryUsage().rss - rssBefore
     times.sort((a, b) => a - b)
@@ -220,7 +247,9 @@ describe('POST /v2/document with a zip bomb', () => {
   it('answers 400 for overlapping entries and for an entry larger than it declares, 413 for a ratio bomb', async () => {
     const overlap = await upload(craft([CONTENT_TYPES, DOCUMENT], [0, 1, 1]))
     expect(overlap.status).toBe(400)
-    expect(((await overlap.json()) as { message: string }).message).toMatch(/^Invalid file: the document is not a valid package \(entries .* overlap\)/)
+    expect(((await overlap.json()) as { message: string }).message).toMatch(
+      /^Invalid file: the document is not a valid package \(entries .* overlap\)/,
+    )
     const liar = await upload(craft([CONTENT_TYPES, DOCUMENT, { ...bigZeros, size: 1000, crc: 0 }]))
     expect(liar.status).toBe(400)
     const ratio = await upload(craft([CONTENT_TYPES, DOCUMENT, bigZeros]))

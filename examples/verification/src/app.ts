@@ -31,7 +31,12 @@ export interface VerificationService {
 }
 
 export async function createVerificationService(config: Config): Promise<VerificationService> {
-  const database = await openDatabase<Database>({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, fileName: 'verification.sqlite', migrations })
+  const database = await openDatabase<Database>({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'verification.sqlite',
+    migrations,
+  })
   const { db } = database
   const secret = await loadServerSecret(db, config.serverSecret)
   const queue = createQueue(database, config)
@@ -72,7 +77,11 @@ export async function registerConfiguredPartner(services: Services): Promise<voi
   if (!id) throw new Error(`PARTNER_ID must be a positive number, got "${partnerId ?? ''}"`)
   if (!apiKey) throw new Error('API_KEY is required with PARTNER_ID')
   const existing = await services.partners.find(id)
-  await services.partners.upsert(id, existing?.name ?? `Partner ${id}`, partnerCallbackUrl ?? existing?.callbackUrl ?? null)
+  await services.partners.upsert(
+    id,
+    existing?.name ?? `Partner ${id}`,
+    partnerCallbackUrl ?? existing?.callbackUrl ?? null,
+  )
   await services.partners.addKey(id, apiKey)
 }
 
@@ -82,8 +91,11 @@ export async function registerConfiguredPartner(services: Services): Promise<voi
  * from `routeless build`, or a manifest older than the controllers).
  */
 export function requireTypes(app: Application): void {
-  const untyped = [...app.table.handlers()].filter((h) => !h.types).map((h) => `${h.className}.${h.name} (${path.relative(CONTROLLERS, h.file)})`)
+  const untyped = [...app.table.handlers()]
+    .filter((h) => !h.types)
+    .map((h) => `${h.className}.${h.name} (${path.relative(CONTROLLERS, h.file)})`)
   if (untyped.length === 0) return
-  throw new Error(`The handlers' types are unknown for ${untyped.join(', ')}: install typescript, or run \`npx routeless build\` in ${path.dirname(CONTROLLERS)} and ship .routeless/manifest.json`)
+  throw new Error(
+    `The handlers' types are unknown for ${untyped.join(', ')}: install typescript, or run \`npx routeless build\` in ${path.dirname(CONTROLLERS)} and ship .routeless/manifest.json`,
+  )
 }
-

@@ -18,8 +18,14 @@ const USAGE = `usage:
 
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true,
-    options: { name: { type: 'string' }, 'callback-url': { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean' } },
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'callback-url': { type: 'string' },
+      key: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   })
   const [command, sub, arg] = positionals
   if (values.help || !command) {
@@ -33,9 +39,14 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
       const id = normalisePartnerId(arg)
       if (!id) throw new Error(`partner id must be a positive number, got "${arg}"`)
       const callbackUrl = values['callback-url'] ?? null
-      if (callbackUrl !== null && !isValidCallbackUrl(callbackUrl)) throw new Error(`invalid callback URL "${callbackUrl}"`)
+      if (callbackUrl !== null && !isValidCallbackUrl(callbackUrl))
+        throw new Error(`invalid callback URL "${callbackUrl}"`)
       const existing = await partners.find(id)
-      await partners.upsert(id, values.name ?? existing?.name ?? `Partner ${id}`, callbackUrl ?? existing?.callbackUrl ?? null)
+      await partners.upsert(
+        id,
+        values.name ?? existing?.name ?? `Partner ${id}`,
+        callbackUrl ?? existing?.callbackUrl ?? null,
+      )
       const key = await partners.addKey(id, values.key)
       out(JSON.stringify({ partner_id: id, key_id: key.id, api_key: key.apiKey }))
     } else if (command === 'key' && sub === 'add' && arg) {

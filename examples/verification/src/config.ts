@@ -59,7 +59,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
 }
 
-function integer(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+function integer(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)

@@ -11,7 +11,9 @@ const service = await createVerificationService(config)
 await registerConfiguredPartner(service.services)
 await service.worker.start()
 const server = await serve(service.app, { host: config.host, port: config.port })
-console.log(`verification: listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`})`)
+console.log(
+  `verification: listening on ${server.url} (${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`})`,
+)
 
 let stopping = false
 async function stop(signal: string) {

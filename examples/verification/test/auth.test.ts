@@ -36,14 +36,24 @@ describe('POST /v3/token', () => {
     const claims = claimsOf(body.token)
     expect(claims).toMatchObject({ partner_id: PARTNER_ID, policy: 0 })
     expect(Number(claims.exp) - Number(claims.iat)).toBe(900)
-    expect(JSON.parse(Buffer.from(body.token.split('.')[0], 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' })
+    expect(JSON.parse(Buffer.from(body.token.split('.')[0], 'base64url').toString())).toEqual({
+      alg: 'HS256',
+      typ: 'JWT',
+    })
   })
 
   it('takes the partner id with leading zeros, and binds user_id, product and partner_params from a multipart body', async () => {
-    const form = encodeMultipart(partsOf({ user_id: 'user-42', product: 'enhanced_kyc', partner_params: { ref: 'abc' } }))
+    const form = encodeMultipart(
+      partsOf({ user_id: 'user-42', product: 'enhanced_kyc', partner_params: { ref: 'abc' } }),
+    )
     const res = await tokenCall({ 'smileid-partner-id': `00${PARTNER_ID}`, 'smileid-api-key': API_KEY }, form)
     expect(res.status).toBe(200)
-    expect(claimsOf((await res.json()).token)).toMatchObject({ partner_id: PARTNER_ID, user_id: 'user-42', product: 'enhanced_kyc', partner_params: { ref: 'abc' } })
+    expect(claimsOf((await res.json()).token)).toMatchObject({
+      partner_id: PARTNER_ID,
+      user_id: 'user-42',
+      product: 'enhanced_kyc',
+      partner_params: { ref: 'abc' },
+    })
   })
 
   it.each([
@@ -59,23 +69,40 @@ describe('POST /v3/token', () => {
   })
 
   it('answers 415 for a non-multipart body and 400 for an unknown product', async () => {
-    const json = await fetch(`${server.url}/v3/token`, { method: 'POST', headers: { 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY, 'content-type': 'application/json' }, body: '{"user_id":"x"}' })
+    const json = await fetch(`${server.url}/v3/token`, {
+      method: 'POST',
+      headers: { 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY, 'content-type': 'application/json' },
+      body: '{"user_id":"x"}',
+    })
     expect(json.status).toBe(415)
-    expect(await json.json()).toEqual({ status: 'Unsupported Media Type', message: 'Unsupported Media Type. Required Content-Type is multipart/form-data' })
-    const bad = await tokenCall({ 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY }, encodeMultipart(partsOf({ product: 'teleportation' })))
+    expect(await json.json()).toEqual({
+      status: 'Unsupported Media Type',
+      message: 'Unsupported Media Type. Required Content-Type is multipart/form-data',
+    })
+    const bad = await tokenCall(
+      { 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY },
+      encodeMultipart(partsOf({ product: 'teleportation' })),
+    )
     expect(bad.status).toBe(400)
     expect((await bad.json()).message).toBe("Field 'product' is invalid.")
   })
 
   it("refuses the PII-reference payload, which this server does not support, in the field's own words", async () => {
-    const res = await tokenCall({ 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY }, encodeMultipart(partsOf({ payload: { pii_ref: 'x' } })))
+    const res = await tokenCall(
+      { 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY },
+      encodeMultipart(partsOf({ payload: { pii_ref: 'x' } })),
+    )
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ status: 'Bad Request', message: "Field 'payload' is not supported by this server: send the fields in each request instead." })
+    expect(await res.json()).toEqual({
+      status: 'Bad Request',
+      message: "Field 'payload' is not supported by this server: send the fields in each request instead.",
+    })
   })
 })
 
 describe('SmileID-Token on protected routes', () => {
-  const status = (headers: Record<string, string>) => fetch(`${server.url}/v3/status/job_01h455vb4pex5vsknk084sn02q`, { headers })
+  const status = (headers: Record<string, string>) =>
+    fetch(`${server.url}/v3/status/job_01h455vb4pex5vsknk084sn02q`, { headers })
 
   it('answers 401 when the token is missing, malformed, forged, expired or its key revoked', async () => {
     const good = await client.fetchToken()
@@ -84,7 +111,12 @@ describe('SmileID-Token on protected routes', () => {
     const claims = claimsOf(good)
     const expired = signJwt({ ...claims, iat: now - 1000, exp: now - 100 }, key)
     const forged = signJwt({ ...claims, exp: now + 100 }, deriveKey('another-secret', 'jwt'))
-    for (const headers of [{} as Record<string, string>, { 'SmileID-Token': 'not-a-jwt' }, { 'SmileID-Token': forged }, { 'SmileID-Token': expired }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'SmileID-Token': 'not-a-jwt' },
+      { 'SmileID-Token': forged },
+      { 'SmileID-Token': expired },
+    ]) {
       const res = await status(headers)
       expect(res.status).toBe(401)
       expect(await res.json()).toEqual({ status: 'Unauthorized', message: 'Invalid authentication credentials.' })
@@ -111,15 +143,26 @@ describe('SmileID-Token on protected routes', () => {
     const fraud = await fetch(`${server.url}/v3/users/u1/report_fraud`, { method: 'POST' })
     expect(await fraud.json()).toEqual({ status: 'Unauthorized', message: 'Invalid token' })
     const links = await fetch(`${server.url}/v3/hosted_links`)
-    expect(await links.json()).toEqual({ status: 'Unauthorized', message: 'Missing or invalid authentication credentials.' })
+    expect(await links.json()).toEqual({
+      status: 'Unauthorized',
+      message: 'Missing or invalid authentication credentials.',
+    })
   })
 
   it('challenges with WWW-Authenticate naming the SmileID-Token header, before judging the body', async () => {
-    const res = await fetch(`${server.url}/v3/enhanced_kyc`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'not a form' })
+    const res = await fetch(`${server.url}/v3/enhanced_kyc`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'not a form',
+    })
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toBe('SmileID-Token realm="v3"')
     expect(await res.json()).toEqual({ status: 'Unauthorized', message: 'Invalid authentication credentials.' })
-    const links = await fetch(`${server.url}/v3/hosted_links`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(11 * 1024 * 1024) })
+    const links = await fetch(`${server.url}/v3/hosted_links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(11 * 1024 * 1024),
+    })
     expect(links.status).toBe(401)
     expect(links.headers.get('www-authenticate')).toBe('SmileID-Token realm="v3"')
   })
@@ -138,7 +181,9 @@ describe('SmileID-Token on protected routes', () => {
 
     const bound = new V3Client(server.url, PARTNER_ID, API_KEY)
     const form = encodeMultipart(partsOf({ user_id: 'user-bound' }))
-    bound.token = (await (await tokenCall({ 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY }, form)).json()).token
+    bound.token = (
+      await (await tokenCall({ 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY }, form)).json()
+    ).token
     const other = await bound.post('/v3/enhanced_kyc', ekyc(), { 'User-ID': 'someone-else' })
     expect(other.status).toBe(403)
     const same = await bound.post('/v3/enhanced_kyc', ekyc(), { 'User-ID': 'user-bound' })
@@ -150,9 +195,20 @@ describe('SmileID-Token on protected routes', () => {
 
   it('refuses a product-scoped token on another product and on hosted links', async () => {
     const scoped = new V3Client(server.url, PARTNER_ID, API_KEY)
-    scoped.token = (await (await tokenCall({ 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY }, encodeMultipart(partsOf({ product: 'one_time_aml' })))).json()).token
+    scoped.token = (
+      await (
+        await tokenCall(
+          { 'smileid-partner-id': PARTNER_ID, 'smileid-api-key': API_KEY },
+          encodeMultipart(partsOf({ product: 'one_time_aml' })),
+        )
+      ).json()
+    ).token
     const form = encodeMultipart(partsOf(ekyc()))
-    const ekycRes = await fetch(`${server.url}/v3/enhanced_kyc`, { method: 'POST', headers: { 'SmileID-Token': scoped.token!, 'content-type': form.contentType }, body: form.body })
+    const ekycRes = await fetch(`${server.url}/v3/enhanced_kyc`, {
+      method: 'POST',
+      headers: { 'SmileID-Token': scoped.token!, 'content-type': form.contentType },
+      body: form.body,
+    })
     expect(ekycRes.status).toBe(403)
     expect((await ekycRes.json()).message).toBe('Token is not authorized for this product.')
     const links = await fetch(`${server.url}/v3/hosted_links`, { headers: { 'SmileID-Token': scoped.token! } })

@@ -29,66 +29,152 @@ describe('GET /openapi.json', () => {
   })
 
   it('has every route of the README', () => {
-    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
-    expect(operations).toEqual(expect.arrayContaining([
-      'POST /v3/token', 'GET /v3/status/{jobId}', 'POST /v3/replay/{jobId}', 'POST /v3/enhanced_kyc', 'POST /v3/enhanced_kyc/sync',
-      'POST /v3/biometric_kyc', 'POST /v3/document_verification', 'POST /v3/enhanced_document_verification',
-      'POST /v3/residency_document_verification', 'POST /v3/registration', 'POST /v3/authentication', 'POST /v3/compare',
-      'POST /v3/address', 'POST /v3/aml', 'POST /v3/aml/sync', 'POST /v3/aml/monitoring', 'GET /v3/aml/monitoring/{jobId}/news/{reference}',
-      'POST /v3/users/{userId}/report-fraud', 'POST /v3/hosted_links', 'GET /v3/hosted_links', 'GET /v3/hosted_links/{refId}',
-      'PUT /v3/hosted_links/{refId}', 'GET /v3/services/bank_codes', 'GET /v3/services/id_status', 'GET /v3/services/supported_documents',
-      'GET /v3/services/supported_id_types', 'GET /links/{partnerId}/{refId}', 'POST /links/{partnerId}/{refId}',
-      'GET /links/{partnerId}/{refId}/{jobId}', 'GET /openapi.json',
-    ]))
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'POST /v3/token',
+        'GET /v3/status/{jobId}',
+        'POST /v3/replay/{jobId}',
+        'POST /v3/enhanced_kyc',
+        'POST /v3/enhanced_kyc/sync',
+        'POST /v3/biometric_kyc',
+        'POST /v3/document_verification',
+        'POST /v3/enhanced_document_verification',
+        'POST /v3/residency_document_verification',
+        'POST /v3/registration',
+        'POST /v3/authentication',
+        'POST /v3/compare',
+        'POST /v3/address',
+        'POST /v3/aml',
+        'POST /v3/aml/sync',
+        'POST /v3/aml/monitoring',
+        'GET /v3/aml/monitoring/{jobId}/news/{reference}',
+        'POST /v3/users/{userId}/report-fraud',
+        'POST /v3/hosted_links',
+        'GET /v3/hosted_links',
+        'GET /v3/hosted_links/{refId}',
+        'PUT /v3/hosted_links/{refId}',
+        'GET /v3/services/bank_codes',
+        'GET /v3/services/id_status',
+        'GET /v3/services/supported_documents',
+        'GET /v3/services/supported_id_types',
+        'GET /links/{partnerId}/{refId}',
+        'POST /links/{partnerId}/{refId}',
+        'GET /links/{partnerId}/{refId}/{jobId}',
+        'GET /openapi.json',
+      ]),
+    )
     expect(operations).toHaveLength(30)
   })
 
   it('describes parameters, multipart bodies and the SmileID-Token', () => {
-    expect(doc.paths['/v3/status/{jobId}'].get.parameters[0]).toMatchObject({ name: 'jobId', in: 'path', schema: { type: 'string', pattern: expect.stringContaining('job_') } })
+    expect(doc.paths['/v3/status/{jobId}'].get.parameters[0]).toMatchObject({
+      name: 'jobId',
+      in: 'path',
+      schema: { type: 'string', pattern: expect.stringContaining('job_') },
+    })
     const docs = doc.paths['/v3/services/supported_documents'].get
     expect(docs.parameters.map((p: any) => p.name)).toEqual(['continent', 'locale', 'country_code'])
     expect(docs.parameters[0].schema.enum).toContain('EUROPE')
-    expect(doc.paths['/v3/aml/monitoring/{jobId}/news/{reference}'].get.parameters.map((p: any) => [p.name, p.in])).toEqual([['jobId', 'path'], ['reference', 'path'], ['news_category', 'query'], ['page', 'query'], ['limit', 'query']])
+    expect(
+      doc.paths['/v3/aml/monitoring/{jobId}/news/{reference}'].get.parameters.map((p: any) => [p.name, p.in]),
+    ).toEqual([
+      ['jobId', 'path'],
+      ['reference', 'path'],
+      ['news_category', 'query'],
+      ['page', 'query'],
+      ['limit', 'query'],
+    ])
     const ekyc = doc.paths['/v3/enhanced_kyc'].post.requestBody
     expect(Object.keys(ekyc.content)).toEqual(['multipart/form-data'])
-    expect(ekyc.content['multipart/form-data'].schema.required).toEqual(expect.arrayContaining(['country', 'id_type', 'id_number', 'user_details', 'consent']))
+    expect(ekyc.content['multipart/form-data'].schema.required).toEqual(
+      expect.arrayContaining(['country', 'id_type', 'id_number', 'user_details', 'consent']),
+    )
     const selfie = doc.paths['/v3/registration'].post.requestBody.content['multipart/form-data'].schema.properties
-    expect(selfie.liveness_images).toMatchObject({ type: 'array', minItems: 6, maxItems: 8, items: { format: 'binary' } })
+    expect(selfie.liveness_images).toMatchObject({
+      type: 'array',
+      minItems: 6,
+      maxItems: 8,
+      items: { format: 'binary' },
+    })
     expect(doc.paths['/v3/users/{userId}/report-fraud'].post.parameters.map((p: any) => p.name)).toEqual(['userId'])
-    expect(doc.components.securitySchemes.smileIdToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'SmileID-Token' })
+    expect(doc.components.securitySchemes.smileIdToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'SmileID-Token',
+    })
     expect(doc.security).toEqual([{ smileIdToken: [] }])
     expect(doc.paths['/v3/token'].post.security).toEqual([])
     expect(doc.paths['/v3/services/bank_codes'].get.security).toEqual([])
     expect(doc.paths['/v3/services/id_status'].get.security).toBeUndefined()
     expect(doc.paths['/links/{partnerId}/{refId}'].get.security).toEqual([])
   })
-  it('takes every parameter and body from the handlers\' types: forms inline, files are binary', () => {
+  it("takes every parameter and body from the handlers' types: forms inline, files are binary", () => {
     const schemas = doc.components.schemas
     // Components are the named types the document refers to (a form's own fields are listed inline).
     expect(schemas).not.toHaveProperty('FilePart')
     expect(schemas).not.toHaveProperty('BiometricKycForm')
     const form = doc.paths['/v3/biometric_kyc'].post.requestBody.content['multipart/form-data'].schema
     expect(form.additionalProperties).toBe(false)
-    expect(form.required).toEqual(expect.arrayContaining(['country', 'id_type', 'id_number', 'selfie_image', 'liveness_images', 'user_details', 'consent']))
+    expect(form.required).toEqual(
+      expect.arrayContaining([
+        'country',
+        'id_type',
+        'id_number',
+        'selfie_image',
+        'liveness_images',
+        'user_details',
+        'consent',
+      ]),
+    )
     expect(form.properties.selfie_image).toMatchObject({ type: 'string', format: 'binary' })
     expect(JSON.stringify(doc)).not.toMatch(/x-js|x-json|errorMessage/)
     expect(form.properties.sandbox_result).toMatchObject({ type: 'integer', minimum: 0 })
     // The JSON parts are described by their types (a part of JSON text; lists say so in the body's encoding).
-    expect(form.properties.consent).toMatchObject({ allOf: [{ $ref: '#/components/schemas/ConsentPart' }], description: expect.stringContaining('granted_at') })
-    expect(schemas.ConsentPart).toMatchObject({ type: 'object', required: ['granted', 'granted_at', 'notice_language', 'notice_privacy_policy_url'] })
-    expect(schemas.UserDetailsPart.properties.email).toMatchObject({ type: ['null', 'string'], pattern: expect.any(String) })
-    expect(form.properties.metadata).toMatchObject({ type: 'array', maxItems: 50, items: { $ref: '#/components/schemas/MetadataItem' } })
-    expect(doc.paths['/v3/biometric_kyc'].post.requestBody.content['multipart/form-data'].encoding).toEqual({ metadata: { contentType: 'application/json' } })
+    expect(form.properties.consent).toMatchObject({
+      allOf: [{ $ref: '#/components/schemas/ConsentPart' }],
+      description: expect.stringContaining('granted_at'),
+    })
+    expect(schemas.ConsentPart).toMatchObject({
+      type: 'object',
+      required: ['granted', 'granted_at', 'notice_language', 'notice_privacy_policy_url'],
+    })
+    expect(schemas.UserDetailsPart.properties.email).toMatchObject({
+      type: ['null', 'string'],
+      pattern: expect.any(String),
+    })
+    expect(form.properties.metadata).toMatchObject({
+      type: 'array',
+      maxItems: 50,
+      items: { $ref: '#/components/schemas/MetadataItem' },
+    })
+    expect(doc.paths['/v3/biometric_kyc'].post.requestBody.content['multipart/form-data'].encoding).toEqual({
+      metadata: { contentType: 'application/json' },
+    })
     const aml = doc.paths['/v3/aml'].post.requestBody.content['multipart/form-data']
-    expect(aml.schema.properties.countries).toMatchObject({ type: 'array', minItems: 1, maxItems: 250, items: { type: 'string', pattern: '^[A-Z]{2}$' } })
+    expect(aml.schema.properties.countries).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: 250,
+      items: { type: 'string', pattern: '^[A-Z]{2}$' },
+    })
     expect(Object.keys(aml.encoding).sort()).toEqual(['aliases', 'countries', 'metadata'])
     const list = doc.paths['/v3/hosted_links'].get.parameters
-    expect(list.find((p: any) => p.name === 'page')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100 } })
-    expect(doc.paths['/v3/services/id_status'].get.parameters.map((p: any) => [p.name, p.required])).toEqual([['country', true], ['id_type', true]])
+    expect(list.find((p: any) => p.name === 'page')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100 },
+    })
+    expect(doc.paths['/v3/services/id_status'].get.parameters.map((p: any) => [p.name, p.required])).toEqual([
+      ['country', true],
+      ['id_type', true],
+    ])
   })
 })
 
-describe('parameters routeless validates, with the contract\'s messages', () => {
+describe("parameters routeless validates, with the contract's messages", () => {
   it('answers a malformed job id with the v3 envelope, after the token check', async () => {
     const client = new V3Client(server.url, PARTNER_ID, API_KEY)
     const res = await client.get('/v3/status/job_nope')
@@ -105,12 +191,21 @@ describe('parameters routeless validates, with the contract\'s messages', () => 
   ])('answers %s with the catalogue envelope', async (query) => {
     const res = await fetch(`${server.url}/v3/services/${query}`)
     expect(res.status).toBe(400)
-    expect(await res.json()).toEqual({ error: 'Country Code must be a valid ISO 3166-1 alpha-2 country code consisting of exactly two uppercase letters.', code: '2413' })
+    expect(await res.json()).toEqual({
+      error:
+        'Country Code must be a valid ISO 3166-1 alpha-2 country code consisting of exactly two uppercase letters.',
+      code: '2413',
+    })
   })
 
   it('reports the first failing catalogue filter, in the order the contract checks them', async () => {
-    const res = await fetch(`${server.url}/v3/services/supported_documents?country_code=x&locale=xx-XX&continent=ATLANTIS`)
-    expect(await res.json()).toEqual({ error: 'continent must be one of: AFRICA, ASIA, EUROPE, NORTH AMERICA, OCEANIA, SOUTH AMERICA', code: '2413' })
+    const res = await fetch(
+      `${server.url}/v3/services/supported_documents?country_code=x&locale=xx-XX&continent=ATLANTIS`,
+    )
+    expect(await res.json()).toEqual({
+      error: 'continent must be one of: AFRICA, ASIA, EUROPE, NORTH AMERICA, OCEANIA, SOUTH AMERICA',
+      code: '2413',
+    })
     const locale = await fetch(`${server.url}/v3/services/supported_documents?locale=xx-XX`)
     expect((await locale.json()).error).toBe('locale must be one of: en-GB, fr-FR, ar-EG')
     expect((await fetch(`${server.url}/v3/services/bank_codes?country=`)).status).toBe(200)

@@ -16,7 +16,9 @@ afterAll(() => server.close())
 describe('the route table', () => {
   it('lists each sub-resource as its own row', () => {
     const rows = server.service.app.table.list().map((r) => `${r.method} ${r.path}`)
-    expect(rows).toEqual(expect.arrayContaining(['POST /v3/users/{userId}/report-fraud', 'GET /v3/aml/monitoring/{jobId}/news']))
+    expect(rows).toEqual(
+      expect.arrayContaining(['POST /v3/users/{userId}/report-fraud', 'GET /v3/aml/monitoring/{jobId}/news']),
+    )
   })
 
   it('routes every listed row to its handler, and none answers the framework 404 or 405', async () => {

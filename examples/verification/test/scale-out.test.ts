@@ -18,9 +18,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
 
 /** Two instances started together on a fresh database. */
-async function twoInstances(config: Parameters<typeof startServer>[0] = {}): Promise<{ a: TestServer; b: TestServer; close(): Promise<void> }> {
+async function twoInstances(
+  config: Parameters<typeof startServer>[0] = {},
+): Promise<{ a: TestServer; b: TestServer; close(): Promise<void> }> {
   const database = await createTestDatabase('verification_scale')
-  const started = await Promise.allSettled([startServer({ ...config, databaseUrl: database.url }), startServer({ ...config, databaseUrl: database.url })])
+  const started = await Promise.allSettled([
+    startServer({ ...config, databaseUrl: database.url }),
+    startServer({ ...config, databaseUrl: database.url }),
+  ])
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
   const close = async () => {
     await Promise.allSettled(servers.map((s) => s.close()))
@@ -39,9 +44,14 @@ describe.runIf(hasPostgres)('two instances on one PostgreSQL', () => {
     for (let round = 0; round < 3; round++) {
       const { a, b, close } = await twoInstances()
       try {
-        const keys = await a.services.db.selectFrom('api_keys').select('id').where('partner_id', '=', PARTNER_ID).execute()
+        const keys = await a.services.db
+          .selectFrom('api_keys')
+          .select('id')
+          .where('partner_id', '=', PARTNER_ID)
+          .execute()
         expect(keys).toHaveLength(1)
-        for (const server of [a, b]) expect((await new V3Client(server.url, PARTNER_ID, API_KEY).get('/v3/hosted_links')).status).toBe(200)
+        for (const server of [a, b])
+          expect((await new V3Client(server.url, PARTNER_ID, API_KEY).get('/v3/hosted_links')).status).toBe(200)
       } finally {
         await close()
       }
@@ -54,14 +64,25 @@ describe.runIf(hasPostgres)('two instances on one PostgreSQL', () => {
     try {
       const client = new V3Client(a.url, PARTNER_ID, API_KEY)
       const created = await client.post('/v3/hosted_links', {
-        id_types: [{ country: 'NG', id_type: 'NIN', verification_method: 'biometric_kyc' }], name: 'Once',
-        notice_privacy_policy_url: 'https://example.com/privacy', is_single_use: 'true', callback_url: receiver.url,
+        id_types: [{ country: 'NG', id_type: 'NIN', verification_method: 'biometric_kyc' }],
+        name: 'Once',
+        notice_privacy_policy_url: 'https://example.com/privacy',
+        is_single_use: 'true',
+        callback_url: receiver.url,
       })
       expect(created.status).toBe(201)
       const path = new URL(created.body.link).pathname
       const submit = (server: TestServer) => {
         const form = new FormData()
-        for (const [k, v] of Object.entries({ choice: '0', given_names: 'Amina', last_name: 'Clearwater', email: 'a@example.com', id_number: '12345678901', consent: 'granted' })) form.append(k, v)
+        for (const [k, v] of Object.entries({
+          choice: '0',
+          given_names: 'Amina',
+          last_name: 'Clearwater',
+          email: 'a@example.com',
+          id_number: '12345678901',
+          consent: 'granted',
+        }))
+          form.append(k, v)
         form.append('selfie_image', new Blob([fixture('selfie.jpg')], { type: 'image/jpeg' }), 'selfie.jpg')
         form.append('document', new Blob([fixture('document.png')], { type: 'image/png' }), 'document.png')
         return fetch(server.url + path, { method: 'POST', body: form, redirect: 'manual' })
@@ -69,7 +90,11 @@ describe.runIf(hasPostgres)('two instances on one PostgreSQL', () => {
       const answers = await Promise.all([a, b, a, b, a, b].map(submit))
       const statuses = answers.map((r) => r.status).sort()
       expect(statuses).toEqual([303, 410, 410, 410, 410, 410])
-      const jobs = await a.services.db.selectFrom('jobs').select('id').where('hosted_link_id', '=', created.body.ref_id).execute()
+      const jobs = await a.services.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('hosted_link_id', '=', created.body.ref_id)
+        .execute()
       expect(jobs).toHaveLength(1)
       const [callback] = await receiver.waitFor(1)
       expect(JSON.parse(callback!.body)).toMatchObject({ job_id: jobs[0]!.id, hosted_link: created.body.ref_id })
@@ -89,14 +114,29 @@ describe.runIf(hasPostgres)('two instances on one PostgreSQL', () => {
     let a: Awaited<ReturnType<typeof startChildInstance>> | undefined
     try {
       a = await startChildInstance(MAIN, {
-        DATABASE_URL: database.url, PARTNER_ID, API_KEY, SERVER_SECRET, JOB_LEASE_MS: '800', SANDBOX_DELAY_MS: '0', WORKER_POLL_MS: '100',
+        DATABASE_URL: database.url,
+        PARTNER_ID,
+        API_KEY,
+        SERVER_SECRET,
+        JOB_LEASE_MS: '800',
+        SANDBOX_DELAY_MS: '0',
+        WORKER_POLL_MS: '100',
       })
       // Deciding reads fraud_reports first: holding that table makes a worker that claimed the job wait right there.
       await locker.connect()
       await locker.query('BEGIN; LOCK TABLE fraud_reports IN ACCESS EXCLUSIVE MODE')
-      const res = await new V3Client(a.url, PARTNER_ID, API_KEY).post('/v3/enhanced_kyc', ekyc({ callback_url: receiver.url }), { 'User-ID': 'stalled-user' })
+      const res = await new V3Client(a.url, PARTNER_ID, API_KEY).post(
+        '/v3/enhanced_kyc',
+        ekyc({ callback_url: receiver.url }),
+        { 'User-ID': 'stalled-user' },
+      )
       expect(res.status).toBe(202)
-      const queued = () => b.services.db.selectFrom('background_jobs').selectAll().where('ref', '=', res.body.job_id).executeTakeFirstOrThrow()
+      const queued = () =>
+        b.services.db
+          .selectFrom('background_jobs')
+          .selectAll()
+          .where('ref', '=', res.body.job_id)
+          .executeTakeFirstOrThrow()
       const end = Date.now() + 10_000
       while (!(await queued()).owner?.includes(`:${a.child.pid}/`)) {
         if (Date.now() > end) throw new Error('instance A did not claim the job')
@@ -116,7 +156,7 @@ describe.runIf(hasPostgres)('two instances on one PostgreSQL', () => {
       await sleep(1500)
       expect(receiver.received).toHaveLength(1)
       expect(await b.services.deliveries.listForJob(res.body.job_id)).toHaveLength(1)
-      expect((await queued())).toMatchObject({ state: 'done', attempts: 2 })
+      expect(await queued()).toMatchObject({ state: 'done', attempts: 2 })
     } finally {
       await locker.end().catch(() => {})
       await a?.kill()

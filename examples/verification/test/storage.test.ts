@@ -18,7 +18,9 @@ function storageSuite(name: string, target: () => { dataDir?: string; databaseUr
       const receiver = await startReceiver()
       const first = await startServer({ ...target(), worker: false })
       const client = new V3Client(first.url, PARTNER_ID, API_KEY)
-      const res = await client.post('/v3/enhanced_kyc', ekyc({ callback_url: receiver.url }), { 'User-ID': 'restart-user' })
+      const res = await client.post('/v3/enhanced_kyc', ekyc({ callback_url: receiver.url }), {
+        'User-ID': 'restart-user',
+      })
       expect(res.status).toBe(202)
       expect((await client.get(`/v3/status/${res.body.job_id}`)).status).toBe(202)
       await first.stop()
@@ -31,7 +33,11 @@ function storageSuite(name: string, target: () => { dataDir?: string; databaseUr
         expect(done.status).toBe(200)
         expect(again.tokenFetches).toBe(0)
         const [callback] = await receiver.waitFor(1)
-        expect(JSON.parse(callback!.body)).toMatchObject({ job_id: res.body.job_id, user_id: 'restart-user', status: 'clear' })
+        expect(JSON.parse(callback!.body)).toMatchObject({
+          job_id: res.body.job_id,
+          user_id: 'restart-user',
+          status: 'clear',
+        })
         const replay = await again.post(`/v3/replay/${res.body.job_id}`, undefined)
         expect(replay.status).toBe(202)
         await receiver.waitFor(2)
@@ -44,7 +50,11 @@ function storageSuite(name: string, target: () => { dataDir?: string; databaseUr
     it('registers the configured partner with a hashed key, and the CLI adds partners and keys', async () => {
       const server = await startServer({ ...target() })
       try {
-        const row = await server.services.db.selectFrom('api_keys').selectAll().where('partner_id', '=', PARTNER_ID).executeTakeFirstOrThrow()
+        const row = await server.services.db
+          .selectFrom('api_keys')
+          .selectAll()
+          .where('partner_id', '=', PARTNER_ID)
+          .executeTakeFirstOrThrow()
         expect(row.hash).toMatch(/^scrypt\$/)
         expect(JSON.stringify(row)).not.toContain(API_KEY)
       } finally {
@@ -55,7 +65,12 @@ function storageSuite(name: string, target: () => { dataDir?: string; databaseUr
       const saved = { ...process.env }
       Object.assign(process.env, Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)))
       try {
-        expect(await runCli(['partner', 'create', '0777', '--name', 'Acme', '--callback-url', 'https://acme.example/hook'], (l) => lines.push(l))).toBe(0)
+        expect(
+          await runCli(
+            ['partner', 'create', '0777', '--name', 'Acme', '--callback-url', 'https://acme.example/hook'],
+            (l) => lines.push(l),
+          ),
+        ).toBe(0)
         expect(await runCli(['partner', 'create', 'abc'], (l) => lines.push(l))).toBe(1)
         expect(await runCli(['nonsense'], (l) => lines.push(l))).toBe(2)
       } finally {

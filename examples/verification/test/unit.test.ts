@@ -9,9 +9,15 @@ import { DOCUMENT_PNG, NOT_AN_IMAGE, SELFIE } from './helpers/fixtures.ts'
 describe('sid_request signature', () => {
   it('matches the published test vector', () => {
     expect(sidSignature('k', '1234', '2026-01-01T00:00:00.000Z')).toBe('toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0=')
-    expect(confirmSidSignature('k', '1234', '2026-01-01T00:00:00.000Z', 'toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0=')).toBe(true)
-    expect(confirmSidSignature('other', '1234', '2026-01-01T00:00:00.000Z', 'toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0=')).toBe(false)
-    expect(confirmSidSignature('k', '1234', '2026-01-01T00:00:00.001Z', 'toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0=')).toBe(false)
+    expect(
+      confirmSidSignature('k', '1234', '2026-01-01T00:00:00.000Z', 'toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0='),
+    ).toBe(true)
+    expect(
+      confirmSidSignature('other', '1234', '2026-01-01T00:00:00.000Z', 'toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0='),
+    ).toBe(false)
+    expect(
+      confirmSidSignature('k', '1234', '2026-01-01T00:00:00.001Z', 'toqR2h9lGsRyDWPNvhrXUIBPovih41o9CqTfcKAEEy0='),
+    ).toBe(false)
   })
 })
 
@@ -35,7 +41,13 @@ describe('TypeID', () => {
   })
 
   it('rejects what is not a TypeID', () => {
-    for (const bad of ['job_', 'job_01h455vb4pex5vsknk084sn02', 'job_81h455vb4pex5vsknk084sn02q', 'job_01h455vb4pex5vsknk084sn0iq', 'user_01h455vb4pex5vsknk084sn02q']) {
+    for (const bad of [
+      'job_',
+      'job_01h455vb4pex5vsknk084sn02',
+      'job_81h455vb4pex5vsknk084sn02q',
+      'job_01h455vb4pex5vsknk084sn0iq',
+      'user_01h455vb4pex5vsknk084sn02q',
+    ]) {
       expect(isTypeId(bad, 'job')).toBe(false)
     }
   })

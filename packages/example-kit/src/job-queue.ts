@@ -58,7 +58,11 @@ export interface ClaimedJob {
 export interface KindOptions {
   maxAttempts?: number
   /** Runs (fenced, in the transaction that marks the job failed) when the attempts are used up. */
-  giveUp?: (job: Pick<ClaimedJob, 'id' | 'kind' | 'ref' | 'attempt'>, error: string, trx: Transaction<any>) => Promise<void>
+  giveUp?: (
+    job: Pick<ClaimedJob, 'id' | 'kind' | 'ref' | 'attempt'>,
+    error: string,
+    trx: Transaction<any>,
+  ) => Promise<void>
 }
 
 export interface JobQueueOptions {
@@ -108,7 +112,10 @@ export class JobQueue {
   private started = false
   private stopped = false
 
-  constructor(private readonly database: Database<any>, options: JobQueueOptions = {}) {
+  constructor(
+    private readonly database: Database<any>,
+    options: JobQueueOptions = {},
+  ) {
     this.db = database.db as unknown as QueueDb
     const leaseMs = options.leaseMs ?? 30_000
     this.o = {
@@ -136,11 +143,23 @@ export class JobQueue {
   async enqueue(job: NewJob, trx: Kysely<any> = this.db): Promise<string> {
     const id = randomBytes(12).toString('hex')
     const now = Date.now()
-    await (trx as unknown as QueueDb).insertInto('background_jobs').values({
-      id, kind: job.kind, ref: job.ref, state: 'ready', run_at: now + (job.delayMs ?? 0), attempts: 0,
-      max_attempts: job.maxAttempts ?? this.handlers.get(job.kind)?.options.maxAttempts ?? 5, owner: null, lease_until: null,
-      last_error: null, created_at: now, finished_at: null,
-    }).execute()
+    await (trx as unknown as QueueDb)
+      .insertInto('background_jobs')
+      .values({
+        id,
+        kind: job.kind,
+        ref: job.ref,
+        state: 'ready',
+        run_at: now + (job.delayMs ?? 0),
+        attempts: 0,
+        max_attempts: job.maxAttempts ?? this.handlers.get(job.kind)?.options.maxAttempts ?? 5,
+        owner: null,
+        lease_until: null,
+        last_error: null,
+        created_at: now,
+        finished_at: null,
+      })
+      .execute()
     if (this.database.dialect === 'postgres') await sql`SELECT pg_notify(${JOB_CHANNEL}, ${job.kind})`.execute(trx)
     if (trx === (this.db as unknown)) this.wake()
     return id
@@ -164,13 +183,15 @@ export class JobQueue {
       return
     }
     clearTimeout(this.timer)
-    this.looking = this.look().catch((error) => this.log('job queue: claiming failed', error)).finally(() => {
-      this.looking = undefined
-      if (this.again) {
-        this.again = false
-        this.wake()
-      }
-    })
+    this.looking = this.look()
+      .catch((error) => this.log('job queue: claiming failed', error))
+      .finally(() => {
+        this.looking = undefined
+        if (this.again) {
+          this.again = false
+          this.wake()
+        }
+      })
   }
 
   /** Stops claiming and waits for the handlers running (their leases are renewed until they end). */
@@ -203,8 +224,12 @@ export class JobQueue {
   /** Sleeps until the next ready job is due, at most `pollMs` (expired leases and other instances' jobs). */
   private async scheduleNext(): Promise<void> {
     if (this.stopped || this.handlers.size === 0) return
-    const next = await this.db.selectFrom('background_jobs').select((eb) => eb.fn.min<number | string>('run_at').as('at'))
-      .where('state', '=', 'ready').where('kind', 'in', [...this.handlers.keys()]).executeTakeFirst()
+    const next = await this.db
+      .selectFrom('background_jobs')
+      .select((eb) => eb.fn.min<number | string>('run_at').as('at'))
+      .where('state', '=', 'ready')
+      .where('kind', 'in', [...this.handlers.keys()])
+      .executeTakeFirst()
     const dueIn = next?.at == null ? this.o.pollMs : Math.max(0, Number(next.at) - Date.now())
     clearTimeout(this.timer)
     this.timer = setTimeout(() => this.wake(), Math.min(this.o.pollMs, dueIn) + 1)
@@ -232,7 +257,11 @@ export class JobQueue {
     const abort = new AbortController()
     let settled = false
     const job: ClaimedJob = {
-      id: row.id, kind: row.kind, ref: row.ref, attempt: row.attempts, signal: abort.signal,
+      id: row.id,
+      kind: row.kind,
+      ref: row.ref,
+      attempt: row.attempts,
+      signal: abort.signal,
       complete: (effects) => {
         settled = true
         return this.finish(row.id, row.owner, { state: 'done', finished_at: Date.now(), last_error: null }, effects)
@@ -264,26 +293,51 @@ export class JobQueue {
     this.tasks.add(task)
   }
 
-  private async retry(job: ClaimedJob, claim: Claim, error: unknown, options: { delayMs?: number; effects?: Effects } = {}): Promise<boolean> {
+  private async retry(
+    job: ClaimedJob,
+    claim: Claim,
+    error: unknown,
+    options: { delayMs?: number; effects?: Effects } = {},
+  ): Promise<boolean> {
     const message = error instanceof Error ? error.message : String(error)
     if (job.attempt >= claim.max_attempts) return this.giveUp(job, claim.owner, message, options.effects)
     const delay = options.delayMs ?? Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** (job.attempt - 1))
-    return this.finish(job.id, claim.owner, { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message }, options.effects)
+    return this.finish(
+      job.id,
+      claim.owner,
+      { state: 'ready', run_at: Date.now() + delay, owner: null, lease_until: null, last_error: message },
+      options.effects,
+    )
   }
 
   private async giveUp(job: ClaimedJob, owner: string, message: string, effects?: Effects): Promise<boolean> {
     const giveUp = this.handlers.get(job.kind)?.options.giveUp
-    return this.finish(job.id, owner, { state: 'failed', finished_at: Date.now(), last_error: message }, async (trx) => {
-      if (effects) await effects(trx)
-      if (giveUp) await giveUp(job, message, trx)
-    })
+    return this.finish(
+      job.id,
+      owner,
+      { state: 'failed', finished_at: Date.now(), last_error: message },
+      async (trx) => {
+        if (effects) await effects(trx)
+        if (giveUp) await giveUp(job, message, trx)
+      },
+    )
   }
 
   /** The fence: the row changes (and `effects` run) only while `owner` still holds the job. */
-  private async finish(id: string, owner: string, set: Partial<BackgroundJobsTable>, effects?: Effects): Promise<boolean> {
+  private async finish(
+    id: string,
+    owner: string,
+    set: Partial<BackgroundJobsTable>,
+    effects?: Effects,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx.updateTable('background_jobs').set({ lease_until: null, ...set })
-        .where('id', '=', id).where('owner', '=', owner).where('state', '=', 'running').executeTakeFirst()
+      const r = await trx
+        .updateTable('background_jobs')
+        .set({ lease_until: null, ...set })
+        .where('id', '=', id)
+        .where('owner', '=', owner)
+        .where('state', '=', 'running')
+        .executeTakeFirst()
       if (Number(r.numUpdatedRows) !== 1) return false
       if (effects) await effects(trx)
       return true
@@ -294,8 +348,13 @@ export class JobQueue {
     const until = Date.now() + this.o.leaseMs
     for (const [id, r] of this.running) {
       try {
-        const u = await this.db.updateTable('background_jobs').set({ lease_until: until })
-          .where('id', '=', id).where('owner', '=', r.owner).where('state', '=', 'running').executeTakeFirst()
+        const u = await this.db
+          .updateTable('background_jobs')
+          .set({ lease_until: until })
+          .where('id', '=', id)
+          .where('owner', '=', r.owner)
+          .where('state', '=', 'running')
+          .executeTakeFirst()
         if (Number(u.numUpdatedRows) !== 1 && this.running.get(id) === r) r.abort.abort(new Error('lease lost'))
       } catch (error) {
         this.log('job queue: heartbeat failed', error)
@@ -322,7 +381,10 @@ export class JobQueue {
   private relisten(url: string): void {
     if (this.stopped) return
     const timer = setTimeout(() => {
-      this.listen(url).then(() => this.wake(), () => this.relisten(url))
+      this.listen(url).then(
+        () => this.wake(),
+        () => this.relisten(url),
+      )
     }, 1000)
     timer.unref?.()
   }

@@ -7,10 +7,15 @@
 type Schema = Record<string, any>
 
 const describesType = (s: Schema | undefined): boolean =>
-  Boolean(s && (s.type || s.$ref || s.enum || 'const' in s || s.not || (s.anyOf ?? s.oneOf ?? s.allOf)?.every(describesType)))
+  Boolean(
+    s && (s.type || s.$ref || s.enum || 'const' in s || s.not || (s.anyOf ?? s.oneOf ?? s.allOf)?.every(describesType)),
+  )
 
 /** `METHOD /path parameter|body <media type> <name>` for each field without a type. */
-export function untypedFields(doc: { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } }): string[] {
+export function untypedFields(doc: {
+  paths: Record<string, Record<string, any>>
+  components?: { schemas?: Record<string, Schema> }
+}): string[] {
   const out: string[] = []
   const deref = (s: Schema | undefined) => (s?.$ref ? doc.components?.schemas?.[String(s.$ref).split('/').pop()!] : s)
   for (const [path, operations] of Object.entries(doc.paths)) {
@@ -21,7 +26,10 @@ export function untypedFields(doc: { paths: Record<string, Record<string, any>>;
       for (const [media, content] of Object.entries<any>(op.requestBody?.content ?? {})) {
         const body = deref(content.schema)
         if (!body) out.push(`${where} body ${media}`)
-        else if (body.properties) for (const [name, field] of Object.entries<Schema>(body.properties)) { if (!describesType(field)) out.push(`${where} body ${media} ${name}`) }
+        else if (body.properties)
+          for (const [name, field] of Object.entries<Schema>(body.properties)) {
+            if (!describesType(field)) out.push(`${where} body ${media} ${name}`)
+          }
         else if (!describesType(body)) out.push(`${where} body ${media}`)
       }
     }

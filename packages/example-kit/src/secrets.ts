@@ -2,7 +2,12 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>
+const scrypt = promisify(scryptCb) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url parts). */
@@ -18,7 +23,12 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false
   const [, N, r, p, salt, hash] = parts
   const expected = Buffer.from(hash!, 'base64url')
-  const actual = await scrypt(secret, Buffer.from(salt!, 'base64url'), expected.length, { N: Number(N), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem })
+  const actual = await scrypt(secret, Buffer.from(salt!, 'base64url'), expected.length, {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
+  })
   return actual.length === expected.length && timingSafeEqual(actual, expected)
 }
 

@@ -64,7 +64,8 @@ export interface ChildInstance {
  */
 export async function startChildInstance(entry: string, env: Record<string, string>): Promise<ChildInstance> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
@@ -87,7 +88,8 @@ export async function startChildInstance(entry: string, env: Record<string, stri
   child.stdout!.resume()
   child.stderr!.resume()
   return {
-    url, child,
+    url,
+    child,
     kill: async (signal = 'SIGKILL') => {
       if (child.exitCode !== null || child.signalCode !== null) return
       const exited = new Promise((resolve) => child.once('exit', resolve))

@@ -11,7 +11,11 @@ export const migrations: Record<string, Migration> = {
   '001_background_jobs': jobQueueMigration,
   '002_effects': {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('effects').addColumn('ref', 'varchar(80)', (c) => c.notNull()).addColumn('by', 'varchar(80)', (c) => c.notNull()).execute()
+      await db.schema
+        .createTable('effects')
+        .addColumn('ref', 'varchar(80)', (c) => c.notNull())
+        .addColumn('by', 'varchar(80)', (c) => c.notNull())
+        .execute()
     },
   },
 }

@@ -13,7 +13,13 @@ const queue = new JobQueue(database, { instance: 'child', leaseMs: Number(leaseM
 queue.handle('work', async (job) => {
   process.send!({ claimed: job.ref })
   await new Promise((resolve) => process.once('message', resolve))
-  const won = await job.complete((trx) => trx.insertInto('effects').values({ ref: job.ref, by: 'child' }).execute().then(() => {}))
+  const won = await job.complete((trx) =>
+    trx
+      .insertInto('effects')
+      .values({ ref: job.ref, by: 'child' })
+      .execute()
+      .then(() => {}),
+  )
   process.send!({ completed: job.ref, won, aborted: job.signal.aborted })
 })
 await queue.start()

@@ -33,7 +33,16 @@ async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs =
 }
 
 function record(by: string) {
-  return (job: ClaimedJob) => job.complete((trx) => trx.insertInto('effects').values({ ref: job.ref, by }).execute().then(() => {})).then(() => {})
+  return (job: ClaimedJob) =>
+    job
+      .complete((trx) =>
+        trx
+          .insertInto('effects')
+          .values({ ref: job.ref, by })
+          .execute()
+          .then(() => {}),
+      )
+      .then(() => {})
 }
 
 async function effects(database: Database<TestDb>) {
@@ -77,12 +86,21 @@ describe('job queue on SQLite', () => {
   it('retries a failing handler with doubling back-off, then gives up (fenced) when the attempts run out', async () => {
     const times: number[] = []
     const gaveUp: string[] = []
-    const queue = queueOf(database, { backoffMs: 100 }).handle('flaky', async (job) => {
-      times.push(Date.now())
-      if (job.ref === 'f1' && job.attempt < 3) throw new Error(`attempt ${job.attempt} failed`)
-      if (job.ref === 'f2') throw new Error('always fails')
-      await record('a')(job)
-    }, { maxAttempts: 3, giveUp: async (job, error, trx) => void (gaveUp.push(`${job.ref}: ${error}`), await trx.insertInto('effects').values({ ref: job.ref, by: 'giveUp' }).execute()) })
+    const queue = queueOf(database, { backoffMs: 100 }).handle(
+      'flaky',
+      async (job) => {
+        times.push(Date.now())
+        if (job.ref === 'f1' && job.attempt < 3) throw new Error(`attempt ${job.attempt} failed`)
+        if (job.ref === 'f2') throw new Error('always fails')
+        await record('a')(job)
+      },
+      {
+        maxAttempts: 3,
+        giveUp: async (job, error, trx) =>
+          void (gaveUp.push(`${job.ref}: ${error}`),
+          await trx.insertInto('effects').values({ ref: job.ref, by: 'giveUp' }).execute()),
+      },
+    )
     await queue.start()
     await queue.enqueue({ kind: 'flaky', ref: 'f1' })
     await until(async () => (await jobRow(database, 'f1')).state === 'done')
@@ -92,8 +110,11 @@ describe('job queue on SQLite', () => {
     await queue.enqueue({ kind: 'flaky', ref: 'f2' })
     await until(async () => (await jobRow(database, 'f2')).state === 'failed')
     expect(gaveUp).toEqual(['f2: always fails'])
-    expect((await jobRow(database, 'f2'))).toMatchObject({ attempts: 3, last_error: 'always fails' })
-    expect((await effects(database)).filter((e) => e.ref.startsWith('f'))).toEqual([{ ref: 'f1', by: 'a' }, { ref: 'f2', by: 'giveUp' }])
+    expect(await jobRow(database, 'f2')).toMatchObject({ attempts: 3, last_error: 'always fails' })
+    expect((await effects(database)).filter((e) => e.ref.startsWith('f'))).toEqual([
+      { ref: 'f1', by: 'a' },
+      { ref: 'f2', by: 'giveUp' },
+    ])
   })
 })
 
@@ -125,7 +146,11 @@ describe.runIf(pg)('job queue on PostgreSQL, several instances', () => {
     const a = (await instance('a', { concurrency: 3 })).handle('share', slow('a'))
     const b = (await instance('b', { concurrency: 3 })).handle('share', slow('b'))
     await Promise.all([a.start(), b.start()])
-    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).enqueue({ kind: 'share', ref: `p${String(i).padStart(2, '0')}` })))
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).enqueue({ kind: 'share', ref: `p${String(i).padStart(2, '0')}` }),
+      ),
+    )
     await until(async () => (await effects(database)).filter((e) => e.ref.startsWith('p')).length >= 40)
     await sleep(100)
     const done = (await effects(database)).filter((e) => e.ref.startsWith('p'))
@@ -151,7 +176,11 @@ describe.runIf(pg)('job queue on PostgreSQL, several instances', () => {
     await listener.start()
     const admin = await openDatabase<TestDb>({ databaseUrl: db.url, migrations })
     cleanups.push(() => admin.close())
-    const { rows } = await sql<{ n: number }>`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(admin.db)
+    const { rows } = await sql<{
+      n: number
+    }>`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(
+      admin.db,
+    )
     expect(rows[0]!.n).toBe(1)
     await sleep(1500)
     const sent = Date.now()
@@ -162,7 +191,10 @@ describe.runIf(pg)('job queue on PostgreSQL, several instances', () => {
 
   /** A queue in another process that claims the job and holds it until told to go on. */
   async function child(leaseMs: number): Promise<{ process: ChildProcess; next: (key: string) => Promise<any> }> {
-    const worker = fork(fileURLToPath(new URL('./_queue-worker.ts', import.meta.url)), [db.url, String(leaseMs)], { execArgv: ['--import', 'tsx'], stdio: 'inherit' })
+    const worker = fork(fileURLToPath(new URL('./_queue-worker.ts', import.meta.url)), [db.url, String(leaseMs)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    })
     cleanups.push(() => {
       worker.kill('SIGKILL')
     })

@@ -5,8 +5,26 @@
 export { Application, createApp, DEFAULT_BODY_LIMIT } from './app/application.ts'
 export type { AppOptions, ControllerSource, ModuleMap } from './app/application.ts'
 export { Controller } from './app/controller.ts'
-export type { ErrorRenderer, HandlerArgs, HandlerKwargs, Kwargs, KwargValue, RequestContext, ResponseState } from './app/controller.ts'
-export { AccessDenied, CallError, CallStop, ERROR_CODES, HttpError, isHttpError, Redirect, RoutelessError, STATUS_TEXT } from './app/errors.ts'
+export type {
+  ErrorRenderer,
+  HandlerArgs,
+  HandlerKwargs,
+  Kwargs,
+  KwargValue,
+  RequestContext,
+  ResponseState,
+} from './app/controller.ts'
+export {
+  AccessDenied,
+  CallError,
+  CallStop,
+  ERROR_CODES,
+  HttpError,
+  isHttpError,
+  Redirect,
+  RoutelessError,
+  STATUS_TEXT,
+} from './app/errors.ts'
 export type { HttpErrorOptions, RoutelessErrorCode } from './app/errors.ts'
 export { getQuery, readBody, readBytes } from './lifecycle/request.ts'
 export { resolve, splitPath } from './routing/resolver.ts'
@@ -15,7 +33,15 @@ export { errorResponse, toResponse } from './lifecycle/response.ts'
 export { buildRouteTable, discoverModules, HTTP_METHODS, RouteTable } from './routing/route-table.ts'
 export type { Endpoint, Handler, RouteRow } from './routing/route-table.ts'
 export { compileBinder, describeParams, jsonSchemaOf, params } from './binding/standard-schema.ts'
-export type { ArgsOf, Binder, KwargsOf, ParamIssue, ParamSpec, ResponseSpec, StandardSchemaV1 } from './binding/standard-schema.ts'
+export type {
+  ArgsOf,
+  Binder,
+  KwargsOf,
+  ParamIssue,
+  ParamSpec,
+  ResponseSpec,
+  StandardSchemaV1,
+} from './binding/standard-schema.ts'
 export { generateOpenAPI } from './tooling/openapi.ts'
 export type { OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'

@@ -19,7 +19,10 @@ export class Default extends ApiController {
   async POST_$_result(id: string, request: DocumentRequest = {}) {
     const { bytes, fileName, format } = await this.context.documents.download(id, request)
     return new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: { 'Content-Type': contentTypeOf(format), 'Content-Disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` },
+      headers: {
+        'Content-Type': contentTypeOf(format),
+        'Content-Disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
+      },
     })
   }
 }

@@ -1,6 +1,14 @@
 import { HttpError } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
-import { createGlossary, findGlossary, GLOSSARY_BODY_LIMIT, glossaryName, type NewGlossaryV2, readDictionary, v2GlossaryJson } from '../../src/glossaries/glossary-api.ts'
+import {
+  createGlossary,
+  findGlossary,
+  GLOSSARY_BODY_LIMIT,
+  glossaryName,
+  type NewGlossaryV2,
+  readDictionary,
+  v2GlossaryJson,
+} from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 
 /**
@@ -18,7 +26,8 @@ export class Default extends ApiController {
   }
 
   async GET(id?: string) {
-    if (id === undefined) return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
+    if (id === undefined)
+      return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
     return v2GlossaryJson(await findGlossary(this.context.glossaries, id, this.key.keyId))
   }
 
@@ -26,10 +35,13 @@ export class Default extends ApiController {
   async GET_$_entries(id: string) {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     const accept = this.request.headers.get('accept') ?? '*/*'
-    if (!/text\/tab-separated-values|\*\/\*|text\/\*/i.test(accept)) throw new HttpError(415, 'Glossary entries are only available as text/tab-separated-values.')
+    if (!/text\/tab-separated-values|\*\/\*|text\/\*/i.test(accept))
+      throw new HttpError(415, 'Glossary entries are only available as text/tab-separated-values.')
     const d = glossary.dictionaries[0]
     const entries = d ? await this.context.glossaries.entries(glossary.glossaryId, d.sourceLang, d.targetLang) : []
-    return new Response(toTsv(entries ?? []), { headers: { 'Content-Type': 'text/tab-separated-values; charset=utf-8' } })
+    return new Response(toTsv(entries ?? []), {
+      headers: { 'Content-Type': 'text/tab-separated-values; charset=utf-8' },
+    })
   }
 
   async DELETE(id: string) {

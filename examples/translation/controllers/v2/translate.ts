@@ -9,7 +9,11 @@ export class Default extends ApiController {
 
   /** Translates `text` into `target_lang`; the parameters are DeepL's (src/translate/translate-request.ts). */
   async POST(request: TranslateRequest) {
-    const translations = await this.context.translation.translate(translateParams(request), this.key, reportingTag(this.request))
+    const translations = await this.context.translation.translate(
+      translateParams(request),
+      this.key,
+      reportingTag(this.request),
+    )
     return { translations }
   }
 }

@@ -1,8 +1,19 @@
 import { HttpError } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
 import {
-  createGlossary, dictionaryJson, type DictionaryFields, findGlossary, GLOSSARY_BODY_LIMIT, glossaryJson, glossaryName, type GlossaryPatch,
-  languagePair, type LanguagePair, type NewGlossary, readDictionaries, readDictionary,
+  createGlossary,
+  dictionaryJson,
+  type DictionaryFields,
+  findGlossary,
+  GLOSSARY_BODY_LIMIT,
+  glossaryJson,
+  glossaryName,
+  type GlossaryPatch,
+  languagePair,
+  type LanguagePair,
+  type NewGlossary,
+  readDictionaries,
+  readDictionary,
 } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 
@@ -15,7 +26,12 @@ export class Default extends ApiController {
 
   async POST(request: NewGlossary) {
     const name = glossaryName(request.name)
-    const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, readDictionaries(request.dictionaries ?? []))
+    const glossary = await createGlossary(
+      this.context.glossaries,
+      this.key.keyId,
+      name,
+      readDictionaries(request.dictionaries ?? []),
+    )
     this.response.status = 201
     return glossaryJson(glossary)
   }
@@ -33,7 +49,9 @@ export class Default extends ApiController {
     const [source, target] = languagePair(pair)
     const entries = await store.entries(glossary.glossaryId, source, target)
     if (!entries) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
-    return { dictionaries: [{ source_lang: source, target_lang: target, entries: toTsv(entries), entries_format: 'tsv' }] }
+    return {
+      dictionaries: [{ source_lang: source, target_lang: target, entries: toTsv(entries), entries_format: 'tsv' }],
+    }
   }
 
   /** Renames and/or merges one dictionary's entries (new sources added, existing ones overwritten). */
@@ -43,7 +61,8 @@ export class Default extends ApiController {
     const name = patch.name ? glossaryName(patch.name) : undefined
     const dictionaries = readDictionaries(patch.dictionaries ?? [])
     if (dictionaries.length > 1) throw new HttpError(400, 'PATCH takes at most one dictionary.')
-    if (name === undefined && dictionaries.length === 0) throw new HttpError(400, "Parameter 'name' or 'dictionaries' not specified.")
+    if (name === undefined && dictionaries.length === 0)
+      throw new HttpError(400, "Parameter 'name' or 'dictionaries' not specified.")
     if (name !== undefined) await store.rename(glossary.glossaryId, name)
     if (dictionaries[0]) await store.mergeDictionary(glossary.glossaryId, dictionaries[0])
     return glossaryJson((await store.get(glossary.glossaryId, this.key.keyId))!)
@@ -54,7 +73,11 @@ export class Default extends ApiController {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     const dictionary = readDictionary(fields)
     await this.context.glossaries.replaceDictionary(glossary.glossaryId, dictionary)
-    return dictionaryJson({ sourceLang: dictionary.sourceLang, targetLang: dictionary.targetLang, entryCount: dictionary.entries.length })
+    return dictionaryJson({
+      sourceLang: dictionary.sourceLang,
+      targetLang: dictionary.targetLang,
+      entryCount: dictionary.entries.length,
+    })
   }
 
   async DELETE(id: string) {
@@ -67,6 +90,7 @@ export class Default extends ApiController {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
     const [source, target] = languagePair(pair)
-    if (!(await store.deleteDictionary(glossary.glossaryId, source, target))) throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
+    if (!(await store.deleteDictionary(glossary.glossaryId, source, target)))
+      throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
   }
 }

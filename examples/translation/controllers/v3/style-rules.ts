@@ -2,7 +2,13 @@ import { HttpError } from 'routeless'
 import { notSpecified } from '../../src/http/params.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE } from '../../src/http/paging.ts'
-import type { ConfiguredRules, InstructionInput, NewStyleRule, StyleRuleListQuery, StyleRulePatch } from '../../src/styles/style-request.ts'
+import type {
+  ConfiguredRules,
+  InstructionInput,
+  NewStyleRule,
+  StyleRuleListQuery,
+  StyleRulePatch,
+} from '../../src/styles/style-request.ts'
 import { styleJson } from '../../src/styles/style-store.ts'
 
 const NOT_FOUND = 'Style rule list not found'

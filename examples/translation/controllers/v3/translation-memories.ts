@@ -1,7 +1,13 @@
 import { HttpError } from 'routeless'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE, type ListPage } from '../../src/http/paging.ts'
-import { memoryParams, type NewMemory, type NewSegments, segmentInputs, type SegmentPage } from '../../src/memories/memory-params.ts'
+import {
+  memoryParams,
+  type NewMemory,
+  type NewSegments,
+  segmentInputs,
+  type SegmentPage,
+} from '../../src/memories/memory-params.ts'
 import { TMX_TYPES, type TmxImportResult } from '../../src/memories/tmx-transfer.ts'
 
 const NOT_FOUND = 'Translation memory not found'
@@ -34,7 +40,13 @@ export class Default extends ApiController {
   async POST(request: NewMemory) {
     const store = this.context.memories
     const m = memoryParams(request)
-    const created = await store.create(this.key.keyId, m.name, m.source, m.targets, segmentInputs(request.segments ?? [], m.targets))
+    const created = await store.create(
+      this.key.keyId,
+      m.name,
+      m.source,
+      m.targets,
+      segmentInputs(request.segments ?? [], m.targets),
+    )
     this.response.status = 201
     return store.get(created, this.key.keyId)
   }
@@ -51,13 +63,19 @@ export class Default extends ApiController {
   async GET_$_tmx(id: string): Promise<Response> {
     const memory = await this.find(id)
     const tmx = await this.context.tmx.export(memory)
-    return new Response(tmx, { headers: { 'Content-Type': 'application/x-tmx+xml; charset=utf-8', 'Content-Disposition': `attachment; filename="${memory.translation_memory_id}.tmx"` } })
+    return new Response(tmx, {
+      headers: {
+        'Content-Type': 'application/x-tmx+xml; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${memory.translation_memory_id}.tmx"`,
+      },
+    })
   }
 
   /** POST /v3/translation_memories/{id}/tmx (body: the TMX file): adds its units' segments. */
   async POST_$_tmx(id: string): Promise<TmxImportResult> {
     const memory = await this.find(id)
-    if (!(this.body instanceof Uint8Array)) throw new HttpError(415, `Send the TMX file as the body, with Content-Type ${TMX_TYPES.join(', ')}.`)
+    if (!(this.body instanceof Uint8Array))
+      throw new HttpError(415, `Send the TMX file as the body, with Content-Type ${TMX_TYPES.join(', ')}.`)
     return this.context.tmx.import(memory, this.body)
   }
 

@@ -13,5 +13,9 @@ export function usageBreakdown(textCharacters: number) {
 }
 
 export function customTagBreakdown(textCharacters: number) {
-  return { total_characters: textCharacters, text_translation_characters: textCharacters, text_improvement_characters: 0 }
+  return {
+    total_characters: textCharacters,
+    text_translation_characters: textCharacters,
+    text_improvement_characters: 0,
+  }
 }

@@ -17,7 +17,9 @@ export async function customTagReport(kwargs: CustomTagReportQuery, usage: Usage
     sum.characters += r.characters
     sums.set(id, sum)
   }
-  const all = [...sums.values()].sort((a, b) => (aggregateBy === 'day' ? a.day.localeCompare(b.day) : 0) || a.tag.localeCompare(b.tag))
+  const all = [...sums.values()].sort(
+    (a, b) => (aggregateBy === 'day' ? a.day.localeCompare(b.day) : 0) || a.tag.localeCompare(b.tag),
+  )
   const items = all.slice(page * pageSize, (page + 1) * pageSize).map((s) => {
     const item: Record<string, unknown> = { custom_tag: s.tag }
     if (aggregateBy === 'day') item.usage_date = formatUsageDate(s.day)

@@ -19,7 +19,8 @@ export interface DateRange {
 export function readDateRange(kwargs: { start_date: string; end_date: string }): DateRange {
   const start = parseDate(kwargs, 'start_date')
   const end = parseDate(kwargs, 'end_date')
-  if (end.getTime() < start.getTime()) throw new HttpError(400, 'Bad request. Reason: end_date must not be before start_date')
+  if (end.getTime() < start.getTime())
+    throw new HttpError(400, 'Bad request. Reason: end_date must not be before start_date')
   if (end.getTime() - start.getTime() > MAX_RANGE_DAYS * 86_400_000) throw new HttpError(400, RANGE_TOO_LONG)
   return { start, end, firstDay: utcDay(start), lastDay: utcDay(end) }
 }
@@ -41,7 +42,12 @@ function parseDate(kwargs: { start_date: string; end_date: string }, name: 'star
   const [, y, mo, d, h = '0', mi = '0', s = '0'] = m
   const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)))
   // Rejects 2025-02-30 and 25:00 (Date.UTC would roll them over).
-  if (date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d) || date.getUTCHours() !== Number(h) || date.getUTCMinutes() !== Number(mi)) {
+  if (
+    date.getUTCMonth() !== Number(mo) - 1 ||
+    date.getUTCDate() !== Number(d) ||
+    date.getUTCHours() !== Number(h) ||
+    date.getUTCMinutes() !== Number(mi)
+  ) {
     throw notSupported(name)
   }
   return date

@@ -5,7 +5,8 @@ import type { KeyStore } from '../keys/key-store.ts'
 
 const SCHEME = /^DeepL-Auth-Key\s+(\S.*)$/i
 
-export const MISSING_KEY = "Authorization failed. Please supply a valid key in the header 'Authorization: DeepL-Auth-Key <key>'."
+export const MISSING_KEY =
+  "Authorization failed. Please supply a valid key in the header 'Authorization: DeepL-Auth-Key <key>'."
 export const UNKNOWN_KEY = 'Authorization failed. The key is not valid.'
 export const DEACTIVATED_KEY = 'Authorization failed. The key has been deactivated.'
 

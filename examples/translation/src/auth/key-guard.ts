@@ -14,7 +14,8 @@ export function deeplKey(kind: KeyKind): Guard {
   return async (controller: Controller<any>) => {
     const key = await authenticate((controller.context as Services).keys, controller.request)
     if (kind === 'admin' && !key.isAdmin) throw new HttpError(403, 'This endpoint needs an organization admin key.')
-    if (kind === 'developer' && key.isAdmin) throw new HttpError(403, 'Admin keys can only use the admin API (/v2/admin/...): use a developer key.')
+    if (kind === 'developer' && key.isAdmin)
+      throw new HttpError(403, 'Admin keys can only use the admin API (/v2/admin/...): use a developer key.')
     controller.principal = key
   }
 }

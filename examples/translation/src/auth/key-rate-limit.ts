@@ -16,7 +16,11 @@ export interface RateLimit {
 export const TOO_MANY_REQUESTS = 'Too many requests'
 
 /** A guard limiting each authenticated key; a no-op when no limit is configured or nobody is authenticated. */
-export function keyRateLimit(limit: RateLimit | undefined, now: () => number = () => Date.now(), store?: RateLimitStore): Guard {
+export function keyRateLimit(
+  limit: RateLimit | undefined,
+  now: () => number = () => Date.now(),
+  store?: RateLimitStore,
+): Guard {
   if (!limit) return () => {}
   return rateLimit({
     limit: limit.requests,
@@ -34,7 +38,10 @@ export function keyRateLimit(limit: RateLimit | undefined, now: () => number = (
 export class TokenBucketStore implements RateLimitStore {
   private readonly buckets = new Map<string, { tokens: number; updated: number }>()
 
-  constructor(private readonly limit: number, private readonly now: () => number = () => Date.now()) {}
+  constructor(
+    private readonly limit: number,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const perMs = this.limit / windowMs

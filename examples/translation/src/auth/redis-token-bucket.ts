@@ -24,7 +24,11 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {ok, tostring(tokens)}`
 
 export class RedisTokenBucketStore implements RateLimitStore {
-  constructor(private readonly client: RedisLike, private readonly limit: number, private readonly prefix = 'translation:rl:') {}
+  constructor(
+    private readonly client: RedisLike,
+    private readonly limit: number,
+    private readonly prefix = 'translation:rl:',
+  ) {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     let answer: [number, string]

@@ -40,7 +40,9 @@ export const migrations: Record<string, Migration> = {
         .execute()
       await db.schema
         .createTable('glossary_entries')
-        .addColumn('glossary_id', 'varchar(36)', (c) => c.notNull().references('glossaries.glossary_id').onDelete('cascade'))
+        .addColumn('glossary_id', 'varchar(36)', (c) =>
+          c.notNull().references('glossaries.glossary_id').onDelete('cascade'),
+        )
         .addColumn('source_lang', 'varchar(8)', (c) => c.notNull())
         .addColumn('target_lang', 'varchar(8)', (c) => c.notNull())
         .addColumn('source_text', 'text', (c) => c.notNull())
@@ -52,7 +54,10 @@ export const migrations: Record<string, Migration> = {
   '003_glossary_order_documents_memories_styles': {
     async up(db: Kysely<any>) {
       // Entries come back in the order they were given.
-      await db.schema.alterTable('glossary_entries').addColumn('position', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('glossary_entries')
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute()
       await db.schema
         .createTable('documents')
         .addColumn('document_id', 'varchar(32)', (c) => c.primaryKey())
@@ -79,13 +84,19 @@ export const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('translation_memory_segments')
         .addColumn('segment_id', 'varchar(36)', (c) => c.primaryKey())
-        .addColumn('translation_memory_id', 'varchar(36)', (c) => c.notNull().references('translation_memories.translation_memory_id').onDelete('cascade'))
+        .addColumn('translation_memory_id', 'varchar(36)', (c) =>
+          c.notNull().references('translation_memories.translation_memory_id').onDelete('cascade'),
+        )
         .addColumn('target_language', 'varchar(8)', (c) => c.notNull())
         .addColumn('source_text', 'text', (c) => c.notNull())
         .addColumn('target_text', 'text', (c) => c.notNull())
         .addColumn('creation_time', 'varchar(32)', (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('tm_segments_by_memory').on('translation_memory_segments').columns(['translation_memory_id', 'target_language']).execute()
+      await db.schema
+        .createIndex('tm_segments_by_memory')
+        .on('translation_memory_segments')
+        .columns(['translation_memory_id', 'target_language'])
+        .execute()
       await db.schema
         .createTable('style_rules')
         .addColumn('style_id', 'varchar(36)', (c) => c.primaryKey())
@@ -111,7 +122,9 @@ export const migrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('quota_usage_pk', ['key_id', 'period'])
         .execute()
       await sql`INSERT INTO quota_usage (key_id, period, used)
-        SELECT key_id, substr(usage_date, 1, 7) || '-01', SUM(text_translation_characters) FROM usage GROUP BY key_id, substr(usage_date, 1, 7)`.execute(db)
+        SELECT key_id, substr(usage_date, 1, 7) || '-01', SUM(text_translation_characters) FROM usage GROUP BY key_id, substr(usage_date, 1, 7)`.execute(
+        db,
+      )
     },
   },
   '005_documents_in_database': {
@@ -120,19 +133,27 @@ export const migrations: Record<string, Migration> = {
       const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob'
       await db.schema
         .createTable('document_files')
-        .addColumn('document_id', 'varchar(32)', (c) => c.notNull().references('documents.document_id').onDelete('cascade'))
+        .addColumn('document_id', 'varchar(32)', (c) =>
+          c.notNull().references('documents.document_id').onDelete('cascade'),
+        )
         .addColumn('kind', 'varchar(8)', (c) => c.notNull())
         .addColumn('bytes', bytes, (c) => c.notNull())
         .addPrimaryKeyConstraint('document_files_pk', ['document_id', 'kind'])
         .execute()
-      await db.schema.alterTable('documents').addColumn('reserved_characters', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('documents')
+        .addColumn('reserved_characters', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute()
       await db.schema.alterTable('documents').addColumn('usage_period', 'varchar(10)').execute()
       await db.schema.alterTable('documents').addColumn('usage_day', 'varchar(10)').execute()
       await jobQueueMigration.up(db)
       // Jobs of the previous version kept their files on one instance's disk and billed when translated: nothing was
       // billed for these yet, and they cannot be moved here reliably, so they end with an error asking for a re-upload.
-      await db.updateTable('documents').set({ status: 'error', error_message: 'The server was upgraded while this document waited; upload it again.' })
-        .where('status', 'in', ['queued', 'translating']).execute()
+      await db
+        .updateTable('documents')
+        .set({ status: 'error', error_message: 'The server was upgraded while this document waited; upload it again.' })
+        .where('status', 'in', ['queued', 'translating'])
+        .execute()
     },
   },
   '006_glossary_dictionary_order': {
@@ -140,15 +161,23 @@ export const migrations: Record<string, Migration> = {
       // The dictionaries of a glossary come back in the order they were given (new pairs at the end).
       await db.schema
         .createTable('glossary_dictionaries')
-        .addColumn('glossary_id', 'varchar(36)', (c) => c.notNull().references('glossaries.glossary_id').onDelete('cascade'))
+        .addColumn('glossary_id', 'varchar(36)', (c) =>
+          c.notNull().references('glossaries.glossary_id').onDelete('cascade'),
+        )
         .addColumn('source_lang', 'varchar(8)', (c) => c.notNull())
         .addColumn('target_lang', 'varchar(8)', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('glossary_dictionaries_pk', ['glossary_id', 'source_lang', 'target_lang'])
         .execute()
-      await db.insertInto('glossary_dictionaries')
+      await db
+        .insertInto('glossary_dictionaries')
         .columns(['glossary_id', 'source_lang', 'target_lang', 'position'])
-        .expression(db.selectFrom('glossary_entries').select(['glossary_id', 'source_lang', 'target_lang', sql<number>`0`.as('position')]).distinct())
+        .expression(
+          db
+            .selectFrom('glossary_entries')
+            .select(['glossary_id', 'source_lang', 'target_lang', sql<number>`0`.as('position')])
+            .distinct(),
+        )
         .execute()
     },
   },

@@ -41,7 +41,15 @@ export interface DocumentServiceOptions {
 }
 
 /** Translation options kept with a job (what `/v2/translate` would take, minus the text). */
-const OPTIONS = ['source_lang', 'target_lang', 'formality', 'glossary_id', 'glossary_ids', 'translation_memory_id', 'translation_memory_threshold'] as const
+const OPTIONS = [
+  'source_lang',
+  'target_lang',
+  'formality',
+  'glossary_id',
+  'glossary_ids',
+  'translation_memory_id',
+  'translation_memory_threshold',
+] as const
 
 export const DOCUMENT_NOT_FOUND = 'Document not found'
 export const SAME_LANGUAGE = 'Source and target language are equal.'
@@ -72,17 +80,24 @@ export class DocumentService {
     if (!fileName) throw notSpecified('filename')
     const format = path.extname(fileName).slice(1).toLowerCase()
     if (UNSUPPORTED_FORMATS.includes(format)) {
-      throw new HttpError(400, `Document format '${format}' is not supported by this server: its engines cannot read PDF or images. Supported: docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff.`)
+      throw new HttpError(
+        400,
+        `Document format '${format}' is not supported by this server: its engines cannot read PDF or images. Supported: docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff.`,
+      )
     }
-    if (!isDocumentFormat(format)) throw invalidFile(`the file type '${format || fileName}' is not supported (docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff)`)
+    if (!isDocumentFormat(format))
+      throw invalidFile(
+        `the file type '${format || fileName}' is not supported (docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff)`,
+      )
     const output = request.output_format?.toLowerCase() || undefined
-    if (output !== undefined && output !== format && !(sameFamily(output, format))) throw notSupported('output_format')
+    if (output !== undefined && output !== format && !sameFamily(output, format)) throw notSupported('output_format')
     if (file.size > this.o.maxBytes) throw new HttpError(413, `The document is larger than ${this.o.maxBytes} bytes.`)
 
     const options: Partial<TranslationOptions> = {}
     for (const name of OPTIONS) if (request[name] !== undefined) Object.assign(options, { [name]: request[name] })
     const checked = translateParams({ target_lang: '', ...options, text: ['x'] }) // every rule now: 400 at upload, not a failed job
-    if (checked.sourceLang !== undefined && checked.sourceLang === baseLanguage(checked.targetLang)) throw new HttpError(400, SAME_LANGUAGE)
+    if (checked.sourceLang !== undefined && checked.sourceLang === baseLanguage(checked.targetLang))
+      throw new HttpError(400, SAME_LANGUAGE)
     const bytes = new Uint8Array(await file.arrayBuffer())
     const parts = await extract(format, bytes) // a damaged file is a 400 now, not a failed job later
     const characters = parts.texts.reduce((n, t) => n + billableCharacters(t, parts.tagHandling), 0)
@@ -93,11 +108,23 @@ export class DocumentService {
     const done = new Promise<void>((resolve) => this.waiting.set(documentId, resolve))
     try {
       await this.o.db.transaction().execute(async (trx) => {
-        await trx.insertInto('documents').values({
-          document_id: documentId, key_hash: hash(documentKey), owner_key_id: key.keyId, status: 'queued', error_message: null,
-          file_name: fileName, format, request: JSON.stringify(options), creation_time: this.o.now().toISOString(),
-          reserved_characters: characters, usage_period: reservation.period, usage_day: reservation.day,
-        }).execute()
+        await trx
+          .insertInto('documents')
+          .values({
+            document_id: documentId,
+            key_hash: hash(documentKey),
+            owner_key_id: key.keyId,
+            status: 'queued',
+            error_message: null,
+            file_name: fileName,
+            format,
+            request: JSON.stringify(options),
+            creation_time: this.o.now().toISOString(),
+            reserved_characters: characters,
+            usage_period: reservation.period,
+            usage_day: reservation.day,
+          })
+          .execute()
         await trx.insertInto('document_files').values({ document_id: documentId, kind: 'source', bytes }).execute()
         await this.o.queue.enqueue({ kind: DOCUMENT_JOB, ref: documentId }, trx)
       })
@@ -125,16 +152,33 @@ export class DocumentService {
    * The translated file, once: afterwards the document is gone. The result is read first, then — in one transaction —
    * the document is marked downloaded and its file deleted; a failed read leaves it downloadable.
    */
-  async download(documentId: string, request: DocumentRequest): Promise<{ bytes: Uint8Array; fileName: string; format: DocumentFormat }> {
+  async download(
+    documentId: string,
+    request: DocumentRequest,
+  ): Promise<{ bytes: Uint8Array; fileName: string; format: DocumentFormat }> {
     const row = await this.find(documentId, request)
     if (row.status === 'queued' || row.status === 'translating') throw new HttpError(503, 'Document not ready')
     if (row.status === 'error') throw new HttpError(400, `Document translation failed: ${row.error_message}`)
     const legacy = path.join(this.o.dir, `${row.document_id}.out`)
     const bytes = await this.o.db.transaction().execute(async (trx) => {
-      const file = await trx.selectFrom('document_files').select('bytes').where('document_id', '=', row.document_id).where('kind', '=', 'result').executeTakeFirst()
-      const bytes = file ? new Uint8Array(file.bytes) : existsSync(legacy) ? new Uint8Array(await readFile(legacy)) : undefined
+      const file = await trx
+        .selectFrom('document_files')
+        .select('bytes')
+        .where('document_id', '=', row.document_id)
+        .where('kind', '=', 'result')
+        .executeTakeFirst()
+      const bytes = file
+        ? new Uint8Array(file.bytes)
+        : existsSync(legacy)
+          ? new Uint8Array(await readFile(legacy))
+          : undefined
       if (!bytes) throw new HttpError(404, DOCUMENT_NOT_FOUND)
-      const claimed = await trx.updateTable('documents').set({ status: 'downloaded' }).where('document_id', '=', row.document_id).where('status', '=', 'done').executeTakeFirst()
+      const claimed = await trx
+        .updateTable('documents')
+        .set({ status: 'downloaded' })
+        .where('document_id', '=', row.document_id)
+        .where('status', '=', 'done')
+        .executeTakeFirst()
       if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(404, DOCUMENT_NOT_FOUND)
       await trx.deleteFrom('document_files').where('document_id', '=', row.document_id).execute()
       return bytes
@@ -147,9 +191,14 @@ export class DocumentService {
     const key = request.document_key || undefined
     if (key === undefined) throw notSpecified('document_key')
     const row = /^[0-9A-F]{32}$/i.test(documentId)
-      ? await this.o.db.selectFrom('documents').selectAll().where('document_id', '=', documentId.toUpperCase()).executeTakeFirst()
+      ? await this.o.db
+          .selectFrom('documents')
+          .selectAll()
+          .where('document_id', '=', documentId.toUpperCase())
+          .executeTakeFirst()
       : undefined
-    if (!row || row.key_hash !== hash(key.toUpperCase()) || row.status === 'downloaded') throw new HttpError(404, DOCUMENT_NOT_FOUND)
+    if (!row || row.key_hash !== hash(key.toUpperCase()) || row.status === 'downloaded')
+      throw new HttpError(404, DOCUMENT_NOT_FOUND)
     return row
   }
 
@@ -158,24 +207,42 @@ export class DocumentService {
     const db = this.o.db
     const row = await db.selectFrom('documents').selectAll().where('document_id', '=', job.ref).executeTakeFirst()
     if (!row || (row.status !== 'queued' && row.status !== 'translating')) return void (await job.complete())
-    await db.updateTable('documents').set({ status: 'translating' }).where('document_id', '=', job.ref).where('status', '=', 'queued').execute()
+    await db
+      .updateTable('documents')
+      .set({ status: 'translating' })
+      .where('document_id', '=', job.ref)
+      .where('status', '=', 'queued')
+      .execute()
     let bytes: Uint8Array
     let billed = 0
     try {
       const key = await this.o.keys.get(row.owner_key_id)
       if (!key) throw new HttpError(403, 'The key that uploaded this document no longer exists.')
-      const source = await db.selectFrom('document_files').select('bytes').where('document_id', '=', job.ref).where('kind', '=', 'source').executeTakeFirst()
+      const source = await db
+        .selectFrom('document_files')
+        .select('bytes')
+        .where('document_id', '=', job.ref)
+        .where('kind', '=', 'source')
+        .executeTakeFirst()
       if (!source) throw new HttpError(500, FAILED)
       const format = row.format as DocumentFormat
       const parts = await extract(format, new Uint8Array(source.bytes))
       let translations: string[] = []
       if (parts.texts.length > 0) {
         const params = translateParams({
-          target_lang: '', ...(JSON.parse(row.request) as Partial<TranslationOptions>), text: parts.texts, tag_handling: parts.tagHandling, outline_detection: false, ignore_tags: parts.ignoreTags,
+          target_lang: '',
+          ...(JSON.parse(row.request) as Partial<TranslationOptions>),
+          text: parts.texts,
+          tag_handling: parts.tagHandling,
+          outline_detection: false,
+          ignore_tags: parts.ignoreTags,
         })
         params.showBilledCharacters = true
         // Already in the target language: DeepL ends the job in error (and bills nothing) rather than copy it.
-        if (params.sourceLang === undefined && documentLanguage(parts.texts, (t) => this.o.translation.detectLanguage(t)) === baseLanguage(params.targetLang)) {
+        if (
+          params.sourceLang === undefined &&
+          documentLanguage(parts.texts, (t) => this.o.translation.detectLanguage(t)) === baseLanguage(params.targetLang)
+        ) {
           throw new HttpError(400, SAME_LANGUAGE)
         }
         const items = await this.o.translation.translate(params, key, '', { meter: false }) // reserved at upload
@@ -193,10 +260,15 @@ export class DocumentService {
       const trx = queueTrx as unknown as Transaction<TranslationDatabase>
       await trx.insertInto('document_files').values({ document_id: job.ref, kind: 'result', bytes }).execute()
       await trx.deleteFrom('document_files').where('document_id', '=', job.ref).where('kind', '=', 'source').execute()
-      await trx.updateTable('documents').set({ status: 'done', billed_characters: billed }).where('document_id', '=', job.ref).execute()
+      await trx
+        .updateTable('documents')
+        .set({ status: 'done', billed_characters: billed })
+        .where('document_id', '=', job.ref)
+        .execute()
       // The upload reserved what the text was worth; settle any difference so usage equals what was billed.
       const reserved = Number(row.reserved_characters)
-      if (billed !== reserved && row.usage_period && row.usage_day) await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved - billed, trx)
+      if (billed !== reserved && row.usage_period && row.usage_day)
+        await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved - billed, trx)
     })
     this.settled(job.ref)
   }
@@ -205,10 +277,15 @@ export class DocumentService {
   private async fail(trx: Transaction<TranslationDatabase>, documentId: string, message: string): Promise<void> {
     const row = await trx.selectFrom('documents').selectAll().where('document_id', '=', documentId).executeTakeFirst()
     if (!row || (row.status !== 'queued' && row.status !== 'translating')) return
-    await trx.updateTable('documents').set({ status: 'error', error_message: message }).where('document_id', '=', documentId).execute()
+    await trx
+      .updateTable('documents')
+      .set({ status: 'error', error_message: message })
+      .where('document_id', '=', documentId)
+      .execute()
     await trx.deleteFrom('document_files').where('document_id', '=', documentId).execute()
     const reserved = Number(row.reserved_characters)
-    if (reserved && row.usage_period && row.usage_day) await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved, trx)
+    if (reserved && row.usage_period && row.usage_day)
+      await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved, trx)
   }
 
   private settled(documentId: string): void {
@@ -228,5 +305,11 @@ function hash(documentKey: string): string {
 function setTargetLanguage(bytes: Uint8Array, target: unknown): Uint8Array {
   const code = String(target ?? '').toLowerCase()
   const text = new TextDecoder().decode(bytes)
-  return new TextEncoder().encode(text.replace(/<xliff\b[^>]*>/, (root) => (/\btrgLang\s*=/.test(root) ? root.replace(/\btrgLang\s*=\s*(["'])[^"']*\1/, `trgLang="${code}"`) : root.replace(/\s*(\/?)>$/, ` trgLang="${code}"$1>`))))
+  return new TextEncoder().encode(
+    text.replace(/<xliff\b[^>]*>/, (root) =>
+      /\btrgLang\s*=/.test(root)
+        ? root.replace(/\btrgLang\s*=\s*(["'])[^"']*\1/, `trgLang="${code}"`)
+        : root.replace(/\s*(\/?)>$/, ` trgLang="${code}"$1>`),
+    ),
+  )
 }

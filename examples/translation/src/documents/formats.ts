@@ -41,9 +41,21 @@ export async function extract(format: DocumentFormat, bytes: Uint8Array): Promis
     case 'xliff':
       return xliff(decode(bytes))
     case 'docx':
-      return officePackage(bytes, 'word/document.xml', /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/, 'w:p', ['w:instrText', 'w:delText'])
+      return officePackage(
+        bytes,
+        'word/document.xml',
+        /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/,
+        'w:p',
+        ['w:instrText', 'w:delText'],
+      )
     case 'pptx':
-      return officePackage(bytes, 'ppt/presentation.xml', /^ppt\/(slides\/slide|notesSlides\/notesSlide)\d+\.xml$/, 'a:p', [])
+      return officePackage(
+        bytes,
+        'ppt/presentation.xml',
+        /^ppt\/(slides\/slide|notesSlides\/notesSlide)\d+\.xml$/,
+        'a:p',
+        [],
+      )
     case 'xlsx':
       return officePackage(bytes, 'xl/workbook.xml', /^xl\/(sharedStrings|worksheets\/sheet\d+)\.xml$/, 'si|is', [])
   }
@@ -67,7 +79,8 @@ function plainText(text: string): Extracted {
     texts: slots.map((i) => parts[i]!),
     tagHandling: undefined,
     ignoreTags: [],
-    rebuild: (translations) => encode(parts.map((p, i) => (slots.includes(i) ? translations[slots.indexOf(i)]! : p)).join('')),
+    rebuild: (translations) =>
+      encode(parts.map((p, i) => (slots.includes(i) ? translations[slots.indexOf(i)]! : p)).join('')),
   }
 }
 
@@ -85,7 +98,8 @@ function subtitles(text: string): Extracted {
   const blocks: Array<{ start: number; end: number }> = []
   for (let i = 0; i < lines.length; i++) {
     if (!TIMING.test(lines[i]!.trim())) continue
-    if (i === 0 || !/^\d+$/.test(lines[i - 1]!.trim())) throw invalidFile(`SRT line ${i + 1}: a timing line must follow a cue number`)
+    if (i === 0 || !/^\d+$/.test(lines[i - 1]!.trim()))
+      throw invalidFile(`SRT line ${i + 1}: a timing line must follow a cue number`)
     let end = i + 1
     while (end < lines.length && lines[end]!.trim() !== '') end++
     if (end > i + 1) blocks.push({ start: i + 1, end })
@@ -100,7 +114,13 @@ function subtitles(text: string): Extracted {
       const out = lines.slice()
       blocks.forEach((b, k) => {
         const translated = translations[k]!.split('\n')
-        out.splice(b.start, b.end - b.start, ...translated.concat(Array(Math.max(0, b.end - b.start - translated.length)).fill('')).slice(0, b.end - b.start))
+        out.splice(
+          b.start,
+          b.end - b.start,
+          ...translated
+            .concat(Array(Math.max(0, b.end - b.start - translated.length)).fill(''))
+            .slice(0, b.end - b.start),
+        )
       })
       return encode(out.join(eol))
     },
@@ -112,8 +132,10 @@ function xliff(text: string): Extracted {
   const root = /<xliff\b[^>]*>/.exec(text)
   if (!root) throw invalidFile('not an XLIFF document')
   const version = /\bversion\s*=\s*["']([^"']+)["']/.exec(root[0])?.[1] ?? ''
-  if (!version.startsWith('2.')) throw invalidFile(`XLIFF ${version || 'without a version'} is not supported; use XLIFF 2.1`)
-  const segment = /(<segment\b[^>]*>[\s\S]*?<source\b[^>]*>)([\s\S]*?)(<\/source>)(\s*<target\b[^>]*>[\s\S]*?<\/target>|\s*<target\b[^>]*\/>)?/g
+  if (!version.startsWith('2.'))
+    throw invalidFile(`XLIFF ${version || 'without a version'} is not supported; use XLIFF 2.1`)
+  const segment =
+    /(<segment\b[^>]*>[\s\S]*?<source\b[^>]*>)([\s\S]*?)(<\/source>)(\s*<target\b[^>]*>[\s\S]*?<\/target>|\s*<target\b[^>]*\/>)?/g
   const matches = [...text.matchAll(segment)]
   return {
     texts: matches.map((m) => m[2]!),
@@ -121,7 +143,13 @@ function xliff(text: string): Extracted {
     ignoreTags: [],
     rebuild: (translations) => {
       let k = 0
-      return encode(text.replace(segment, (_all, open: string, source: string, close: string) => `${open}${source}${close}<target>${translations[k++] ?? source}</target>`))
+      return encode(
+        text.replace(
+          segment,
+          (_all, open: string, source: string, close: string) =>
+            `${open}${source}${close}<target>${translations[k++] ?? source}</target>`,
+        ),
+      )
     },
   }
 }
@@ -131,16 +159,28 @@ function xliff(text: string): Extracted {
  * text is one text, translated as XML with its run markup kept (outline detection off: runs stay inside the
  * sentence). Every other part of the package is copied unchanged.
  */
-async function officePackage(bytes: Uint8Array, mainPart: string, contentParts: RegExp, paragraph: string, ignoreTags: string[]): Promise<Extracted> {
+async function officePackage(
+  bytes: Uint8Array,
+  mainPart: string,
+  contentParts: RegExp,
+  paragraph: string,
+  ignoreTags: string[],
+): Promise<Extracted> {
   let entries: ZipEntry[]
   try {
     entries = await readZip(bytes)
   } catch (error) {
-    if (error instanceof ZipLimitError) throw new HttpError(413, `The document is too large once unpacked: ${error.message}.`)
-    throw invalidFile(error instanceof ZipError ? `the document is not a valid package (${error.message})` : 'the document is not a valid package')
+    if (error instanceof ZipLimitError)
+      throw new HttpError(413, `The document is too large once unpacked: ${error.message}.`)
+    throw invalidFile(
+      error instanceof ZipError
+        ? `the document is not a valid package (${error.message})`
+        : 'the document is not a valid package',
+    )
   }
   const names = new Set(entries.map((e) => e.name))
-  if (!names.has('[Content_Types].xml') || !names.has(mainPart)) throw invalidFile(`the package has no ${names.has('[Content_Types].xml') ? mainPart : '[Content_Types].xml'}`)
+  if (!names.has('[Content_Types].xml') || !names.has(mainPart))
+    throw invalidFile(`the package has no ${names.has('[Content_Types].xml') ? mainPart : '[Content_Types].xml'}`)
   const element = new RegExp(`(<(?:${paragraph})(?:\\s[^>]*)?>)([\\s\\S]*?)(</(?:${paragraph})>)`, 'g')
   const hasText = /<(?:\w+:)?t(?:\s[^>]*)?>[^<]*\S/
   const parts = entries.map((entry) => {
@@ -149,7 +189,9 @@ async function officePackage(bytes: Uint8Array, mainPart: string, contentParts: 
     const count = [...xml.matchAll(element)].filter((m) => hasText.test(m[2]!)).length
     return { entry, xml, count }
   })
-  const texts = parts.flatMap((p) => (p.xml === undefined ? [] : [...p.xml.matchAll(element)].map((m) => m[2]!).filter((inner) => hasText.test(inner))))
+  const texts = parts.flatMap((p) =>
+    p.xml === undefined ? [] : [...p.xml.matchAll(element)].map((m) => m[2]!).filter((inner) => hasText.test(inner)),
+  )
   return {
     texts,
     tagHandling: 'xml',
@@ -158,7 +200,9 @@ async function officePackage(bytes: Uint8Array, mainPart: string, contentParts: 
       let k = 0
       const out = parts.map(({ entry, xml }) => {
         if (xml === undefined) return entry
-        const replaced = xml.replace(element, (all, open: string, inner: string, close: string) => (hasText.test(inner) ? open + translations[k++]! + close : all))
+        const replaced = xml.replace(element, (all, open: string, inner: string, close: string) =>
+          hasText.test(inner) ? open + translations[k++]! + close : all,
+        )
         return { name: entry.name, data: encode(replaced) }
       })
       return writeZip(out)

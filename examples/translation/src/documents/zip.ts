@@ -85,7 +85,9 @@ function inflateEntry(e: CentralEntry, raw: Buffer): Promise<{ data: Uint8Array;
       crc = crc32(chunk, crc)
     })
     stream.on('error', () => reject(new ZipError(`entry ${e.name} is not valid deflate data`)))
-    stream.on('end', () => (at === e.size ? resolve({ data, crc }) : reject(new ZipError(`entry ${e.name} has the wrong size`))))
+    stream.on('end', () =>
+      at === e.size ? resolve({ data, crc }) : reject(new ZipError(`entry ${e.name} has the wrong size`)),
+    )
     stream.end(raw)
   })
 }
@@ -114,7 +116,8 @@ function readDirectory(buf: Buffer, limits: ZipLimits): CentralEntry[] {
   const directorySize = buf.readUInt32LE(eocd + 12)
   const directoryStart = buf.readUInt32LE(eocd + 16)
   if (count === 0xffff || directoryStart === 0xffffffff) throw new ZipError('ZIP64 archives are not supported')
-  if (count > limits.maxEntries) throw new ZipLimitError(`the package has ${count} entries, more than ${limits.maxEntries}`)
+  if (count > limits.maxEntries)
+    throw new ZipLimitError(`the package has ${count} entries, more than ${limits.maxEntries}`)
   if (directoryStart + directorySize > eocd) throw new ZipError('damaged central directory')
   const entries: CentralEntry[] = []
   let total = 0
@@ -136,8 +139,10 @@ function readDirectory(buf: Buffer, limits: ZipLimits): CentralEntry[] {
     if (method !== 0 && method !== 8) throw new ZipError(`compression method ${method} is not supported`)
     if (method === 0 && compressed !== size) throw new ZipError(`entry ${name} has the wrong size`)
     total += size
-    if (total > limits.maxTotalBytes) throw new ZipLimitError(`the package inflates to more than ${limits.maxTotalBytes} bytes`)
-    if (size > RATIO_FLOOR && size > compressed * limits.maxRatio) throw new ZipLimitError(`entry ${name} is compressed more than ${limits.maxRatio}:1`)
+    if (total > limits.maxTotalBytes)
+      throw new ZipLimitError(`the package inflates to more than ${limits.maxTotalBytes} bytes`)
+    if (size > RATIO_FLOOR && size > compressed * limits.maxRatio)
+      throw new ZipLimitError(`entry ${name} is compressed more than ${limits.maxRatio}:1`)
     if (start + 30 > directoryStart || buf.readUInt32LE(start) !== LOCAL) throw new ZipError(`damaged entry ${name}`)
     const dataStart = start + 30 + buf.readUInt16LE(start + 26) + buf.readUInt16LE(start + 28)
     const end = dataStart + compressed
@@ -146,7 +151,8 @@ function readDirectory(buf: Buffer, limits: ZipLimits): CentralEntry[] {
   }
   const byStart = [...entries].sort((a, b) => a.start - b.start)
   for (let i = 1; i < byStart.length; i++) {
-    if (byStart[i]!.start < byStart[i - 1]!.end) throw new ZipError(`entries ${byStart[i - 1]!.name} and ${byStart[i]!.name} overlap`)
+    if (byStart[i]!.start < byStart[i - 1]!.end)
+      throw new ZipError(`entries ${byStart[i - 1]!.name} and ${byStart[i]!.name} overlap`)
   }
   return entries
 }

@@ -16,7 +16,10 @@ export function createEngine(config: EngineConfig): TranslationEngine {
     case 'proton-beam': // deepl-mock's engine; readConfig allows it only in TEST_MODE=deepl-mock
       return new ProtonBeamEngine()
     case 'libretranslate':
-      return new LibreTranslateEngine(required(config.url, 'ENGINE_URL', 'the LibreTranslate server, e.g. http://127.0.0.1:5000'), config.apiKey)
+      return new LibreTranslateEngine(
+        required(config.url, 'ENGINE_URL', 'the LibreTranslate server, e.g. http://127.0.0.1:5000'),
+        config.apiKey,
+      )
     case 'openai':
       return new OpenAiEngine(
         required(config.url, 'ENGINE_URL', 'the OpenAI-compatible API base, e.g. http://127.0.0.1:11434/v1'),
@@ -24,7 +27,10 @@ export function createEngine(config: EngineConfig): TranslationEngine {
         config.apiKey,
       )
     case 'deepl':
-      return new DeepLEngine(config.url ?? DEEPL_API_URL, required(config.apiKey, 'ENGINE_API_KEY', "the operator's DeepL key"))
+      return new DeepLEngine(
+        config.url ?? DEEPL_API_URL,
+        required(config.apiKey, 'ENGINE_API_KEY', "the operator's DeepL key"),
+      )
     default:
       throw new Error(`Unknown ENGINE "${config.kind}": use one of ${ENGINE_NAMES.join(', ')}`)
   }

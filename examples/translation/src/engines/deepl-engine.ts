@@ -14,7 +14,10 @@ interface DeepLAnswer {
 export class DeepLEngine implements TranslationEngine {
   readonly name = 'deepl'
 
-  constructor(private readonly url: string, private readonly authKey: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly authKey: string,
+  ) {}
 
   async translate(request: EngineRequest): Promise<EngineResponse> {
     const body: Record<string, unknown> = { text: request.units.map((u) => u.text), target_lang: request.targetLang }
@@ -32,13 +35,19 @@ export class DeepLEngine implements TranslationEngine {
       signal: request.signal,
     })) as DeepLAnswer
     const items = answer?.translations
-    if (!Array.isArray(items) || items.length !== request.units.length || !items.every((t) => typeof t?.text === 'string')) {
+    if (
+      !Array.isArray(items) ||
+      items.length !== request.units.length ||
+      !items.every((t) => typeof t?.text === 'string')
+    ) {
       throw new EngineError(503, `The translation engine (${this.name}) answered without one translation per text.`)
     }
     return {
-      results: items.map((t) => (typeof t.detected_source_language === 'string' && t.detected_source_language
-        ? { text: t.text as string, detectedSourceLang: t.detected_source_language }
-        : { text: t.text as string })),
+      results: items.map((t) =>
+        typeof t.detected_source_language === 'string' && t.detected_source_language
+          ? { text: t.text as string, detectedSourceLang: t.detected_source_language }
+          : { text: t.text as string },
+      ),
       modelTypeUsed: typeof items[0]?.model_type_used === 'string' ? items[0].model_type_used : 'quality_optimized',
     }
   }

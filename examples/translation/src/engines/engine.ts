@@ -50,7 +50,11 @@ export interface TranslationEngine {
 
 /** An engine that failed: 503 (unreachable, bad answer) or 504 (no answer in time). Nothing is billed. */
 export class EngineError extends Error {
-  constructor(readonly status: 503 | 504, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly status: 503 | 504,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options)
     this.name = 'EngineError'
   }

@@ -14,7 +14,10 @@ interface LibreAnswer {
 export class LibreTranslateEngine implements TranslationEngine {
   readonly name = 'libretranslate'
 
-  constructor(private readonly url: string, private readonly apiKey?: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly apiKey?: string,
+  ) {}
 
   async translate(request: EngineRequest): Promise<EngineResponse> {
     const body: Record<string, unknown> = {
@@ -24,12 +27,22 @@ export class LibreTranslateEngine implements TranslationEngine {
       format: request.tagHandling ? 'html' : 'text',
     }
     if (this.apiKey) body.api_key = this.apiKey
-    const answer = (await postJson(this.name, endpoint(this.url, 'translate'), body, { signal: request.signal })) as LibreAnswer
-    const texts = Array.isArray(answer?.translatedText) ? answer.translatedText : typeof answer?.translatedText === 'string' ? [answer.translatedText] : undefined
+    const answer = (await postJson(this.name, endpoint(this.url, 'translate'), body, {
+      signal: request.signal,
+    })) as LibreAnswer
+    const texts = Array.isArray(answer?.translatedText)
+      ? answer.translatedText
+      : typeof answer?.translatedText === 'string'
+        ? [answer.translatedText]
+        : undefined
     if (!texts || texts.length !== request.units.length || !texts.every((t) => typeof t === 'string')) {
       throw new EngineError(503, `The translation engine (${this.name}) answered without one translatedText per text.`)
     }
-    const detected = Array.isArray(answer.detectedLanguage) ? answer.detectedLanguage : answer.detectedLanguage ? [answer.detectedLanguage] : []
+    const detected = Array.isArray(answer.detectedLanguage)
+      ? answer.detectedLanguage
+      : answer.detectedLanguage
+        ? [answer.detectedLanguage]
+        : []
     return {
       results: texts.map((text, i) => {
         const language = detected[i]?.language

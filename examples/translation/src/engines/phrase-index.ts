@@ -38,7 +38,10 @@ export class PhraseIndex {
         }
       }
       this.byLanguage.set(lang, map)
-      this.keysByLength.set(lang, [...map.keys()].sort((a, b) => b.length - a.length))
+      this.keysByLength.set(
+        lang,
+        [...map.keys()].sort((a, b) => b.length - a.length),
+      )
       this.maxWords.set(lang, Math.max(...[...map.keys()].map((k) => k.split(' ').length)))
     }
   }

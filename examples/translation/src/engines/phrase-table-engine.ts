@@ -34,9 +34,16 @@ export class PhraseTableEngine implements TranslationEngine {
       const source = request.sourceLang ?? unit.sourceHint
       const pair: Pair = { source, target, formal, glossary, preserveFormatting: request.preserveFormatting }
       const pieces = request.tagHandling ? unit.text.split(TAG_SPLIT) : [unit.text]
-      return { text: pieces.map((p) => (p.startsWith('<') && p.endsWith('>') && request.tagHandling ? p : this.translatePiece(p, pair))).join('') }
+      return {
+        text: pieces
+          .map((p) => (p.startsWith('<') && p.endsWith('>') && request.tagHandling ? p : this.translatePiece(p, pair)))
+          .join(''),
+      }
     })
-    return { results, modelTypeUsed: request.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized' }
+    return {
+      results,
+      modelTypeUsed: request.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized',
+    }
   }
 
   private translatePiece(piece: string, pair: Pair): string {
@@ -63,7 +70,10 @@ export class PhraseTableEngine implements TranslationEngine {
   /** Longest-first phrase replacement over words; unknown words pass through. */
   private byWords(text: string, pair: Pair): string {
     const tokens = text.match(WORDS) ?? []
-    const maxWords = Math.max(isPhraseLanguage(pair.source) ? this.index.longestPhraseWords(pair.source) : 1, ...[...pair.glossary.keys()].map((k) => k.split(' ').length))
+    const maxWords = Math.max(
+      isPhraseLanguage(pair.source) ? this.index.longestPhraseWords(pair.source) : 1,
+      ...[...pair.glossary.keys()].map((k) => k.split(' ').length),
+    )
     let out = ''
     let i = 0
     while (i < tokens.length) {
@@ -132,7 +142,8 @@ function endOfWords(tokens: string[], start: number, count: number): number | un
 /** A capitalised source word gives a capitalised translation; otherwise the table's own casing stays. */
 function matchCase(source: string, translated: string): string {
   const first = source[0]!
-  if (first !== first.toLowerCase() && first === first.toUpperCase()) return translated.charAt(0).toUpperCase() + translated.slice(1)
+  if (first !== first.toLowerCase() && first === first.toUpperCase())
+    return translated.charAt(0).toUpperCase() + translated.slice(1)
   return translated
 }
 

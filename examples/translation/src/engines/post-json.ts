@@ -1,7 +1,12 @@
 /** POSTs JSON to a network engine and reads its JSON answer; every failure becomes an `EngineError` (503). */
 import { EngineError } from './engine.ts'
 
-export async function postJson(engine: string, url: string, body: unknown, init: { headers?: Record<string, string>; signal: AbortSignal }): Promise<unknown> {
+export async function postJson(
+  engine: string,
+  url: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; signal: AbortSignal },
+): Promise<unknown> {
   let response: Response
   try {
     response = await fetch(url, {
@@ -12,7 +17,11 @@ export async function postJson(engine: string, url: string, body: unknown, init:
     })
   } catch (error) {
     if (init.signal.aborted) throw error // the time limit passed: runEngine answers 504
-    throw new EngineError(503, `The translation engine (${engine}) could not be reached at ${new URL(url).origin}: ${causeOf(error)}`, { cause: error })
+    throw new EngineError(
+      503,
+      `The translation engine (${engine}) could not be reached at ${new URL(url).origin}: ${causeOf(error)}`,
+      { cause: error },
+    )
   }
   const text = await response.text()
   if (!response.ok) {

@@ -18,20 +18,35 @@ export class ProtonBeamEngine implements TranslationEngine {
     const phrase = protonBeam(request.targetLang)
     const results = request.units.map((unit) => {
       const pieces = request.tagHandling ? unit.text.split(TAG_SPLIT) : [unit.text]
-      const text = pieces.map((piece) => (request.tagHandling && piece.startsWith('<') && piece.endsWith('>') ? piece : translateLines(piece, phrase, request.glossary))).join('')
-      const detected = unit.text.split('\n').map((line) => protonBeamLanguage(line.replace(/<[^>]*>/g, ''))).find(Boolean)
+      const text = pieces
+        .map((piece) =>
+          request.tagHandling && piece.startsWith('<') && piece.endsWith('>')
+            ? piece
+            : translateLines(piece, phrase, request.glossary),
+        )
+        .join('')
+      const detected = unit.text
+        .split('\n')
+        .map((line) => protonBeamLanguage(line.replace(/<[^>]*>/g, '')))
+        .find(Boolean)
       return { text, detectedSourceLang: request.sourceLang ?? detected ?? 'EN' }
     })
-    return { results, modelTypeUsed: request.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized' }
+    return {
+      results,
+      modelTypeUsed: request.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized',
+    }
   }
 }
 
 function translateLines(text: string, phrase: string, glossary: ReadonlyMap<string, string> | undefined): string {
-  return text.split('\n').map((line) => {
-    const content = line.trim()
-    if (content === '') return line
-    const lead = line.slice(0, line.indexOf(content))
-    const trail = line.slice(line.indexOf(content) + content.length)
-    return lead + (glossary?.get(content) ?? phrase) + trail
-  }).join('\n')
+  return text
+    .split('\n')
+    .map((line) => {
+      const content = line.trim()
+      if (content === '') return line
+      const lead = line.slice(0, line.indexOf(content))
+      const trail = line.slice(line.indexOf(content) + content.length)
+      return lead + (glossary?.get(content) ?? phrase) + trail
+    })
+    .join('\n')
 }

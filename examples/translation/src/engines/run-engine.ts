@@ -2,7 +2,11 @@
 import type { EngineRequest, EngineResponse, TranslationEngine } from './engine.ts'
 import { EngineError } from './engine.ts'
 
-export async function runEngine(engine: TranslationEngine, request: Omit<EngineRequest, 'signal'>, timeoutMs: number): Promise<EngineResponse> {
+export async function runEngine(
+  engine: TranslationEngine,
+  request: Omit<EngineRequest, 'signal'>,
+  timeoutMs: number,
+): Promise<EngineResponse> {
   const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
@@ -14,12 +18,19 @@ export async function runEngine(engine: TranslationEngine, request: Omit<EngineR
   try {
     const response = await Promise.race([engine.translate({ ...request, signal: controller.signal }), timeout])
     if (!Array.isArray(response?.results) || response.results.length !== request.units.length) {
-      throw new EngineError(503, `The translation engine (${engine.name}) answered ${response?.results?.length ?? 'no'} results for ${request.units.length} texts.`)
+      throw new EngineError(
+        503,
+        `The translation engine (${engine.name}) answered ${response?.results?.length ?? 'no'} results for ${request.units.length} texts.`,
+      )
     }
     return response
   } catch (error) {
     if (error instanceof EngineError) throw error
-    throw new EngineError(503, `The translation engine (${engine.name}) failed: ${(error as Error)?.message ?? String(error)}`, { cause: error })
+    throw new EngineError(
+      503,
+      `The translation engine (${engine.name}) failed: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    )
   } finally {
     clearTimeout(timer)
   }

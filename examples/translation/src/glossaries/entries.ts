@@ -14,10 +14,16 @@ const CONTROL = /[\u0000-\u001f\u0080-\u009f\u2028\u2029]/
 
 /** A 400 in the shape of DeepL's glossary errors: `message` plus `detail`. */
 export function invalidEntries(detail: string): HttpError {
-  return new HttpError(400, 'Invalid glossary entries provided', { body: { message: 'Invalid glossary entries provided', detail } })
+  return new HttpError(400, 'Invalid glossary entries provided', {
+    body: { message: 'Invalid glossary entries provided', detail },
+  })
 }
 
-export function parseEntries(text: string, format: EntriesFormat, pair: { sourceLang: string; targetLang: string }): Entry[] {
+export function parseEntries(
+  text: string,
+  format: EntriesFormat,
+  pair: { sourceLang: string; targetLang: string },
+): Entry[] {
   const rows = format === 'tsv' ? tsvRows(text) : csvRows(text, pair)
   const seen = new Map<string, number>()
   const entries: Entry[] = []
@@ -25,10 +31,14 @@ export function parseEntries(text: string, format: EntriesFormat, pair: { source
     for (const term of [source, target]) {
       if (term === '') throw invalidEntries(`Entry on line ${line} has an empty term`)
       if (CONTROL.test(term)) throw invalidEntries(`Entry on line ${line} contains a control character`)
-      if (Buffer.byteLength(term) > MAX_TERM_BYTES) throw invalidEntries(`Entry on line ${line} has a term over ${MAX_TERM_BYTES} UTF-8 bytes`)
+      if (Buffer.byteLength(term) > MAX_TERM_BYTES)
+        throw invalidEntries(`Entry on line ${line} has a term over ${MAX_TERM_BYTES} UTF-8 bytes`)
     }
     const earlier = seen.get(source)
-    if (earlier !== undefined) throw invalidEntries(`Key with the index ${entries.length} (line ${line}) duplicates key with the index ${earlier}`)
+    if (earlier !== undefined)
+      throw invalidEntries(
+        `Key with the index ${entries.length} (line ${line}) duplicates key with the index ${earlier}`,
+      )
     seen.set(source, entries.length)
     entries.push([source, target])
   })
@@ -45,13 +55,19 @@ function tsvRows(text: string): Array<{ cells: [string, string]; line: number }>
   text.split(/\r?\n/).forEach((raw, i) => {
     if (raw.trim() === '') return
     const cells = raw.split('\t')
-    if (cells.length !== 2) throw invalidEntries(`Entry on line ${i + 1} ${cells.length < 2 ? 'misses tab separator' : 'has more than one tab separator'}`)
+    if (cells.length !== 2)
+      throw invalidEntries(
+        `Entry on line ${i + 1} ${cells.length < 2 ? 'misses tab separator' : 'has more than one tab separator'}`,
+      )
     out.push({ cells: [cells[0]!.trim(), cells[1]!.trim()], line: i + 1 })
   })
   return out
 }
 
-function csvRows(text: string, pair: { sourceLang: string; targetLang: string }): Array<{ cells: [string, string]; line: number }> {
+function csvRows(
+  text: string,
+  pair: { sourceLang: string; targetLang: string },
+): Array<{ cells: [string, string]; line: number }> {
   const out: Array<{ cells: [string, string]; line: number }> = []
   parseCsv(text).forEach((cells, i) => {
     if (cells.length === 1 && cells[0]!.trim() === '') return

@@ -9,7 +9,9 @@ import { notSpecified, notSupported } from '../http/params.ts'
 import { parseEntries, type EntriesFormat } from './entries.ts'
 import type { DictionaryInfo, DictionaryInput, GlossaryInfo, GlossaryStore } from './glossary-store.ts'
 
-export const GLOSSARY_LANGUAGES = new Set('ar bg cs da de el en es et fi fr he hu id it ja ko lt lv nb nl pl pt ro ru sk sl sv th tr uk vi zh'.split(' '))
+export const GLOSSARY_LANGUAGES = new Set(
+  'ar bg cs da de el en es et fi fr he hu id it ja ko lt lv nb nl pl pt ro ru sk sl sv th tr uk vi zh'.split(' '),
+)
 export const MAX_GLOSSARY_BYTES = 10 * 1024 * 1024
 export const MAX_NAME_BYTES = 1024
 export const MAX_GLOSSARIES_PER_KEY = 1000
@@ -64,17 +66,20 @@ export function languagePair(pair: LanguagePair): [string, string] {
 
 export function glossaryName(name: string | null | undefined): string {
   if (!name) throw notSpecified('name')
-  if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw new HttpError(400, `Parameter 'name' may have at most ${MAX_NAME_BYTES} UTF-8 bytes.`)
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES)
+    throw new HttpError(400, `Parameter 'name' may have at most ${MAX_NAME_BYTES} UTF-8 bytes.`)
   return name
 }
 
 /** One dictionary, its entries parsed. */
 export function readDictionary(fields: DictionaryFields): DictionaryInput {
   const [sourceLang, targetLang] = languagePair(fields)
-  if (sourceLang === targetLang) throw new HttpError(400, 'Source and target language of a glossary dictionary must differ.')
+  if (sourceLang === targetLang)
+    throw new HttpError(400, 'Source and target language of a glossary dictionary must differ.')
   const entries = fields.entries
   if (entries === '') throw notSpecified('entries')
-  if (Buffer.byteLength(entries) > MAX_GLOSSARY_BYTES) throw new HttpError(413, `A glossary may have at most ${MAX_GLOSSARY_BYTES / 1024 / 1024} MiB of entries.`)
+  if (Buffer.byteLength(entries) > MAX_GLOSSARY_BYTES)
+    throw new HttpError(413, `A glossary may have at most ${MAX_GLOSSARY_BYTES / 1024 / 1024} MiB of entries.`)
   const format = (fields.entries_format || 'tsv').toLowerCase()
   if (format !== 'tsv' && format !== 'csv') throw notSupported('entries_format')
   return { sourceLang, targetLang, entries: parseEntries(entries, format as EntriesFormat, { sourceLang, targetLang }) }
@@ -84,17 +89,31 @@ export function readDictionary(fields: DictionaryFields): DictionaryInput {
 export function readDictionaries(list: DictionaryFields[]): DictionaryInput[] {
   const dictionaries = list.map(readDictionary)
   const pairs = new Set(dictionaries.map((d) => `${d.sourceLang}-${d.targetLang}`))
-  if (pairs.size !== dictionaries.length) throw new HttpError(400, 'Each language pair may appear in one dictionary only.')
-  if (dictionaries.reduce((n, d) => n + d.entries.reduce((m, [s, t]) => m + Buffer.byteLength(s) + Buffer.byteLength(t) + 2, 0), 0) > MAX_GLOSSARY_BYTES) {
+  if (pairs.size !== dictionaries.length)
+    throw new HttpError(400, 'Each language pair may appear in one dictionary only.')
+  if (
+    dictionaries.reduce(
+      (n, d) => n + d.entries.reduce((m, [s, t]) => m + Buffer.byteLength(s) + Buffer.byteLength(t) + 2, 0),
+      0,
+    ) > MAX_GLOSSARY_BYTES
+  ) {
     throw new HttpError(413, `A glossary may have at most ${MAX_GLOSSARY_BYTES / 1024 / 1024} MiB of entries.`)
   }
   return dictionaries
 }
 
 /** Creates a glossary after checking the key's glossary count (456 over it, DeepL's "glossary quota"). */
-export async function createGlossary(store: GlossaryStore, ownerKeyId: string, name: string, dictionaries: DictionaryInput[]): Promise<GlossaryInfo> {
+export async function createGlossary(
+  store: GlossaryStore,
+  ownerKeyId: string,
+  name: string,
+  dictionaries: DictionaryInput[],
+): Promise<GlossaryInfo> {
   if ((await store.count(ownerKeyId)) >= MAX_GLOSSARIES_PER_KEY) {
-    throw new HttpError(456, `Quota for glossaries exceeded: a key may have at most ${MAX_GLOSSARIES_PER_KEY} glossaries.`)
+    throw new HttpError(
+      456,
+      `Quota for glossaries exceeded: a key may have at most ${MAX_GLOSSARIES_PER_KEY} glossaries.`,
+    )
   }
   const id = await store.create(ownerKeyId, name, dictionaries)
   return (await store.get(id, ownerKeyId))!
@@ -113,20 +132,34 @@ export function dictionaryJson(d: DictionaryInfo) {
 
 /** v3 shape. */
 export function glossaryJson(g: GlossaryInfo) {
-  return { glossary_id: g.glossaryId, name: g.name, dictionaries: g.dictionaries.map(dictionaryJson), creation_time: g.creationTime }
+  return {
+    glossary_id: g.glossaryId,
+    name: g.name,
+    dictionaries: g.dictionaries.map(dictionaryJson),
+    creation_time: g.creationTime,
+  }
 }
 
 /** v2 shape: one pair (a multi-pair glossary shows its first; an empty one, empty codes). */
 export function v2GlossaryJson(g: GlossaryInfo) {
   const d = g.dictionaries[0]
   return {
-    glossary_id: g.glossaryId, name: g.name, ready: true, source_lang: d?.sourceLang ?? '', target_lang: d?.targetLang ?? '',
-    creation_time: g.creationTime, entry_count: d?.entryCount ?? 0,
+    glossary_id: g.glossaryId,
+    name: g.name,
+    ready: true,
+    source_lang: d?.sourceLang ?? '',
+    target_lang: d?.targetLang ?? '',
+    creation_time: g.creationTime,
+    entry_count: d?.entryCount ?? 0,
   }
 }
 
 /** `/v2/glossary-language-pairs`: every ordered pair of distinct glossary languages. */
 export function glossaryLanguagePairs() {
   const codes = [...GLOSSARY_LANGUAGES]
-  return { supported_languages: codes.flatMap((s) => codes.filter((t) => t !== s).map((t) => ({ source_lang: s, target_lang: t }))) }
+  return {
+    supported_languages: codes.flatMap((s) =>
+      codes.filter((t) => t !== s).map((t) => ({ source_lang: s, target_lang: t })),
+    ),
+  }
 }

@@ -29,14 +29,28 @@ export interface GlossaryInfo {
 }
 
 export class GlossaryStore {
-  constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Kysely<TranslationDatabase>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async create(ownerKeyId: string, name: string, dictionaries: DictionaryInput[]): Promise<string> {
     const glossaryId = randomUUID()
     await this.db.transaction().execute(async (tx) => {
-      await tx.insertInto('glossaries').values({ glossary_id: glossaryId, owner_key_id: ownerKeyId, name, creation_time: this.now().toISOString() }).execute()
+      await tx
+        .insertInto('glossaries')
+        .values({ glossary_id: glossaryId, owner_key_id: ownerKeyId, name, creation_time: this.now().toISOString() })
+        .execute()
       for (const [position, d] of dictionaries.entries()) {
-        await tx.insertInto('glossary_dictionaries').values({ glossary_id: glossaryId, source_lang: d.sourceLang.toLowerCase(), target_lang: d.targetLang.toLowerCase(), position }).execute()
+        await tx
+          .insertInto('glossary_dictionaries')
+          .values({
+            glossary_id: glossaryId,
+            source_lang: d.sourceLang.toLowerCase(),
+            target_lang: d.targetLang.toLowerCase(),
+            position,
+          })
+          .execute()
         await insertEntries(tx, glossaryId, d, 0)
       }
     })
@@ -44,13 +58,22 @@ export class GlossaryStore {
   }
 
   async count(ownerKeyId: string): Promise<number> {
-    const row = await this.db.selectFrom('glossaries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
+    const row = await this.db
+      .selectFrom('glossaries')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('owner_key_id', '=', ownerKeyId)
+      .executeTakeFirst()
     return Number(row?.n ?? 0)
   }
 
   /** True when the glossary exists and belongs to `ownerKeyId`. */
   async exists(glossaryId: string, ownerKeyId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('glossaries').select('glossary_id').where('glossary_id', '=', glossaryId).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
+    const row = await this.db
+      .selectFrom('glossaries')
+      .select('glossary_id')
+      .where('glossary_id', '=', glossaryId)
+      .where('owner_key_id', '=', ownerKeyId)
+      .executeTakeFirst()
     return row !== undefined
   }
 
@@ -72,20 +95,35 @@ export class GlossaryStore {
     const counts = await this.db
       .selectFrom('glossary_entries')
       .select(['glossary_id', 'source_lang', 'target_lang', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('glossary_id', 'in', rows.map((r) => r.glossary_id))
+      .where(
+        'glossary_id',
+        'in',
+        rows.map((r) => r.glossary_id),
+      )
       .groupBy(['glossary_id', 'source_lang', 'target_lang'])
       .orderBy('source_lang')
       .orderBy('target_lang')
       .execute()
-    const positions = await this.db.selectFrom('glossary_dictionaries').select(['glossary_id', 'source_lang', 'target_lang', 'position'])
-      .where('glossary_id', 'in', rows.map((r) => r.glossary_id)).execute()
-    const positionOf = new Map(positions.map((p) => [`${p.glossary_id} ${p.source_lang} ${p.target_lang}`, Number(p.position)]))
-    const order = (c: { glossary_id: string; source_lang: string; target_lang: string }) => positionOf.get(`${c.glossary_id} ${c.source_lang} ${c.target_lang}`) ?? Number.MAX_SAFE_INTEGER
+    const positions = await this.db
+      .selectFrom('glossary_dictionaries')
+      .select(['glossary_id', 'source_lang', 'target_lang', 'position'])
+      .where(
+        'glossary_id',
+        'in',
+        rows.map((r) => r.glossary_id),
+      )
+      .execute()
+    const positionOf = new Map(
+      positions.map((p) => [`${p.glossary_id} ${p.source_lang} ${p.target_lang}`, Number(p.position)]),
+    )
+    const order = (c: { glossary_id: string; source_lang: string; target_lang: string }) =>
+      positionOf.get(`${c.glossary_id} ${c.source_lang} ${c.target_lang}`) ?? Number.MAX_SAFE_INTEGER
     return rows.map((r) => ({
       glossaryId: r.glossary_id,
       name: r.name,
       creationTime: r.creation_time,
-      dictionaries: counts.filter((c) => c.glossary_id === r.glossary_id)
+      dictionaries: counts
+        .filter((c) => c.glossary_id === r.glossary_id)
         .sort((a, b) => order(a) - order(b)) // stable: pairs without a position keep the language order
         .map((c) => ({ sourceLang: c.source_lang, targetLang: c.target_lang, entryCount: Number(c.n) })),
     }))
@@ -108,12 +146,28 @@ export class GlossaryStore {
     await this.db.transaction().execute(async (tx) => {
       await pairQuery(tx.deleteFrom('glossary_entries'), glossaryId, dictionary).execute()
       await insertEntries(tx, glossaryId, dictionary, 0)
-      const known = await pairQuery(tx.selectFrom('glossary_dictionaries').select('position'), glossaryId, dictionary).executeTakeFirst()
+      const known = await pairQuery(
+        tx.selectFrom('glossary_dictionaries').select('position'),
+        glossaryId,
+        dictionary,
+      ).executeTakeFirst()
       if (known) return
-      const last = await tx.selectFrom('glossary_dictionaries').select((eb) => eb.fn.max('position').as('p')).where('glossary_id', '=', glossaryId).executeTakeFirst()
+      const last = await tx
+        .selectFrom('glossary_dictionaries')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .where('glossary_id', '=', glossaryId)
+        .executeTakeFirst()
       const position = last?.p === null || last?.p === undefined ? 0 : Number(last.p) + 1
-      await tx.insertInto('glossary_dictionaries').values({ glossary_id: glossaryId, source_lang: dictionary.sourceLang.toLowerCase(), target_lang: dictionary.targetLang.toLowerCase(), position })
-        .onConflict((oc) => oc.columns(['glossary_id', 'source_lang', 'target_lang']).doNothing()).execute()
+      await tx
+        .insertInto('glossary_dictionaries')
+        .values({
+          glossary_id: glossaryId,
+          source_lang: dictionary.sourceLang.toLowerCase(),
+          target_lang: dictionary.targetLang.toLowerCase(),
+          position,
+        })
+        .onConflict((oc) => oc.columns(['glossary_id', 'source_lang', 'target_lang']).doNothing())
+        .execute()
     })
   }
 
@@ -127,34 +181,66 @@ export class GlossaryStore {
 
   /** Deletes one pair's dictionary; false when the glossary has none for that pair. */
   async deleteDictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<boolean> {
-    const result = await pairQuery(this.db.deleteFrom('glossary_entries'), glossaryId, { sourceLang, targetLang }).executeTakeFirst()
+    const result = await pairQuery(this.db.deleteFrom('glossary_entries'), glossaryId, {
+      sourceLang,
+      targetLang,
+    }).executeTakeFirst()
     await pairQuery(this.db.deleteFrom('glossary_dictionaries'), glossaryId, { sourceLang, targetLang }).execute()
     return Number(result.numDeletedRows) > 0
   }
 
   /** The ordered entries of a pair's dictionary, or undefined when the glossary has none for it. */
   async entries(glossaryId: string, sourceLang: string, targetLang: string): Promise<Entry[] | undefined> {
-    const rows = await pairQuery(this.db.selectFrom('glossary_entries').select(['source_text', 'target_text']), glossaryId, { sourceLang, targetLang })
+    const rows = await pairQuery(
+      this.db.selectFrom('glossary_entries').select(['source_text', 'target_text']),
+      glossaryId,
+      { sourceLang, targetLang },
+    )
       .orderBy('position')
       .execute()
     return rows.length === 0 ? undefined : rows.map((r) => [r.source_text, r.target_text] as const)
   }
 
   /** The entries of the glossary's dictionary for a pair of base codes, as a map (translation). */
-  async dictionary(glossaryId: string, sourceLang: string, targetLang: string): Promise<Map<string, string> | undefined> {
+  async dictionary(
+    glossaryId: string,
+    sourceLang: string,
+    targetLang: string,
+  ): Promise<Map<string, string> | undefined> {
     const entries = await this.entries(glossaryId, sourceLang, targetLang)
     return entries && new Map(entries)
   }
 }
 
-function pairQuery<Q extends { where: (...args: any[]) => any }>(query: Q, glossaryId: string, pair: { sourceLang: string; targetLang: string }): Q {
-  return query.where('glossary_id', '=', glossaryId).where('source_lang', '=', pair.sourceLang.toLowerCase()).where('target_lang', '=', pair.targetLang.toLowerCase())
+function pairQuery<Q extends { where: (...args: any[]) => any }>(
+  query: Q,
+  glossaryId: string,
+  pair: { sourceLang: string; targetLang: string },
+): Q {
+  return query
+    .where('glossary_id', '=', glossaryId)
+    .where('source_lang', '=', pair.sourceLang.toLowerCase())
+    .where('target_lang', '=', pair.targetLang.toLowerCase())
 }
 
-async function insertEntries(tx: Kysely<TranslationDatabase>, glossaryId: string, d: DictionaryInput, from: number): Promise<void> {
+async function insertEntries(
+  tx: Kysely<TranslationDatabase>,
+  glossaryId: string,
+  d: DictionaryInput,
+  from: number,
+): Promise<void> {
   const rows = d.entries.map(([source, target], i) => ({
-    glossary_id: glossaryId, source_lang: d.sourceLang.toLowerCase(), target_lang: d.targetLang.toLowerCase(), source_text: source, target_text: target, position: from + i,
+    glossary_id: glossaryId,
+    source_lang: d.sourceLang.toLowerCase(),
+    target_lang: d.targetLang.toLowerCase(),
+    source_text: source,
+    target_text: target,
+    position: from + i,
   }))
   // Chunked: PostgreSQL takes at most 65535 bind parameters per statement.
-  for (let i = 0; i < rows.length; i += 5000) await tx.insertInto('glossary_entries').values(rows.slice(i, i + 5000)).execute()
+  for (let i = 0; i < rows.length; i += 5000)
+    await tx
+      .insertInto('glossary_entries')
+      .values(rows.slice(i, i + 5000))
+      .execute()
 }

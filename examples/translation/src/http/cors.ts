@@ -10,6 +10,13 @@ export function corsOptions(origins: string[]): CorsOptions | undefined {
   return {
     origins: origins.includes('*') ? '*' : origins,
     allowHeaders: ['Authorization', 'Content-Type', 'X-DeepL-Reporting-Tag'],
-    exposeHeaders: ['X-Trace-ID', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition'],
+    exposeHeaders: [
+      'X-Trace-ID',
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Content-Disposition',
+    ],
   }
 }

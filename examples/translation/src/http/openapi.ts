@@ -7,17 +7,24 @@ import type { Application } from 'routeless'
 
 export function deeplOpenApi(app: Application): Record<string, unknown> {
   const doc = app.openapi({
-    info: { title: 'routeless translation example (DeepL-compatible)', version: '1.0.0', description: 'A self-hostable server speaking the DeepL API.' },
+    info: {
+      title: 'routeless translation example (DeepL-compatible)',
+      version: '1.0.0',
+      description: 'A self-hostable server speaking the DeepL API.',
+    },
     errorSchema: {
       type: 'object',
       description: "DeepL's error body",
       required: ['message'],
       properties: { message: { type: 'string' }, detail: { type: 'string' } },
     },
-    securitySchemes: { auth_header: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'DeepL-Auth-Key <key>' } },
+    securitySchemes: {
+      auth_header: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'DeepL-Auth-Key <key>' },
+    },
     security: [{ auth_header: [] }],
   }) as Record<string, any>
   // The page and this document need no key.
-  for (const path of ['/', '/openapi.json']) for (const op of Object.values(doc.paths[path] ?? {}) as Record<string, unknown>[]) op.security = []
+  for (const path of ['/', '/openapi.json'])
+    for (const op of Object.values(doc.paths[path] ?? {}) as Record<string, unknown>[]) op.security = []
   return doc
 }

@@ -29,7 +29,10 @@ export function toApiKeyJson(record: ApiKeyRecord, secret?: string): ApiKeyJson 
     creation_time: record.creationTime,
     deactivated_time: record.deactivatedTime,
     is_deactivated: record.deactivatedTime !== null,
-    usage_limits: { characters: record.characterLimit, speech_to_text_milliseconds: record.speechToTextMillisecondsLimit },
+    usage_limits: {
+      characters: record.characterLimit,
+      speech_to_text_milliseconds: record.speechToTextMillisecondsLimit,
+    },
   }
   if (secret !== undefined) json.key = secret
   return json

@@ -26,7 +26,10 @@ export interface LimitsUpdate {
 export class KeyStore {
   private readonly verified = new Set<string>()
 
-  constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Kysely<TranslationDatabase>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** Creates a key; `secret` registers a given secret (ADMIN_KEY/API_KEY at start-up), else one is generated. */
   async create(options: { admin: boolean; label?: string; secret?: string }): Promise<NewKey> {
@@ -44,12 +47,21 @@ export class KeyStore {
     const lookup = lookupKey(options.secret)
     if (!(await this.db.selectFrom('api_keys').select('key_id').where('lookup', '=', lookup).executeTakeFirst())) {
       const row = await this.newRow(options.secret, options)
-      await this.db.insertInto('api_keys').values(row).onConflict((oc) => oc.column('lookup').doNothing()).execute()
+      await this.db
+        .insertInto('api_keys')
+        .values(row)
+        .onConflict((oc) => oc.column('lookup').doNothing())
+        .execute()
     }
     const existing = await this.findBySecret(options.secret)
-    if (!existing) throw new Error(`The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret's lookup matches a key with another secret`)
+    if (!existing)
+      throw new Error(
+        `The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret's lookup matches a key with another secret`,
+      )
     if (existing.isAdmin !== options.admin) {
-      throw new Error(`The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret is already registered as ${existing.isAdmin ? 'an admin' : 'a developer'} key`)
+      throw new Error(
+        `The ${options.admin ? 'ADMIN_KEY' : 'API_KEY'} secret is already registered as ${existing.isAdmin ? 'an admin' : 'a developer'} key`,
+      )
     }
     return existing
   }
@@ -88,7 +100,13 @@ export class KeyStore {
 
   /** Developer keys (not admin keys), active and deactivated, oldest first. */
   async listDeveloperKeys(): Promise<ApiKeyRecord[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('is_admin', '=', 0).orderBy('creation_time').orderBy('key_id').execute()
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('is_admin', '=', 0)
+      .orderBy('creation_time')
+      .orderBy('key_id')
+      .execute()
     return rows.map(toRecord)
   }
 
@@ -96,14 +114,23 @@ export class KeyStore {
   async describe(keyIds: string[]): Promise<Map<string, { label: string; masked: string }>> {
     const out = new Map<string, { label: string; masked: string }>()
     if (keyIds.length === 0) return out
-    const rows = await this.db.selectFrom('api_keys').select(['key_id', 'label', 'masked']).where('key_id', 'in', keyIds).execute()
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select(['key_id', 'label', 'masked'])
+      .where('key_id', 'in', keyIds)
+      .execute()
     for (const r of rows) out.set(r.key_id, { label: r.label, masked: r.masked })
     return out
   }
 
   /** Deactivates for good; deactivating twice keeps the first time. */
   async deactivate(keyId: string): Promise<ApiKeyRecord | undefined> {
-    await this.db.updateTable('api_keys').set({ deactivated_time: this.now().toISOString() }).where('key_id', '=', keyId).where('deactivated_time', 'is', null).execute()
+    await this.db
+      .updateTable('api_keys')
+      .set({ deactivated_time: this.now().toISOString() })
+      .where('key_id', '=', keyId)
+      .where('deactivated_time', 'is', null)
+      .execute()
     return this.get(keyId)
   }
 
@@ -115,8 +142,10 @@ export class KeyStore {
   async setLimits(keyId: string, limits: LimitsUpdate): Promise<ApiKeyRecord | undefined> {
     const set: Partial<ApiKeysTable> = {}
     if (limits.characters !== undefined) set.character_limit = limits.characters
-    if (limits.speechToTextMilliseconds !== undefined) set.speech_to_text_milliseconds_limit = limits.speechToTextMilliseconds
-    if (Object.keys(set).length > 0) await this.db.updateTable('api_keys').set(set).where('key_id', '=', keyId).execute()
+    if (limits.speechToTextMilliseconds !== undefined)
+      set.speech_to_text_milliseconds_limit = limits.speechToTextMilliseconds
+    if (Object.keys(set).length > 0)
+      await this.db.updateTable('api_keys').set(set).where('key_id', '=', keyId).execute()
     return this.get(keyId)
   }
 }
@@ -130,6 +159,7 @@ function toRecord(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     creationTime: row.creation_time,
     deactivatedTime: row.deactivated_time,
     characterLimit: row.character_limit === null ? null : Number(row.character_limit),
-    speechToTextMillisecondsLimit: row.speech_to_text_milliseconds_limit === null ? null : Number(row.speech_to_text_milliseconds_limit),
+    speechToTextMillisecondsLimit:
+      row.speech_to_text_milliseconds_limit === null ? null : Number(row.speech_to_text_milliseconds_limit),
   }
 }

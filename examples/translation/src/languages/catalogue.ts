@@ -13,17 +13,49 @@ export interface TargetLanguage extends SourceLanguage {
 }
 
 const BASE: Record<string, string> = {
-  AR: 'Arabic', BG: 'Bulgarian', CS: 'Czech', DA: 'Danish', DE: 'German', EL: 'Greek', EN: 'English', ES: 'Spanish',
-  ET: 'Estonian', FI: 'Finnish', FR: 'French', HE: 'Hebrew', HU: 'Hungarian', ID: 'Indonesian', IT: 'Italian',
-  JA: 'Japanese', KO: 'Korean', LT: 'Lithuanian', LV: 'Latvian', NB: 'Norwegian Bokmål', NL: 'Dutch', PL: 'Polish',
-  PT: 'Portuguese', RO: 'Romanian', RU: 'Russian', SK: 'Slovak', SL: 'Slovenian', SV: 'Swedish', TH: 'Thai',
-  TR: 'Turkish', UK: 'Ukrainian', VI: 'Vietnamese', ZH: 'Chinese',
+  AR: 'Arabic',
+  BG: 'Bulgarian',
+  CS: 'Czech',
+  DA: 'Danish',
+  DE: 'German',
+  EL: 'Greek',
+  EN: 'English',
+  ES: 'Spanish',
+  ET: 'Estonian',
+  FI: 'Finnish',
+  FR: 'French',
+  HE: 'Hebrew',
+  HU: 'Hungarian',
+  ID: 'Indonesian',
+  IT: 'Italian',
+  JA: 'Japanese',
+  KO: 'Korean',
+  LT: 'Lithuanian',
+  LV: 'Latvian',
+  NB: 'Norwegian Bokmål',
+  NL: 'Dutch',
+  PL: 'Polish',
+  PT: 'Portuguese',
+  RO: 'Romanian',
+  RU: 'Russian',
+  SK: 'Slovak',
+  SL: 'Slovenian',
+  SV: 'Swedish',
+  TH: 'Thai',
+  TR: 'Turkish',
+  UK: 'Ukrainian',
+  VI: 'Vietnamese',
+  ZH: 'Chinese',
 }
 
 /** Target-only regional variants, with the base language they belong to. */
 const VARIANTS: Record<string, string> = {
-  'EN-GB': 'English (British)', 'EN-US': 'English (American)', 'ES-419': 'Spanish (Latin American)',
-  'PT-BR': 'Portuguese (Brazilian)', 'PT-PT': 'Portuguese (European)', 'ZH-HANS': 'Chinese (simplified)',
+  'EN-GB': 'English (British)',
+  'EN-US': 'English (American)',
+  'ES-419': 'Spanish (Latin American)',
+  'PT-BR': 'Portuguese (Brazilian)',
+  'PT-PT': 'Portuguese (European)',
+  'ZH-HANS': 'Chinese (simplified)',
   'ZH-HANT': 'Chinese (traditional)',
 }
 
@@ -35,14 +67,21 @@ const FORMALITY = new Set(['DE', 'ES', 'ES-419', 'FR', 'IT', 'JA', 'NL', 'PL', '
 /** Bases whose targets accept `custom_instructions` (any variant of them too). */
 const CUSTOM_INSTRUCTION_BASES = new Set(['DE', 'EN', 'ES', 'FR', 'IT', 'JA', 'KO', 'ZH'])
 
-export const SOURCE_LANGUAGES: readonly SourceLanguage[] = Object.entries(BASE).map(([language, name]) => ({ language, name }))
+export const SOURCE_LANGUAGES: readonly SourceLanguage[] = Object.entries(BASE).map(([language, name]) => ({
+  language,
+  name,
+}))
 
 export const TARGET_LANGUAGES: readonly TargetLanguage[] = [
   ...Object.entries(BASE).filter(([code]) => !(code in DEPRECATED_TARGETS)),
   ...Object.entries(VARIANTS),
 ]
   .sort(([a], [b]) => a.localeCompare(b))
-  .map(([language, name]) => ({ language, name: language === 'ZH' ? 'Chinese (simplified)' : name, supports_formality: FORMALITY.has(language) }))
+  .map(([language, name]) => ({
+    language,
+    name: language === 'ZH' ? 'Chinese (simplified)' : name,
+    supports_formality: FORMALITY.has(language),
+  }))
 
 const SOURCE_CODES = new Set(SOURCE_LANGUAGES.map((l) => l.language))
 const TARGET_CODES = new Set(TARGET_LANGUAGES.map((l) => l.language))

@@ -7,14 +7,36 @@ import { GLOSSARY_LANGUAGES } from '../glossaries/glossary-api.ts'
 import { TM_SOURCES, TM_TARGETS } from '../memories/memory-params.ts'
 import { STYLE_LANGUAGES } from '../styles/style-store.ts'
 import { styledLanguage, WRITE_TARGETS } from '../write/write-params.ts'
-import { EXTRA_LANGUAGE_NAMES, VOICE_SOURCE_LANGUAGES, VOICE_TARGET_LANGUAGES, VOICE_TTS_LANGUAGES } from '../voice/voice-languages.ts'
+import {
+  EXTRA_LANGUAGE_NAMES,
+  VOICE_SOURCE_LANGUAGES,
+  VOICE_TARGET_LANGUAGES,
+  VOICE_TTS_LANGUAGES,
+} from '../voice/voice-languages.ts'
 import { languageName, SOURCE_LANGUAGES, supportsFormality, TARGET_LANGUAGES } from './catalogue.ts'
 
-export const RESOURCES = ['translate_text', 'translate_document', 'glossary', 'voice', 'write', 'style_rules', 'translation_memory'] as const
+export const RESOURCES = [
+  'translate_text',
+  'translate_document',
+  'glossary',
+  'voice',
+  'write',
+  'style_rules',
+  'translation_memory',
+] as const
 export type Resource = (typeof RESOURCES)[number]
 export type Feature =
-  | 'formality' | 'style_rules' | 'tag_handling' | 'glossary' | 'writing_style' | 'tone' | 'auto_detection'
-  | 'transcription' | 'translated_speech' | 'spoken_terms' | 'translation_memory'
+  | 'formality'
+  | 'style_rules'
+  | 'tag_handling'
+  | 'glossary'
+  | 'writing_style'
+  | 'tone'
+  | 'auto_detection'
+  | 'transcription'
+  | 'translated_speech'
+  | 'spoken_terms'
+  | 'translation_memory'
 
 export interface ResourceFeature {
   name: Feature
@@ -38,13 +60,28 @@ const BOTH = { needs_source_support: true, needs_target_support: true }
 /** Which side of a pair must support each feature, per resource. */
 const RESOURCE_FEATURES: Record<Resource, ResourceFeature[]> = {
   translate_text: [
-    { name: 'formality', ...TARGET }, { name: 'style_rules', ...TARGET }, { name: 'tag_handling', ...BOTH },
-    { name: 'glossary', ...BOTH }, { name: 'auto_detection', ...SOURCE }, { name: 'translation_memory', ...BOTH },
+    { name: 'formality', ...TARGET },
+    { name: 'style_rules', ...TARGET },
+    { name: 'tag_handling', ...BOTH },
+    { name: 'glossary', ...BOTH },
+    { name: 'auto_detection', ...SOURCE },
+    { name: 'translation_memory', ...BOTH },
   ],
-  translate_document: [{ name: 'formality', ...TARGET }, { name: 'glossary', ...BOTH }, { name: 'auto_detection', ...SOURCE }],
+  translate_document: [
+    { name: 'formality', ...TARGET },
+    { name: 'glossary', ...BOTH },
+    { name: 'auto_detection', ...SOURCE },
+  ],
   glossary: [],
-  voice: [{ name: 'transcription', ...SOURCE }, { name: 'glossary', ...BOTH }, { name: 'translated_speech', ...TARGET }],
-  write: [{ name: 'writing_style', ...TARGET }, { name: 'tone', ...TARGET }],
+  voice: [
+    { name: 'transcription', ...SOURCE },
+    { name: 'glossary', ...BOTH },
+    { name: 'translated_speech', ...TARGET },
+  ],
+  write: [
+    { name: 'writing_style', ...TARGET },
+    { name: 'tone', ...TARGET },
+  ],
   style_rules: [],
   translation_memory: [],
 }
@@ -135,7 +172,14 @@ class Table {
   add(code: string, side: 'source' | 'target'): LanguageEntry {
     let entry = this.byCode.get(code)
     if (!entry) {
-      entry = { lang: code, name: EXTRA_LANGUAGE_NAMES[code] ?? languageName(code), usable_as_source: false, usable_as_target: false, status: 'stable', features: {} }
+      entry = {
+        lang: code,
+        name: EXTRA_LANGUAGE_NAMES[code] ?? languageName(code),
+        usable_as_source: false,
+        usable_as_target: false,
+        status: 'stable',
+        features: {},
+      }
       this.byCode.set(code, entry)
     }
     if (side === 'source') entry.usable_as_source = true

@@ -26,12 +26,69 @@ export interface SkeletonOptions {
 
 /** HTML elements that are sentence structure (they split); everything else in HTML is inline. */
 const HTML_BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'li',
-  'main', 'meta', 'link', 'nav', 'ol', 'option', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot',
-  'th', 'thead', 'title', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'br',
+  'caption',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'head',
+  'header',
+  'hr',
+  'html',
+  'li',
+  'main',
+  'meta',
+  'link',
+  'nav',
+  'ol',
+  'option',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'title',
+  'tr',
+  'ul',
 ])
-const HTML_VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
+const HTML_VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+])
 const HTML_NEVER_TRANSLATED = new Set(['script', 'style'])
 
 export const KEEP_PLACEHOLDER = /<rl-keep i="(\d+)"\/>/g
@@ -65,7 +122,10 @@ export function buildSkeleton(text: string, options: SkeletonOptions): Skeleton 
     const name = token.name
     if (token.kind === 'open' && rules.ignores(token)) {
       const end = token.selfClosing || (html && HTML_VOID.has(name)) ? i : closingIndex(tokens, i, name)
-      const raw = tokens.slice(i, end + 1).map((t) => t.raw).join('')
+      const raw = tokens
+        .slice(i, end + 1)
+        .map((t) => t.raw)
+        .join('')
       i = end
       if (rules.ignoredSplits(name)) {
         flush()

@@ -10,7 +10,12 @@ export type Token =
   | { kind: 'other'; raw: string }
 
 const TAG = /^<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[^\s/>"'=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/
-const SPECIAL: Array<[string, string]> = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>'], ['<!', '>']]
+const SPECIAL: Array<[string, string]> = [
+  ['<!--', '-->'],
+  ['<![CDATA[', ']]>'],
+  ['<?', '?>'],
+  ['<!', '>'],
+]
 
 /** Elements whose content is raw text in HTML (never parsed for tags). */
 const RAW_TEXT_HTML = new Set(['script', 'style'])

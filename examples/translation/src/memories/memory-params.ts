@@ -62,7 +62,10 @@ export function memoryParams(request: NewMemory) {
   const source = request.source_language.trim().toLowerCase()
   if (source === '') throw notSpecified('source_language')
   if (!TM_SOURCES.has(source)) throw notSupported('source_language')
-  const targets = request.target_languages.flatMap((t) => t.split(',')).map((t) => t.trim().toLowerCase()).filter(Boolean)
+  const targets = request.target_languages
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean)
   if (targets.length === 0) throw notSpecified('target_languages')
   if (!targets.every((t) => TM_TARGETS.has(t) && t.split('-')[0] !== source)) throw notSupported('target_languages')
   return { name, source, targets: [...new Set(targets)] }
@@ -74,9 +77,15 @@ export function segmentInputs(segments: Segment[], targets: string[]): SegmentIn
     const sourceText = s.source_text.trim()
     const targetText = s.target_text.trim()
     const targetLanguage = s.target_language.trim().toLowerCase()
-    if (!sourceText || !targetText) throw new HttpError(400, `Segment ${i} needs a non-empty source_text and target_text.`)
-    if ([...sourceText].length > MAX_SEGMENT_CHARACTERS || [...targetText].length > MAX_SEGMENT_CHARACTERS) throw new HttpError(400, `Segment ${i} is longer than ${MAX_SEGMENT_CHARACTERS} characters.`)
-    if (!targets.includes(targetLanguage)) throw new HttpError(400, `Segment ${i}: target_language '${targetLanguage}' is not a target language of this translation memory.`)
+    if (!sourceText || !targetText)
+      throw new HttpError(400, `Segment ${i} needs a non-empty source_text and target_text.`)
+    if ([...sourceText].length > MAX_SEGMENT_CHARACTERS || [...targetText].length > MAX_SEGMENT_CHARACTERS)
+      throw new HttpError(400, `Segment ${i} is longer than ${MAX_SEGMENT_CHARACTERS} characters.`)
+    if (!targets.includes(targetLanguage))
+      throw new HttpError(
+        400,
+        `Segment ${i}: target_language '${targetLanguage}' is not a target language of this translation memory.`,
+      )
     return { sourceText, targetLanguage, targetText }
   })
 }

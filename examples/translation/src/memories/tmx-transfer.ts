@@ -19,10 +19,18 @@ export interface TmxImportResult {
 }
 
 export class TmxTransfer {
-  constructor(private readonly memories: MemoryStore, private readonly maxBytes: number, private readonly now: () => Date) {}
+  constructor(
+    private readonly memories: MemoryStore,
+    private readonly maxBytes: number,
+    private readonly now: () => Date,
+  ) {}
 
-  async import(memory: { translation_memory_id: string; source_language: string; target_languages: string[] }, bytes: Uint8Array): Promise<TmxImportResult> {
-    if (bytes.byteLength > this.maxBytes) throw new HttpError(413, `A TMX file may have at most ${this.maxBytes} bytes.`)
+  async import(
+    memory: { translation_memory_id: string; source_language: string; target_languages: string[] },
+    bytes: Uint8Array,
+  ): Promise<TmxImportResult> {
+    if (bytes.byteLength > this.maxBytes)
+      throw new HttpError(413, `A TMX file may have at most ${this.maxBytes} bytes.`)
     if (bytes.byteLength === 0) throw new HttpError(400, 'The request has no TMX document.')
     let doc
     try {
@@ -31,18 +39,22 @@ export class TmxTransfer {
       if (error instanceof TmxError) throw new HttpError(400, error.message)
       throw error
     }
-    if (doc.units.length > MAX_TMX_UNITS) throw new HttpError(413, `A TMX file may have at most ${MAX_TMX_UNITS} translation units.`)
+    if (doc.units.length > MAX_TMX_UNITS)
+      throw new HttpError(413, `A TMX file may have at most ${MAX_TMX_UNITS} translation units.`)
     const segments: SegmentInput[] = []
     let skipped = 0
     for (const unit of doc.units) {
       const source = pick(unit.variants, memory.source_language)
-      const found = source ? memory.target_languages.map((t) => [t, pick(unit.variants, t)] as const).filter(([, text]) => text) : []
+      const found = source
+        ? memory.target_languages.map((t) => [t, pick(unit.variants, t)] as const).filter(([, text]) => text)
+        : []
       if (!source || found.length === 0) {
         skipped++
         continue
       }
       for (const [targetLanguage, targetText] of found) {
-        if ([...source].length > MAX_SEGMENT_CHARACTERS || [...targetText!].length > MAX_SEGMENT_CHARACTERS) throw new HttpError(400, `A segment is longer than ${MAX_SEGMENT_CHARACTERS} characters.`)
+        if ([...source].length > MAX_SEGMENT_CHARACTERS || [...targetText!].length > MAX_SEGMENT_CHARACTERS)
+          throw new HttpError(400, `A segment is longer than ${MAX_SEGMENT_CHARACTERS} characters.`)
         segments.push({ sourceText: source, targetLanguage, targetText: targetText! })
       }
     }
@@ -52,9 +64,14 @@ export class TmxTransfer {
 
   async export(memory: { translation_memory_id: string; source_language: string }): Promise<string> {
     const { segments } = await this.memories.segments(memory.translation_memory_id, Number.MAX_SAFE_INTEGER, 0)
-    return buildTmx(memory.source_language, segments.map((s) => ({
-      source: s.source_text, targets: s.targets.map((t) => ({ language: t.target_language, text: t.target_text })),
-    })), this.now())
+    return buildTmx(
+      memory.source_language,
+      segments.map((s) => ({
+        source: s.source_text,
+        targets: s.targets.map((t) => ({ language: t.target_language, text: t.target_text })),
+      })),
+      this.now(),
+    )
   }
 }
 

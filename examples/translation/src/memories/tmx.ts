@@ -34,7 +34,9 @@ export function parseTmx(bytes: Uint8Array): TmxDocument {
   let codeDepth = 0
   let sawRoot = false
   parser.on('doctype', () => {
-    throw new TmxError('A TMX document may not have a document type declaration (<!DOCTYPE …>): DTDs and entities are refused.')
+    throw new TmxError(
+      'A TMX document may not have a document type declaration (<!DOCTYPE …>): DTDs and entities are refused.',
+    )
   })
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const name = tag.name
@@ -90,8 +92,10 @@ export function parseTmx(bytes: Uint8Array): TmxDocument {
 
 function decode(bytes: Uint8Array): string {
   try {
-    if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes.subarray(2))
-    if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes.subarray(2))
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+      return new TextDecoder('utf-16le', { fatal: true }).decode(bytes.subarray(2))
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+      return new TextDecoder('utf-16be', { fatal: true }).decode(bytes.subarray(2))
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
   } catch {
     throw new TmxError('Not a TMX document: the bytes are not UTF-8 or UTF-16 text.')
@@ -105,7 +109,10 @@ export interface TmxExportUnit {
 
 /** A TMX 1.4b document: one `<tu>` per source text, a `<tuv>` for the source and for each of its targets. */
 export function buildTmx(sourceLanguage: string, units: TmxExportUnit[], created: Date): string {
-  const stamp = created.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  const stamp = created
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<tmx version="1.4">',
@@ -114,7 +121,8 @@ export function buildTmx(sourceLanguage: string, units: TmxExportUnit[], created
   ]
   for (const unit of units) {
     lines.push('    <tu>', `      <tuv xml:lang="${attr(sourceLanguage)}"><seg>${text(unit.source)}</seg></tuv>`)
-    for (const t of unit.targets) lines.push(`      <tuv xml:lang="${attr(t.language)}"><seg>${text(t.text)}</seg></tuv>`)
+    for (const t of unit.targets)
+      lines.push(`      <tuv xml:lang="${attr(t.language)}"><seg>${text(t.text)}</seg></tuv>`)
     lines.push('    </tu>')
   }
   lines.push('  </body>', '</tmx>', '')

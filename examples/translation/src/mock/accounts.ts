@@ -54,8 +54,10 @@ export class MockAccounts implements UsageExtension {
       const documentLimit = settings.initDocumentLimit ?? DEFAULT_DOCUMENT_LIMIT
       const teamDocumentLimit = settings.initTeamDocumentLimit ?? 0
       this.documents.set(key.keyId, {
-        documentLimit: documentLimit > 0 ? documentLimit : undefined, documentCount: 0,
-        teamDocumentLimit: teamDocumentLimit > 0 ? teamDocumentLimit : undefined, teamDocumentCount: 0,
+        documentLimit: documentLimit > 0 ? documentLimit : undefined,
+        documentCount: 0,
+        teamDocumentLimit: teamDocumentLimit > 0 ? teamDocumentLimit : undefined,
+        teamDocumentCount: 0,
       })
     }
     return key
@@ -85,8 +87,12 @@ export class MockAccounts implements UsageExtension {
     const quota = this.documents.get(key.keyId)
     if (!quota) return {}
     return {
-      ...(quota.documentLimit !== undefined ? { document_count: quota.documentCount, document_limit: quota.documentLimit } : {}),
-      ...(quota.teamDocumentLimit !== undefined ? { team_document_count: quota.teamDocumentCount, team_document_limit: quota.teamDocumentLimit } : {}),
+      ...(quota.documentLimit !== undefined
+        ? { document_count: quota.documentCount, document_limit: quota.documentLimit }
+        : {}),
+      ...(quota.teamDocumentLimit !== undefined
+        ? { team_document_count: quota.teamDocumentCount, team_document_limit: quota.teamDocumentLimit }
+        : {}),
     }
   }
 }

@@ -49,7 +49,8 @@ export function withDeepLMock(fetch: FetchHandler, options: DeepLMockOptions): F
     }
 
     const secret = AUTH.exec(request.headers.get('authorization')?.trim() ?? '')?.[1]?.trim()
-    const key = secret === undefined ? undefined : await options.accounts.ensure(secret, session ?? readSettings(request.headers))
+    const key =
+      secret === undefined ? undefined : await options.accounts.ensure(secret, session ?? readSettings(request.headers))
 
     const url = new URL(request.url)
     const path = url.pathname
@@ -102,7 +103,13 @@ function noResponse(signal: AbortSignal, holdMs: number): Promise<Response> {
 }
 
 function retarget(request: Request, url: URL): Request {
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers: request.headers, body: request.body, signal: request.signal, duplex: 'half' }
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+    duplex: 'half',
+  }
   if (request.body === null) delete init.body
   return new Request(url, init)
 }
@@ -125,7 +132,12 @@ function simulated(session: MockSession, documentId: string, now: number): Recor
   const translate = Math.max(0, session.docTranslateTime ?? 0)
   const elapsed = now - started
   if (elapsed < queue) return { document_id: documentId, status: 'queued' }
-  if (elapsed < queue + translate) return { document_id: documentId, status: 'translating', seconds_remaining: Math.ceil((queue + translate - elapsed) / 1000) }
+  if (elapsed < queue + translate)
+    return {
+      document_id: documentId,
+      status: 'translating',
+      seconds_remaining: Math.ceil((queue + translate - elapsed) / 1000),
+    }
   session.documents.delete(documentId)
   return undefined
 }

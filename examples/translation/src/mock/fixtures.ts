@@ -15,14 +15,25 @@ export const DEFAULT_MEMORY_ID = 'a74d88fb-ed2a-4943-a664-a4512398b994'
 const EPOCH = new Date(0).toISOString()
 
 export const DEFAULT_STYLE: Selectable<StyleRulesTable> = {
-  style_id: DEFAULT_STYLE_ID, owner_key_id: '', name: 'Default Style Rule', language: 'en', version: 1,
-  configured_rules: JSON.stringify({ dates_and_times: { calendar_era: 'use_bce_and_ce' } }), custom_instructions: '[]',
-  creation_time: EPOCH, updated_time: EPOCH,
+  style_id: DEFAULT_STYLE_ID,
+  owner_key_id: '',
+  name: 'Default Style Rule',
+  language: 'en',
+  version: 1,
+  configured_rules: JSON.stringify({ dates_and_times: { calendar_era: 'use_bce_and_ce' } }),
+  custom_instructions: '[]',
+  creation_time: EPOCH,
+  updated_time: EPOCH,
 }
 
 export const DEFAULT_MEMORY = {
-  translation_memory_id: DEFAULT_MEMORY_ID, name: 'Default Translation Memory', source_language: 'de',
-  target_languages: ['en', 'es', 'fr'], segment_count: 0, creation_time: EPOCH, updated_time: EPOCH,
+  translation_memory_id: DEFAULT_MEMORY_ID,
+  name: 'Default Translation Memory',
+  source_language: 'de',
+  target_languages: ['en', 'es', 'fr'],
+  segment_count: 0,
+  creation_time: EPOCH,
+  updated_time: EPOCH,
 }
 
 function readOnly(what: string): HttpError {
@@ -62,7 +73,9 @@ export class FixtureMemoryStore extends MemoryStore {
   }
 
   override async get(id: string, ownerKeyId: string) {
-    return isFixture(id, DEFAULT_MEMORY_ID) ? { ...DEFAULT_MEMORY, target_languages: [...DEFAULT_MEMORY.target_languages] } : super.get(id, ownerKeyId)
+    return isFixture(id, DEFAULT_MEMORY_ID)
+      ? { ...DEFAULT_MEMORY, target_languages: [...DEFAULT_MEMORY.target_languages] }
+      : super.get(id, ownerKeyId)
   }
 
   override async addSegments(id: string, segments: SegmentInput[]): Promise<void> {

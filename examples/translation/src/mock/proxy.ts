@@ -16,7 +16,9 @@ export interface MockProxy {
 export async function startMockProxy(options: { host: string; port: number; target: string }): Promise<MockProxy> {
   const target = new URL(options.target)
   const server = createServer((req, res) => forward(req, res, target))
-  server.on('connect', (_req, socket) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'))
+  server.on('connect', (_req, socket) =>
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'),
+  )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())
@@ -25,10 +27,11 @@ export async function startMockProxy(options: { host: string; port: number; targ
   return {
     url: `http://${options.host}:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }
 
@@ -45,14 +48,22 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL): void {
   }
   const samePort = (url.port || '80') === (target.port || '80')
   const localHost = ['localhost', '127.0.0.1', '[::1]', target.hostname].includes(url.hostname)
-  if (url.protocol !== 'http:' || !samePort || !localHost) return refuse(res, 403, `This proxy forwards to ${target.origin} only.`)
-  const headers: Record<string, string | string[] | undefined> = { ...req.headers, forwarded: `for=${forwardedFor(req.socket.remoteAddress)}`, host: target.host }
+  if (url.protocol !== 'http:' || !samePort || !localHost)
+    return refuse(res, 403, `This proxy forwards to ${target.origin} only.`)
+  const headers: Record<string, string | string[] | undefined> = {
+    ...req.headers,
+    forwarded: `for=${forwardedFor(req.socket.remoteAddress)}`,
+    host: target.host,
+  }
   delete headers['proxy-connection']
   delete headers['proxy-authorization']
-  const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search, headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers)
-    answer.pipe(res)
-  })
+  const upstream = httpRequest(
+    { host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search, headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    },
+  )
   upstream.on('error', () => (res.headersSent ? res.destroy() : refuse(res, 502, 'The API did not answer the proxy.')))
   res.on('close', () => upstream.destroy())
   req.pipe(upstream)

@@ -55,7 +55,13 @@ export class MockSessions {
     let session = this.sessions.get(name)
     if (!session) {
       const settings = readSettings(headers)
-      session = { ...settings, remainingNoResponses: Math.max(0, settings.noResponseCount ?? 0), remaining429s: Math.max(0, settings.respond429Count ?? 0), documents: new Map(), usedAt: now }
+      session = {
+        ...settings,
+        remainingNoResponses: Math.max(0, settings.noResponseCount ?? 0),
+        remaining429s: Math.max(0, settings.respond429Count ?? 0),
+        documents: new Map(),
+        usedAt: now,
+      }
       this.sessions.set(name, session)
     }
     session.usedAt = now

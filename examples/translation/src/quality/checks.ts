@@ -24,11 +24,29 @@ const CJK = new Set(['ja', 'zh', 'ko'])
 /** An empty target, or one that is the source unchanged (when the languages differ and it has words). */
 export const untranslated: Check = ({ source, target, sourceLanguage, targetLanguage }) => {
   if (source.text.trim() && !target.text.trim()) {
-    return [{ type: 'Accuracy', sub_type: 'Omission', severity: 'Critical', explanation: 'The target is empty: nothing of the source was translated.', source_spans: [source.whole()], target_spans: [] }]
+    return [
+      {
+        type: 'Accuracy',
+        sub_type: 'Omission',
+        severity: 'Critical',
+        explanation: 'The target is empty: nothing of the source was translated.',
+        source_spans: [source.whole()],
+        target_spans: [],
+      },
+    ]
   }
   const same = normalize(source.text) === normalize(target.text)
   if (same && base(sourceLanguage) !== base(targetLanguage) && words(source.text) >= 2) {
-    return [{ type: 'Accuracy', sub_type: 'Untranslated text', severity: 'Major', explanation: 'The target is the source text unchanged.', source_spans: [source.whole()], target_spans: [target.whole()] }]
+    return [
+      {
+        type: 'Accuracy',
+        sub_type: 'Untranslated text',
+        severity: 'Major',
+        explanation: 'The target is the source text unchanged.',
+        source_spans: [source.whole()],
+        target_spans: [target.whole()],
+      },
+    ]
   }
   return []
 }
@@ -49,12 +67,35 @@ export const numbers: Check = ({ source, target }) => {
   const issues: QualityIssue[] = []
   for (const n of missing) {
     const instead = unmatchedTarget.shift()
-    issues.push(instead
-      ? { type: 'Accuracy', sub_type: 'Mistranslation', severity: 'Major', explanation: `The number '${n.text}' of the source appears as '${instead.text}' in the target.`, source_spans: [source.span(n.index, n.end)], target_spans: [target.span(instead.index, instead.end)] }
-      : { type: 'Accuracy', sub_type: 'Omission', severity: 'Major', explanation: `The number '${n.text}' of the source is missing from the target.`, source_spans: [source.span(n.index, n.end)], target_spans: [] })
+    issues.push(
+      instead
+        ? {
+            type: 'Accuracy',
+            sub_type: 'Mistranslation',
+            severity: 'Major',
+            explanation: `The number '${n.text}' of the source appears as '${instead.text}' in the target.`,
+            source_spans: [source.span(n.index, n.end)],
+            target_spans: [target.span(instead.index, instead.end)],
+          }
+        : {
+            type: 'Accuracy',
+            sub_type: 'Omission',
+            severity: 'Major',
+            explanation: `The number '${n.text}' of the source is missing from the target.`,
+            source_spans: [source.span(n.index, n.end)],
+            target_spans: [],
+          },
+    )
   }
   for (const t of unmatchedTarget) {
-    issues.push({ type: 'Accuracy', sub_type: 'Addition', severity: 'Minor', explanation: `The number '${t.text}' of the target is not in the source.`, source_spans: [], target_spans: [target.span(t.index, t.end)] })
+    issues.push({
+      type: 'Accuracy',
+      sub_type: 'Addition',
+      severity: 'Minor',
+      explanation: `The number '${t.text}' of the target is not in the source.`,
+      source_spans: [],
+      target_spans: [target.span(t.index, t.end)],
+    })
   }
   return issues
 }
@@ -71,9 +112,25 @@ export const placeholders: Check = ({ source, target }) => {
   for (const p of s) {
     const i = rest.findIndex((x) => x.text === p.text)
     if (i >= 0) rest.splice(i, 1)
-    else issues.push({ type: 'Accuracy', sub_type: 'Omission', severity: 'Critical', explanation: `The placeholder '${p.text}' is missing from the target (or was changed).`, source_spans: [source.span(p.index, p.end)], target_spans: [] })
+    else
+      issues.push({
+        type: 'Accuracy',
+        sub_type: 'Omission',
+        severity: 'Critical',
+        explanation: `The placeholder '${p.text}' is missing from the target (or was changed).`,
+        source_spans: [source.span(p.index, p.end)],
+        target_spans: [],
+      })
   }
-  for (const x of rest) issues.push({ type: 'Accuracy', sub_type: 'Addition', severity: 'Critical', explanation: `The placeholder '${x.text}' of the target is not in the source.`, source_spans: [], target_spans: [target.span(x.index, x.end)] })
+  for (const x of rest)
+    issues.push({
+      type: 'Accuracy',
+      sub_type: 'Addition',
+      severity: 'Critical',
+      explanation: `The placeholder '${x.text}' of the target is not in the source.`,
+      source_spans: [],
+      target_spans: [target.span(x.index, x.end)],
+    })
   return issues
 }
 
@@ -87,11 +144,34 @@ export const markup: Check = ({ source, target }) => {
   for (const tag of s) {
     const i = rest.findIndex((x) => x.key === tag.key)
     if (i >= 0) rest.splice(i, 1)
-    else issues.push({ type: 'Accuracy', sub_type: 'Omission', severity: 'Major', explanation: `The tag '${tag.raw}' of the source is missing from the target.`, source_spans: [source.span(tag.index, tag.end)], target_spans: [] })
+    else
+      issues.push({
+        type: 'Accuracy',
+        sub_type: 'Omission',
+        severity: 'Major',
+        explanation: `The tag '${tag.raw}' of the source is missing from the target.`,
+        source_spans: [source.span(tag.index, tag.end)],
+        target_spans: [],
+      })
   }
-  for (const x of rest) issues.push({ type: 'Accuracy', sub_type: 'Addition', severity: 'Major', explanation: `The tag '${x.raw}' of the target is not in the source.`, source_spans: [], target_spans: [target.span(x.index, x.end)] })
+  for (const x of rest)
+    issues.push({
+      type: 'Accuracy',
+      sub_type: 'Addition',
+      severity: 'Major',
+      explanation: `The tag '${x.raw}' of the target is not in the source.`,
+      source_spans: [],
+      target_spans: [target.span(x.index, x.end)],
+    })
   if (issues.length === 0 && s.map((x) => x.key).join() !== t.map((x) => x.key).join() && !nested(t)) {
-    issues.push({ type: 'Fluency', sub_type: 'Inconsistency', severity: 'Major', explanation: 'The tags of the target are not properly nested.', source_spans: [], target_spans: t.map((x) => target.span(x.index, x.end)) })
+    issues.push({
+      type: 'Fluency',
+      sub_type: 'Inconsistency',
+      severity: 'Major',
+      explanation: 'The tags of the target are not properly nested.',
+      source_spans: [],
+      target_spans: t.map((x) => target.span(x.index, x.end)),
+    })
   }
   return issues
 }
@@ -104,12 +184,32 @@ export const glossaryTerms: Check = ({ source, target, glossary }) => {
   for (const [term, translation] of glossary) {
     const at = wordIndex(source.text, term)
     if (at < 0 || targetLower.includes(translation.toLocaleLowerCase())) continue
-    issues.push({ type: 'Style', sub_type: 'Inconsistent style', severity: 'Major', explanation: `The glossary translates '${term}' as '${translation}', which the target does not use.`, source_spans: [source.span(at, at + term.length)], target_spans: [] })
+    issues.push({
+      type: 'Style',
+      sub_type: 'Inconsistent style',
+      severity: 'Major',
+      explanation: `The glossary translates '${term}' as '${translation}', which the target does not use.`,
+      source_spans: [source.span(at, at + term.length)],
+      target_spans: [],
+    })
   }
   return issues
 }
 
-const FINAL = new Map([['.', '.'], ['。', '.'], ['．', '.'], ['?', '?'], ['？', '?'], ['!', '!'], ['！', '!'], [':', ':'], ['：', ':'], [';', ';'], ['；', ';'], ['…', '…']])
+const FINAL = new Map([
+  ['.', '.'],
+  ['。', '.'],
+  ['．', '.'],
+  ['?', '?'],
+  ['？', '?'],
+  ['!', '!'],
+  ['！', '!'],
+  [':', ':'],
+  ['：', ':'],
+  [';', ';'],
+  ['；', ';'],
+  ['…', '…'],
+])
 
 /** Final punctuation that differs, whitespace at the ends that differs, doubled spaces, broken characters. */
 export const punctuation: Check = ({ source, target }) => {
@@ -120,25 +220,58 @@ export const punctuation: Check = ({ source, target }) => {
   const sEnd = FINAL.get(s.at(-1) ?? '')
   const tEnd = FINAL.get(t.at(-1) ?? '')
   if (sEnd !== tEnd) {
-    const explanation = sEnd && tEnd ? `The source ends with '${s.at(-1)}' and the target with '${t.at(-1)}'.` : sEnd ? `The source ends with '${s.at(-1)}' and the target has no final punctuation.` : `The target ends with '${t.at(-1)}', which the source does not.`
-    issues.push({ type: 'Fluency', sub_type: 'Punctuation', severity: 'Minor', explanation, source_spans: sEnd ? [source.span(s.length - 1, s.length)] : [], target_spans: tEnd ? [target.span(t.length - 1, t.length)] : [] })
+    const explanation =
+      sEnd && tEnd
+        ? `The source ends with '${s.at(-1)}' and the target with '${t.at(-1)}'.`
+        : sEnd
+          ? `The source ends with '${s.at(-1)}' and the target has no final punctuation.`
+          : `The target ends with '${t.at(-1)}', which the source does not.`
+    issues.push({
+      type: 'Fluency',
+      sub_type: 'Punctuation',
+      severity: 'Minor',
+      explanation,
+      source_spans: sEnd ? [source.span(s.length - 1, s.length)] : [],
+      target_spans: tEnd ? [target.span(t.length - 1, t.length)] : [],
+    })
   }
   const lead = (x: string) => x.length - x.trimStart().length
   const trail = (x: string) => x.length - x.trimEnd().length
-  if ((lead(source.text) > 0) !== (lead(target.text) > 0) || (trail(source.text) > 0) !== (trail(target.text) > 0)) {
+  if (lead(source.text) > 0 !== lead(target.text) > 0 || trail(source.text) > 0 !== trail(target.text) > 0) {
     const spans = []
     if (lead(target.text)) spans.push(target.span(0, lead(target.text)))
     if (trail(target.text)) spans.push(target.span(target.text.length - trail(target.text), target.text.length))
-    issues.push({ type: 'Fluency', sub_type: 'Punctuation', severity: 'Minor', explanation: 'Leading or trailing whitespace differs between source and target.', source_spans: [], target_spans: spans })
+    issues.push({
+      type: 'Fluency',
+      sub_type: 'Punctuation',
+      severity: 'Minor',
+      explanation: 'Leading or trailing whitespace differs between source and target.',
+      source_spans: [],
+      target_spans: spans,
+    })
   }
   if (!/\S {2,}\S/.test(source.text)) {
     for (const m of found(target.text, /(?<=\S) {2,}(?=\S)/g)) {
-      issues.push({ type: 'Fluency', sub_type: 'Punctuation', severity: 'Minor', explanation: 'The target has a doubled space.', source_spans: [], target_spans: [target.span(m.index, m.end)] })
+      issues.push({
+        type: 'Fluency',
+        sub_type: 'Punctuation',
+        severity: 'Minor',
+        explanation: 'The target has a doubled space.',
+        source_spans: [],
+        target_spans: [target.span(m.index, m.end)],
+      })
     }
   }
   for (const m of found(target.text, /\uFFFD+|Ã[\u0080-\u00BF]|â€[\u0080-\u00BF\u2018-\u201D\u2122]?/g)) {
     if (source.text.includes(m.text)) continue
-    issues.push({ type: 'Fluency', sub_type: 'Character encoding', severity: 'Major', explanation: `The target contains '${m.text}', a character broken by a wrong encoding.`, source_spans: [], target_spans: [target.span(m.index, m.end)] })
+    issues.push({
+      type: 'Fluency',
+      sub_type: 'Character encoding',
+      severity: 'Major',
+      explanation: `The target contains '${m.text}', a character broken by a wrong encoding.`,
+      source_spans: [],
+      target_spans: [target.span(m.index, m.end)],
+    })
   }
   return issues
 }
@@ -155,12 +288,40 @@ export const lengthRatio: Check = ({ source, target, sourceLanguage, targetLangu
   const [low, high] = from === to ? [0.5, 2] : to ? [0.15, 1.2] : [0.8, 6]
   const ratio = target.length / source.length
   const shown = ratio.toFixed(2)
-  if (ratio < low) return [{ type: 'Accuracy', sub_type: 'Omission', severity: 'Major', explanation: `The target is ${shown} times as long as the source (expected at least ${low}): parts may be missing.`, source_spans: [], target_spans: [target.whole()] }]
-  if (ratio > high) return [{ type: 'Accuracy', sub_type: 'Addition', severity: 'Minor', explanation: `The target is ${shown} times as long as the source (expected at most ${high}): it may add content.`, source_spans: [], target_spans: [target.whole()] }]
+  if (ratio < low)
+    return [
+      {
+        type: 'Accuracy',
+        sub_type: 'Omission',
+        severity: 'Major',
+        explanation: `The target is ${shown} times as long as the source (expected at least ${low}): parts may be missing.`,
+        source_spans: [],
+        target_spans: [target.whole()],
+      },
+    ]
+  if (ratio > high)
+    return [
+      {
+        type: 'Accuracy',
+        sub_type: 'Addition',
+        severity: 'Minor',
+        explanation: `The target is ${shown} times as long as the source (expected at most ${high}): it may add content.`,
+        source_spans: [],
+        target_spans: [target.whole()],
+      },
+    ]
   return []
 }
 
-export const CHECKS: readonly Check[] = [untranslated, numbers, placeholders, markup, glossaryTerms, punctuation, lengthRatio]
+export const CHECKS: readonly Check[] = [
+  untranslated,
+  numbers,
+  placeholders,
+  markup,
+  glossaryTerms,
+  punctuation,
+  lengthRatio,
+]
 
 interface Found {
   text: string

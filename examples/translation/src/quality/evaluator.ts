@@ -23,8 +23,11 @@ const PENALTY: Record<Severity, number> = { Minor: 1, Major: 5, Critical: 10 }
 export function evaluate(input: EvaluationInput, checks: readonly Check[] = CHECKS): EvaluationReport {
   const segments = input.segments.map((segment, segment_index) => {
     const pair = {
-      source: new CodePoints(segment.source), target: new CodePoints(segment.target),
-      sourceLanguage: input.sourceLanguage, targetLanguage: input.targetLanguage, glossary: input.glossary,
+      source: new CodePoints(segment.source),
+      target: new CodePoints(segment.target),
+      sourceLanguage: input.sourceLanguage,
+      targetLanguage: input.targetLanguage,
+      glossary: input.glossary,
     }
     return { segment_index, errors: checks.flatMap((check) => check(pair)) }
   })

@@ -2,9 +2,20 @@
 
 export type IssueType = 'Accuracy' | 'Fluency' | 'Style' | 'Miscellaneous'
 export type IssueSubType =
-  | 'Addition' | 'Omission' | 'Mistranslation' | 'Over-translation' | 'Under-translation' | 'Untranslated text'
-  | 'Punctuation' | 'Spelling' | 'Grammar' | 'Grammatical register' | 'Inconsistency' | 'Character encoding'
-  | 'Awkward' | 'Inconsistent style'
+  | 'Addition'
+  | 'Omission'
+  | 'Mistranslation'
+  | 'Over-translation'
+  | 'Under-translation'
+  | 'Untranslated text'
+  | 'Punctuation'
+  | 'Spelling'
+  | 'Grammar'
+  | 'Grammatical register'
+  | 'Inconsistency'
+  | 'Character encoding'
+  | 'Awkward'
+  | 'Inconsistent style'
 export type Severity = 'Critical' | 'Major' | 'Minor'
 
 export interface Span {
@@ -32,7 +43,10 @@ export class CodePoints {
     for (let i = 0; i < text.length; i++) {
       this.prefix[i] = cp
       const c = text.charCodeAt(i)
-      if (!(c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) cp++
+      if (
+        !(c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)
+      )
+        cp++
       else this.prefix[i] = cp - 1
     }
     this.prefix[text.length] = cp

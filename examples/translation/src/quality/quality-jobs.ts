@@ -41,7 +41,11 @@ export type QualityJob =
   | { job_id: string; status: 'error'; error: { code: 'evaluation_failed'; message: string } }
 
 export class QualityJobs {
-  constructor(private readonly db: Kysely<TranslationDatabase>, private readonly glossaries: GlossaryStore, private readonly now: () => Date) {}
+  constructor(
+    private readonly db: Kysely<TranslationDatabase>,
+    private readonly glossaries: GlossaryStore,
+    private readonly now: () => Date,
+  ) {}
 
   async submit(keyId: string, request: QualityEvaluationRequest): Promise<{ job_id: string; poll_url: string }> {
     const source = request.metadata.source_language
@@ -49,34 +53,68 @@ export class QualityJobs {
     if (!isSourceLanguage(source) || !target || baseLanguage(source) === baseLanguage(target)) {
       throw new HttpError(400, 'The source_language / target_language combination is not supported.')
     }
-    const glossary = await this.glossary(keyId, request.metadata.glossary_id, normalizeCode(source), baseLanguage(target))
+    const glossary = await this.glossary(
+      keyId,
+      request.metadata.glossary_id,
+      normalizeCode(source),
+      baseLanguage(target),
+    )
     const report = evaluate({ sourceLanguage: source, targetLanguage: target, segments: request.segments, glossary })
     const jobId = randomUUID()
     const now = this.now().toISOString()
-    await this.db.insertInto('quality_evaluations').values({
-      job_id: jobId, key_id: keyId, status: 'done', request: JSON.stringify(request), result: JSON.stringify(report), created_at: now, finished_at: now,
-    }).execute()
+    await this.db
+      .insertInto('quality_evaluations')
+      .values({
+        job_id: jobId,
+        key_id: keyId,
+        status: 'done',
+        request: JSON.stringify(request),
+        result: JSON.stringify(report),
+        created_at: now,
+        finished_at: now,
+      })
+      .execute()
     return { job_id: jobId, poll_url: `/v1/quality-evaluation/${jobId}` }
   }
 
   async poll(keyId: string, jobId: string): Promise<QualityJob> {
     if (!UUID.test(jobId)) throw new HttpError(400, 'job_id must be a valid UUID.')
-    const row = await this.db.selectFrom('quality_evaluations').selectAll().where('job_id', '=', jobId.toLowerCase()).where('key_id', '=', keyId).executeTakeFirst()
+    const row = await this.db
+      .selectFrom('quality_evaluations')
+      .selectAll()
+      .where('job_id', '=', jobId.toLowerCase())
+      .where('key_id', '=', keyId)
+      .executeTakeFirst()
     const expired = row?.finished_at && Date.parse(row.finished_at) + RETENTION_MS <= this.now().getTime()
     if (!row || expired) {
       if (expired) await this.db.deleteFrom('quality_evaluations').where('job_id', '=', row.job_id).execute()
       throw new HttpError(404, 'Quality estimation job not found.')
     }
-    if (row.status === 'done') return { job_id: row.job_id, status: 'done', ...(JSON.parse(row.result!) as EvaluationReport) }
-    if (row.status === 'error') return { job_id: row.job_id, status: 'error', error: { code: 'evaluation_failed', message: row.result ?? 'The evaluation failed.' } }
+    if (row.status === 'done')
+      return { job_id: row.job_id, status: 'done', ...(JSON.parse(row.result!) as EvaluationReport) }
+    if (row.status === 'error')
+      return {
+        job_id: row.job_id,
+        status: 'error',
+        error: { code: 'evaluation_failed', message: row.result ?? 'The evaluation failed.' },
+      }
     return { job_id: row.job_id, status: 'processing' }
   }
 
-  private async glossary(keyId: string, id: string | undefined, source: string, target: string): Promise<Map<string, string> | undefined> {
+  private async glossary(
+    keyId: string,
+    id: string | undefined,
+    source: string,
+    target: string,
+  ): Promise<Map<string, string> | undefined> {
     if (id === undefined) return undefined
     if (!(await this.glossaries.exists(id, keyId))) throw new HttpError(404, `Glossary '${id}' not found.`)
     const dictionary = await this.glossaries.dictionary(id, source, target)
-    if (!dictionary) throw new HttpError(400, `No dictionary found for language pair ${source.toLowerCase()}-${target.toLowerCase()} in glossary '${id}'.`)
+    if (!dictionary)
+      throw new HttpError(
+        400,
+        `No dictionary found for language pair ${source.toLowerCase()}-${target.toLowerCase()} in glossary '${id}'.`,
+      )
     return dictionary
   }
 }

@@ -8,28 +8,60 @@ import { OggOpusDecoder } from 'ogg-opus-decoder'
 import { alawToLinear, Resampler, s16le, ulawToLinear } from './pcm.ts'
 
 export const SOURCE_MEDIA_CONTENT_TYPES = [
-  'audio/auto', 'audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/webm', 'audio/x-matroska', 'audio/ogg;codecs=flac',
-  'audio/ogg;codecs=opus', 'audio/pcm;encoding=alaw;rate=8000', 'audio/pcm;encoding=ulaw;rate=8000',
-  'audio/pcm;encoding=s16le;rate=8000', 'audio/pcm;encoding=s16le;rate=16000', 'audio/pcm;encoding=s16le;rate=44100',
-  'audio/pcm;encoding=s16le;rate=48000', 'audio/webm;codecs=opus', 'audio/x-matroska;codecs=aac',
-  'audio/x-matroska;codecs=flac', 'audio/x-matroska;codecs=mp3', 'audio/x-matroska;codecs=opus',
+  'audio/auto',
+  'audio/flac',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/webm',
+  'audio/x-matroska',
+  'audio/ogg;codecs=flac',
+  'audio/ogg;codecs=opus',
+  'audio/pcm;encoding=alaw;rate=8000',
+  'audio/pcm;encoding=ulaw;rate=8000',
+  'audio/pcm;encoding=s16le;rate=8000',
+  'audio/pcm;encoding=s16le;rate=16000',
+  'audio/pcm;encoding=s16le;rate=44100',
+  'audio/pcm;encoding=s16le;rate=48000',
+  'audio/webm;codecs=opus',
+  'audio/x-matroska;codecs=aac',
+  'audio/x-matroska;codecs=flac',
+  'audio/x-matroska;codecs=mp3',
+  'audio/x-matroska;codecs=opus',
 ] as const
 
 /** Formats decoded here (`audio/ogg` and `audio/auto` are taken as Ogg/Opus, and checked on the first bytes). */
-const DECODED = new Set(['audio/ogg', 'audio/auto', 'audio/ogg;codecs=opus', 'audio/pcm;encoding=alaw;rate=8000', 'audio/pcm;encoding=ulaw;rate=8000',
-  'audio/pcm;encoding=s16le;rate=8000', 'audio/pcm;encoding=s16le;rate=16000', 'audio/pcm;encoding=s16le;rate=44100', 'audio/pcm;encoding=s16le;rate=48000'])
+const DECODED = new Set([
+  'audio/ogg',
+  'audio/auto',
+  'audio/ogg;codecs=opus',
+  'audio/pcm;encoding=alaw;rate=8000',
+  'audio/pcm;encoding=ulaw;rate=8000',
+  'audio/pcm;encoding=s16le;rate=8000',
+  'audio/pcm;encoding=s16le;rate=16000',
+  'audio/pcm;encoding=s16le;rate=44100',
+  'audio/pcm;encoding=s16le;rate=48000',
+])
 
 /** `audio/pcm; encoding=s16le; rate=16000` → `audio/pcm;encoding=s16le;rate=16000` (case and spaces ignored). */
 export function normalizeContentType(type: string): string {
-  return type.split(';').map((p) => p.trim().toLowerCase()).filter(Boolean).join(';')
+  return type
+    .split(';')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean)
+    .join(';')
 }
 
 export type FormatCheck = { ok: true; type: string } | { ok: false; message: string }
 
 export function checkSourceFormat(raw: string): FormatCheck {
   const type = normalizeContentType(raw)
-  if (!(SOURCE_MEDIA_CONTENT_TYPES as readonly string[]).includes(type)) return { ok: false, message: "Value for 'source_media_content_type' not supported." }
-  if (!DECODED.has(type)) return { ok: false, message: `Source media content type '${type}' is not supported by this server: use audio/pcm or audio/ogg;codecs=opus.` }
+  if (!(SOURCE_MEDIA_CONTENT_TYPES as readonly string[]).includes(type))
+    return { ok: false, message: "Value for 'source_media_content_type' not supported." }
+  if (!DECODED.has(type))
+    return {
+      ok: false,
+      message: `Source media content type '${type}' is not supported by this server: use audio/pcm or audio/ogg;codecs=opus.`,
+    }
   return { ok: true, type }
 }
 
@@ -44,8 +76,11 @@ export class AudioFormatError extends Error {}
 
 /** Magic numbers of containers, to tell "this is not raw PCM / not Ogg" from the first bytes. */
 const MAGIC: Array<[string, number[]]> = [
-  ['Ogg', [0x4f, 0x67, 0x67, 0x53]], ['WAV (RIFF)', [0x52, 0x49, 0x46, 0x46]], ['FLAC', [0x66, 0x4c, 0x61, 0x43]],
-  ['MP3 (ID3)', [0x49, 0x44, 0x33]], ['WebM/Matroska', [0x1a, 0x45, 0xdf, 0xa3]],
+  ['Ogg', [0x4f, 0x67, 0x67, 0x53]],
+  ['WAV (RIFF)', [0x52, 0x49, 0x46, 0x46]],
+  ['FLAC', [0x66, 0x4c, 0x61, 0x43]],
+  ['MP3 (ID3)', [0x49, 0x44, 0x33]],
+  ['WebM/Matroska', [0x1a, 0x45, 0xdf, 0xa3]],
 ]
 
 export function containerOf(bytes: Uint8Array): string | undefined {
@@ -65,7 +100,11 @@ class PcmDecoder implements AudioDecoder {
   private readonly resampler: Resampler
   private first = true
 
-  constructor(private readonly encoding: string, rate: number, private readonly type: string) {
+  constructor(
+    private readonly encoding: string,
+    rate: number,
+    private readonly type: string,
+  ) {
     this.resampler = new Resampler(rate)
   }
 
@@ -73,7 +112,10 @@ class PcmDecoder implements AudioDecoder {
     if (this.first && bytes.length >= 4) {
       this.first = false
       const container = containerOf(bytes)
-      if (container) throw new AudioFormatError(`Audio format not supported: received ${container} data, but the session declared ${this.type}.`)
+      if (container)
+        throw new AudioFormatError(
+          `Audio format not supported: received ${container} data, but the session declared ${this.type}.`,
+        )
     }
     if (this.encoding === 's16le') {
       if (bytes.length % 2 !== 0) throw new AudioFormatError('Audio chunk is not a whole number of 16-bit samples.')
@@ -100,7 +142,10 @@ class OggOpus implements AudioDecoder {
   async push(bytes: Uint8Array): Promise<Int16Array> {
     if (this.first && bytes.length > 0) {
       this.first = false
-      if (containerOf(bytes) !== 'Ogg') throw new AudioFormatError(`Audio format not supported: the session declared ${this.type}, and this is not an Ogg stream.`)
+      if (containerOf(bytes) !== 'Ogg')
+        throw new AudioFormatError(
+          `Audio format not supported: the session declared ${this.type}, and this is not an Ogg stream.`,
+        )
     }
     if (!this.decoder) {
       this.decoder = new OggOpusDecoder()

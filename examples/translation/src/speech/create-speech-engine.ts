@@ -11,7 +11,10 @@ export function createSpeechEngine(config: VoiceConfig): SpeechEngine {
     case 'pocketsphinx':
       return new PocketsphinxEngine()
     case 'openai':
-      if (!config.speechEngineUrl) throw new Error('SPEECH_ENGINE_URL is required for SPEECH_ENGINE=openai: the OpenAI-compatible API base, e.g. http://127.0.0.1:8080/v1')
+      if (!config.speechEngineUrl)
+        throw new Error(
+          'SPEECH_ENGINE_URL is required for SPEECH_ENGINE=openai: the OpenAI-compatible API base, e.g. http://127.0.0.1:8080/v1',
+        )
       return new OpenAiTranscriptionEngine(config.speechEngineUrl, config.speechEngineModel, config.speechEngineApiKey)
     default:
       throw new Error(`Unknown SPEECH_ENGINE "${config.speechEngine}": use one of ${SPEECH_ENGINE_NAMES.join(', ')}`)

@@ -8,9 +8,24 @@ export class EspeakSynthesizer implements SpeechSynthesizer {
 
   constructor(private readonly command = 'espeak-ng') {}
 
-  async synthesize(text: string, language: string, voice: 'male' | 'female' | undefined, rate: number, signal: AbortSignal): Promise<Int16Array> {
+  async synthesize(
+    text: string,
+    language: string,
+    voice: 'male' | 'female' | undefined,
+    rate: number,
+    signal: AbortSignal,
+  ): Promise<Int16Array> {
     const base = language.toLowerCase()
-    const name = base === 'en-us' || base === 'en' ? 'en-us' : base === 'en-gb' ? 'en-gb' : base === 'pt-br' ? 'pt-br' : base.startsWith('zh') ? 'cmn' : base.split('-')[0]!
+    const name =
+      base === 'en-us' || base === 'en'
+        ? 'en-us'
+        : base === 'en-gb'
+          ? 'en-gb'
+          : base === 'pt-br'
+            ? 'pt-br'
+            : base.startsWith('zh')
+              ? 'cmn'
+              : base.split('-')[0]!
     // `--stdin` reads the text from standard input (never from the command line, so no option injection).
     const args = ['-v', voice === 'female' ? `${name}+f3` : name, '--stdout', '--stdin']
     const { stdout } = await runProcess(this.command, args, { stdin: new TextEncoder().encode(text), signal })

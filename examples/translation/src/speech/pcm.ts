@@ -12,7 +12,10 @@ export class Resampler {
   private t = 0
   private previous = 0
 
-  constructor(readonly from: number, readonly to: number = SPEECH_RATE) {
+  constructor(
+    readonly from: number,
+    readonly to: number = SPEECH_RATE,
+  ) {
     this.step = from / to
   }
 
@@ -79,11 +82,22 @@ export function wav(samples: Int16Array, rate: number = SPEECH_RATE): Uint8Array
   const data = toBytes(samples)
   const out = new Uint8Array(44 + data.length)
   const v = new DataView(out.buffer)
-  const text = (offset: number, s: string) => { for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i) }
-  text(0, 'RIFF'); v.setUint32(4, 36 + data.length, true); text(8, 'WAVE')
-  text(12, 'fmt '); v.setUint32(16, 16, true); v.setUint16(20, 1, true); v.setUint16(22, 1, true)
-  v.setUint32(24, rate, true); v.setUint32(28, rate * 2, true); v.setUint16(32, 2, true); v.setUint16(34, 16, true)
-  text(36, 'data'); v.setUint32(40, data.length, true)
+  const text = (offset: number, s: string) => {
+    for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i)
+  }
+  text(0, 'RIFF')
+  v.setUint32(4, 36 + data.length, true)
+  text(8, 'WAVE')
+  text(12, 'fmt ')
+  v.setUint32(16, 16, true)
+  v.setUint16(20, 1, true)
+  v.setUint16(22, 1, true)
+  v.setUint32(24, rate, true)
+  v.setUint32(28, rate * 2, true)
+  v.setUint16(32, 2, true)
+  v.setUint16(34, 16, true)
+  text(36, 'data')
+  v.setUint32(40, data.length, true)
   out.set(data, 44)
   return out
 }
@@ -101,7 +115,8 @@ export function readWav(bytes: Uint8Array): { samples: Int16Array; rate: number 
     // espeak-ng writes 0x7fffffff sizes when streaming to a pipe: clamp to what is there.
     const size = Math.min(v.getUint32(offset + 4, true), bytes.length - offset - 8)
     if (id === 'fmt ') {
-      if (v.getUint16(offset + 8, true) !== 1 || v.getUint16(offset + 22, true) !== 16) throw new Error('only 16-bit PCM WAV is supported')
+      if (v.getUint16(offset + 8, true) !== 1 || v.getUint16(offset + 22, true) !== 16)
+        throw new Error('only 16-bit PCM WAV is supported')
       channels = v.getUint16(offset + 10, true)
       rate = v.getUint32(offset + 12, true)
     } else if (id === 'data') {

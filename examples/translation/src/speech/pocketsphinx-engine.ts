@@ -23,9 +23,18 @@ export class PocketsphinxEngine implements SpeechEngine {
     try {
       const file = path.join(dir, 'audio.raw')
       await writeFile(file, toBytes(samples))
-      const { stdout } = await runProcess(this.command, ['-infile', file, '-samprate', '16000', '-logfn', '/dev/null'], { signal })
+      const { stdout } = await runProcess(
+        this.command,
+        ['-infile', file, '-samprate', '16000', '-logfn', '/dev/null'],
+        { signal },
+      )
       // One line per utterance it found.
-      const text = stdout.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean).join(' ')
+      const text = stdout
+        .toString('utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(' ')
       return { text, language: 'en' }
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -6,7 +6,11 @@ export interface ProcessResult {
   stderr: string
 }
 
-export function runProcess(command: string, args: string[], options: { stdin?: Uint8Array; signal: AbortSignal; maxOutput?: number }): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { stdin?: Uint8Array; signal: AbortSignal; maxOutput?: number },
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal })
     const out: Buffer[] = []

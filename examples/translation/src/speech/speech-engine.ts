@@ -20,27 +20,46 @@ export interface SpeechEngine {
 export interface SpeechSynthesizer {
   readonly name: string
   /** Speech for `text` in `language` (lower case), as samples at `rate` Hz. */
-  synthesize(text: string, language: string, voice: 'male' | 'female' | undefined, rate: number, signal: AbortSignal): Promise<Int16Array>
+  synthesize(
+    text: string,
+    language: string,
+    voice: 'male' | 'female' | undefined,
+    rate: number,
+    signal: AbortSignal,
+  ): Promise<Int16Array>
 }
 
 /** A speech engine that failed: 503 (unreachable, bad answer) or 504 (no answer in time). */
 export class SpeechEngineError extends Error {
-  constructor(readonly status: 503 | 504, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly status: 503 | 504,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options)
     this.name = 'SpeechEngineError'
   }
 }
 
 /** Runs `fn` with a signal aborted after `timeoutMs`; a timeout becomes a 504 `SpeechEngineError`. */
-export async function withTimeout<T>(engine: string, timeoutMs: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withTimeout<T>(
+  engine: string,
+  timeoutMs: number,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), timeoutMs)
   try {
     return await fn(controller.signal)
   } catch (error) {
-    if (controller.signal.aborted) throw new SpeechEngineError(504, `The speech engine ${engine} did not answer within ${timeoutMs} ms.`, { cause: error })
+    if (controller.signal.aborted)
+      throw new SpeechEngineError(504, `The speech engine ${engine} did not answer within ${timeoutMs} ms.`, {
+        cause: error,
+      })
     if (error instanceof SpeechEngineError) throw error
-    throw new SpeechEngineError(503, `The speech engine ${engine} failed: ${(error as Error).message}`, { cause: error })
+    throw new SpeechEngineError(503, `The speech engine ${engine} failed: ${(error as Error).message}`, {
+      cause: error,
+    })
   } finally {
     clearTimeout(timer)
   }

@@ -30,14 +30,18 @@ export function readInstruction(input: InstructionInput): Omit<CustomInstruction
 }
 
 export class CustomInstructions {
-  constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Kysely<TranslationDatabase>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** POST: adds an instruction at the end of the list (at most 200); the controller answers 201 with it. */
   async create(styleId: string, ownerKeyId: string, input: InstructionInput): Promise<CustomInstruction> {
     const fields = readInstruction(input)
     const created: CustomInstruction = { id: randomUUID(), ...fields }
     await this.change(styleId, ownerKeyId, (list) => {
-      if (list.length >= MAX_INSTRUCTIONS) throw new HttpError(400, `A style rule list has at most ${MAX_INSTRUCTIONS} custom instructions.`)
+      if (list.length >= MAX_INSTRUCTIONS)
+        throw new HttpError(400, `A style rule list has at most ${MAX_INSTRUCTIONS} custom instructions.`)
       return [...list, created]
     })
     return created
@@ -57,7 +61,12 @@ export class CustomInstructions {
   }
 
   /** PUT …/custom_instructions/{instruction_id}: replaces label, prompt and source_language; the id and place stay. */
-  async replace(styleId: string, ownerKeyId: string, instructionId: string, input: InstructionInput): Promise<CustomInstruction> {
+  async replace(
+    styleId: string,
+    ownerKeyId: string,
+    instructionId: string,
+    input: InstructionInput,
+  ): Promise<CustomInstruction> {
     const fields = readInstruction(input)
     const replaced: CustomInstruction = { id: instructionId.toLowerCase(), ...fields }
     await this.change(styleId, ownerKeyId, (list) => {
@@ -77,26 +86,49 @@ export class CustomInstructions {
     })
   }
 
-  private async read(styleId: string, ownerKeyId: string): Promise<{ styleId: string; version: number; list: CustomInstruction[] }> {
+  private async read(
+    styleId: string,
+    ownerKeyId: string,
+  ): Promise<{ styleId: string; version: number; list: CustomInstruction[] }> {
     const row = /^[0-9a-f-]{36}$/i.test(styleId)
-      ? await this.db.selectFrom('style_rules').select(['style_id', 'version', 'custom_instructions'])
-        .where('style_id', '=', styleId.toLowerCase()).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
+      ? await this.db
+          .selectFrom('style_rules')
+          .select(['style_id', 'version', 'custom_instructions'])
+          .where('style_id', '=', styleId.toLowerCase())
+          .where('owner_key_id', '=', ownerKeyId)
+          .executeTakeFirst()
       : undefined
     if (!row) throw new HttpError(404, STYLE_NOT_FOUND)
-    return { styleId: row.style_id, version: Number(row.version), list: JSON.parse(row.custom_instructions) as CustomInstruction[] }
+    return {
+      styleId: row.style_id,
+      version: Number(row.version),
+      list: JSON.parse(row.custom_instructions) as CustomInstruction[],
+    }
   }
 
   /** Read, edit, write if the version did not move in between; else read again. */
-  private async change(styleId: string, ownerKeyId: string, edit: (list: CustomInstruction[]) => CustomInstruction[]): Promise<void> {
+  private async change(
+    styleId: string,
+    ownerKeyId: string,
+    edit: (list: CustomInstruction[]) => CustomInstruction[],
+  ): Promise<void> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await this.read(styleId, ownerKeyId)
       const next = edit(current.list)
-      const result = await this.db.updateTable('style_rules')
-        .set({ custom_instructions: JSON.stringify(next), version: current.version + 1, updated_time: this.now().toISOString() })
-        .where('style_id', '=', current.styleId).where('version', '=', current.version)
+      const result = await this.db
+        .updateTable('style_rules')
+        .set({
+          custom_instructions: JSON.stringify(next),
+          version: current.version + 1,
+          updated_time: this.now().toISOString(),
+        })
+        .where('style_id', '=', current.styleId)
+        .where('version', '=', current.version)
         .executeTakeFirst()
       if (Number(result.numUpdatedRows) === 1) return
     }
-    throw new HttpError(503, 'The style rule list is being changed by other requests; try again.', { headers: { 'Retry-After': '1' } })
+    throw new HttpError(503, 'The style rule list is being changed by other requests; try again.', {
+      headers: { 'Retry-After': '1' },
+    })
   }
 }

@@ -19,7 +19,10 @@ export interface CustomInstruction {
 }
 
 export class StyleStore {
-  constructor(private readonly db: Kysely<TranslationDatabase>, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Kysely<TranslationDatabase>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async create(ownerKeyId: string, request: NewStyleRule): Promise<string> {
     const name = request.name
@@ -29,28 +32,53 @@ export class StyleStore {
     if (!STYLE_LANGUAGES.has(language)) throw notSupported('language')
     const id = randomUUID()
     const time = this.now().toISOString()
-    await this.db.insertInto('style_rules').values({
-      style_id: id, owner_key_id: ownerKeyId, name, language, version: 1, configured_rules: JSON.stringify(request.configured_rules ?? {}),
-      custom_instructions: JSON.stringify(instructions(request.custom_instructions ?? [])), creation_time: time, updated_time: time,
-    }).execute()
+    await this.db
+      .insertInto('style_rules')
+      .values({
+        style_id: id,
+        owner_key_id: ownerKeyId,
+        name,
+        language,
+        version: 1,
+        configured_rules: JSON.stringify(request.configured_rules ?? {}),
+        custom_instructions: JSON.stringify(instructions(request.custom_instructions ?? [])),
+        creation_time: time,
+        updated_time: time,
+      })
+      .execute()
     return id
   }
 
   async list(ownerKeyId: string, page: number, pageSize: number): Promise<Array<Selectable<StyleRulesTable>>> {
-    const rows = await this.db.selectFrom('style_rules').selectAll().where('owner_key_id', '=', ownerKeyId).orderBy('creation_time').orderBy('style_id').execute()
+    const rows = await this.db
+      .selectFrom('style_rules')
+      .selectAll()
+      .where('owner_key_id', '=', ownerKeyId)
+      .orderBy('creation_time')
+      .orderBy('style_id')
+      .execute()
     return rows.slice(page * pageSize, (page + 1) * pageSize)
   }
 
   async get(id: string, ownerKeyId: string): Promise<Selectable<StyleRulesTable> | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined
-    return this.db.selectFrom('style_rules').selectAll().where('style_id', '=', id.toLowerCase()).where('owner_key_id', '=', ownerKeyId).executeTakeFirst()
+    return this.db
+      .selectFrom('style_rules')
+      .selectAll()
+      .where('style_id', '=', id.toLowerCase())
+      .where('owner_key_id', '=', ownerKeyId)
+      .executeTakeFirst()
   }
 
   async update(id: string, change: { name?: string; configuredRules?: ConfiguredRules }): Promise<void> {
     const set: Partial<StyleRulesTable> = { updated_time: this.now().toISOString() }
     if (change.name !== undefined) set.name = change.name
     if (change.configuredRules !== undefined) set.configured_rules = JSON.stringify(change.configuredRules)
-    await this.db.updateTable('style_rules').set((eb) => ({ ...set, version: eb('version', '+', 1) })).where('style_id', '=', id).execute()
+    await this.db
+      .updateTable('style_rules')
+      .set((eb) => ({ ...set, version: eb('version', '+', 1) }))
+      .where('style_id', '=', id)
+      .execute()
   }
 
   async delete(id: string): Promise<void> {
@@ -59,7 +87,14 @@ export class StyleStore {
 }
 
 export function styleJson(r: Selectable<StyleRulesTable>, detailed = true) {
-  const out: Record<string, unknown> = { style_id: r.style_id, name: r.name, creation_time: r.creation_time, updated_time: r.updated_time, language: r.language, version: Number(r.version) }
+  const out: Record<string, unknown> = {
+    style_id: r.style_id,
+    name: r.name,
+    creation_time: r.creation_time,
+    updated_time: r.updated_time,
+    language: r.language,
+    version: Number(r.version),
+  }
   if (detailed) {
     out.configured_rules = JSON.parse(r.configured_rules)
     out.custom_instructions = JSON.parse(r.custom_instructions)
@@ -72,7 +107,12 @@ function instructions(list: InstructionInput[]): CustomInstruction[] {
   return list.map((i) => {
     if (i.label.trim() === '' || i.prompt.trim() === '') throw notSupported('custom_instructions')
     const source = i.source_language || undefined
-    return { id: randomUUID(), label: i.label, prompt: i.prompt, ...(source !== undefined ? { source_language: source.toLowerCase() } : {}) }
+    return {
+      id: randomUUID(),
+      label: i.label,
+      prompt: i.prompt,
+      ...(source !== undefined ? { source_language: source.toLowerCase() } : {}),
+    }
   })
 }
 

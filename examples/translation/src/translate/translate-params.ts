@@ -4,7 +4,13 @@
  * and custom instructions per target, glossary combinations — with DeepL's defaults filled in.
  */
 import { HttpError } from 'routeless'
-import { canonicalTarget, isSourceLanguage, normalizeCode, supportsCustomInstructions, supportsFormality } from '../languages/catalogue.ts'
+import {
+  canonicalTarget,
+  isSourceLanguage,
+  normalizeCode,
+  supportsCustomInstructions,
+  supportsFormality,
+} from '../languages/catalogue.ts'
 import { notSpecified, notSupported } from '../http/params.ts'
 import type { Flag, Formality, ModelType, SplitSentences, TagHandling, TranslateRequest } from './translate-request.ts'
 
@@ -44,7 +50,8 @@ function given<T>(value: T | null | undefined | ''): T | undefined {
   return value === null || value === '' ? undefined : (value as T | undefined)
 }
 
-const flag = (value: Flag | null | undefined, fallback: boolean): boolean => (value === null || value === undefined ? fallback : value === true || value === 1)
+const flag = (value: Flag | null | undefined, fallback: boolean): boolean =>
+  value === null || value === undefined ? fallback : value === true || value === 1
 
 /** The translate parameters as the engines take them, or DeepL's 400 for a rule a type cannot say. */
 export function translateParams(request: TranslateRequest): TranslateParams {
@@ -60,7 +67,10 @@ export function translateParams(request: TranslateRequest): TranslateParams {
 
   const formality = given(request.formality) ?? 'default'
   if ((formality === 'more' || formality === 'less') && !supportsFormality(targetLang)) {
-    throw new HttpError(400, `Target language '${targetLang}' doesn't support formality. Use 'prefer_more' or 'prefer_less' to fall back silently.`)
+    throw new HttpError(
+      400,
+      `Target language '${targetLang}' doesn't support formality. Use 'prefer_more' or 'prefer_less' to fall back silently.`,
+    )
   }
   const tagHandling = given(request.tag_handling)
   const split = given(request.split_sentences)
@@ -74,7 +84,8 @@ export function translateParams(request: TranslateRequest): TranslateParams {
     targetLang,
     context: given(request.context),
     showBilledCharacters: flag(request.show_billed_characters, false),
-    splitSentences: split === undefined ? (tagHandling === 'html' ? 'nonewlines' : '1') : (String(split) as SplitSentences),
+    splitSentences:
+      split === undefined ? (tagHandling === 'html' ? 'nonewlines' : '1') : (String(split) as SplitSentences),
     preserveFormatting: flag(request.preserve_formatting, false),
     formality,
     modelType: given(request.model_type),
@@ -96,7 +107,10 @@ const XML_NAME = /^[A-Za-z_][\w.:-]*$/
 
 /** XML element names, as a list, a comma-separated string (deepl-node), or both. */
 function tagList(list: string[] | undefined, name: string): string[] {
-  const tags = (list ?? []).flatMap((item) => item.split(',')).map((s) => s.trim()).filter(Boolean)
+  const tags = (list ?? [])
+    .flatMap((item) => item.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (!tags.every((t) => XML_NAME.test(t))) throw notSupported(name)
   return tags
 }
@@ -104,9 +118,14 @@ function tagList(list: string[] | undefined, name: string): string[] {
 /** `glossary_id` (one) or `glossary_ids` (up to five; a JSON item may hold a comma list too); not both. */
 function glossaries(request: TranslateRequest): string[] {
   const single = given(request.glossary_id)?.trim()
-  const many = (request.glossary_ids ?? []).flatMap((item) => item.split(',')).map((s) => s.trim()).filter(Boolean)
-  if (single !== undefined && many.length > 0) throw new HttpError(400, "Parameters 'glossary_id' and 'glossary_ids' cannot be combined.")
-  if (many.length > MAX_GLOSSARY_IDS) throw new HttpError(400, `Parameter 'glossary_ids' accepts at most ${MAX_GLOSSARY_IDS} glossaries.`)
+  const many = (request.glossary_ids ?? [])
+    .flatMap((item) => item.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (single !== undefined && many.length > 0)
+    throw new HttpError(400, "Parameters 'glossary_id' and 'glossary_ids' cannot be combined.")
+  if (many.length > MAX_GLOSSARY_IDS)
+    throw new HttpError(400, `Parameter 'glossary_ids' accepts at most ${MAX_GLOSSARY_IDS} glossaries.`)
   return single !== undefined ? [single] : many
 }
 
@@ -114,7 +133,10 @@ function glossaries(request: TranslateRequest): string[] {
 function customInstructions(list: string[], targetLang: string): string[] {
   const instructions = list.filter((s) => s.trim() !== '')
   if (instructions.length > 0 && !supportsCustomInstructions(targetLang)) {
-    throw new HttpError(400, `Target language '${targetLang}' doesn't support custom_instructions (supported: DE, EN, ES, FR, IT, JA, KO, ZH and their variants).`)
+    throw new HttpError(
+      400,
+      `Target language '${targetLang}' doesn't support custom_instructions (supported: DE, EN, ES, FR, IT, JA, KO, ZH and their variants).`,
+    )
   }
   return instructions
 }

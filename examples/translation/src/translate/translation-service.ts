@@ -49,7 +49,12 @@ export class TranslationService {
   }
 
   /** `meter: false` when the caller reserved the characters already (documents reserve at upload). */
-  async translate(params: TranslateParams, key: ApiKeyRecord, customTag: string, options: { meter?: boolean } = {}): Promise<TranslationItem[]> {
+  async translate(
+    params: TranslateParams,
+    key: ApiKeyRecord,
+    customTag: string,
+    options: { meter?: boolean } = {},
+  ): Promise<TranslationItem[]> {
     const glossary = await this.glossary(params, key)
     const styleInstructions = await this.styleInstructions(params, key)
     const hits = await this.memoryHits(params, key)
@@ -70,16 +75,32 @@ export class TranslationService {
     })
 
     const total = texts.reduce((n, t) => n + t.billed, 0)
-    const reservation = options.meter === false ? { refund: async () => {} } : await this.options.meter.reserve(key, total, customTag)
+    const reservation =
+      options.meter === false ? { refund: async () => {} } : await this.options.meter.reserve(key, total, customTag)
     let response
     try {
-      response = engineUnits.length === 0
-        ? { results: [], modelTypeUsed: params.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized' }
-        : await runEngine(this.options.engine, {
-          units: engineUnits, sourceLang: params.sourceLang, targetLang: params.targetLang, formality: params.formality,
-          preserveFormatting: params.preserveFormatting, context: params.context, customInstructions: [...styleInstructions, ...params.customInstructions],
-          modelType: params.modelType, tagHandling: params.tagHandling, glossary,
-        }, this.options.engineTimeoutMs)
+      response =
+        engineUnits.length === 0
+          ? {
+              results: [],
+              modelTypeUsed: params.modelType === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized',
+            }
+          : await runEngine(
+              this.options.engine,
+              {
+                units: engineUnits,
+                sourceLang: params.sourceLang,
+                targetLang: params.targetLang,
+                formality: params.formality,
+                preserveFormatting: params.preserveFormatting,
+                context: params.context,
+                customInstructions: [...styleInstructions, ...params.customInstructions],
+                modelType: params.modelType,
+                tagHandling: params.tagHandling,
+                glossary,
+              },
+              this.options.engineTimeoutMs,
+            )
     } catch (error) {
       await reservation.refund()
       if (error instanceof EngineError) throw new HttpError(error.status, error.message, { cause: error })
@@ -90,7 +111,12 @@ export class TranslationService {
       const mine = response.results.filter((_, u) => owners[u] === i)
       const item: TranslationItem = {
         detected_source_language: params.sourceLang ?? detected(mine, t.hint),
-        text: hits[i] ?? fillSkeleton(t.skeleton, mine.map((r) => r.text)),
+        text:
+          hits[i] ??
+          fillSkeleton(
+            t.skeleton,
+            mine.map((r) => r.text),
+          ),
       }
       if (params.showBilledCharacters) item.billed_characters = t.billed
       if (params.modelType !== undefined) item.model_type_used = response.modelTypeUsed
@@ -105,7 +131,11 @@ export class TranslationService {
     const style = await this.options.styles.get(params.styleId, key.keyId)
     if (!style) throw new HttpError(404, `Style rule list '${params.styleId}' not found.`)
     const target = baseLanguage(params.targetLang).toLowerCase()
-    if (style.language !== target) throw new HttpError(400, `The style rule list's language '${style.language}' does not match the target language '${target}'.`)
+    if (style.language !== target)
+      throw new HttpError(
+        400,
+        `The style rule list's language '${style.language}' does not match the target language '${target}'.`,
+      )
     return instructionsOf(style).map((i) => i.prompt)
   }
 
@@ -118,13 +148,28 @@ export class TranslationService {
     const memory = await this.options.memories.get(params.translationMemoryId, key.keyId)
     if (!memory) throw new HttpError(404, `Translation memory '${params.translationMemoryId}' not found.`)
     const target = params.targetLang.toLowerCase()
-    const targetLanguage = memory.target_languages.find((t) => t === target) ?? memory.target_languages.find((t) => t === baseLanguage(target).toLowerCase())
-    if (targetLanguage === undefined) throw new HttpError(400, `Translation memory '${memory.translation_memory_id}' has no target language '${target}'.`)
-    return Promise.all(params.texts.map(async (text) => {
-      const source = (params.sourceLang ?? this.options.detector.detect(text)).toLowerCase()
-      if (source !== memory.source_language) return undefined
-      return (await this.options.memories.bestMatch(memory.translation_memory_id, targetLanguage, text, params.translationMemoryThreshold))?.targetText
-    }))
+    const targetLanguage =
+      memory.target_languages.find((t) => t === target) ??
+      memory.target_languages.find((t) => t === baseLanguage(target).toLowerCase())
+    if (targetLanguage === undefined)
+      throw new HttpError(
+        400,
+        `Translation memory '${memory.translation_memory_id}' has no target language '${target}'.`,
+      )
+    return Promise.all(
+      params.texts.map(async (text) => {
+        const source = (params.sourceLang ?? this.options.detector.detect(text)).toLowerCase()
+        if (source !== memory.source_language) return undefined
+        return (
+          await this.options.memories.bestMatch(
+            memory.translation_memory_id,
+            targetLanguage,
+            text,
+            params.translationMemoryThreshold,
+          )
+        )?.targetText
+      }),
+    )
   }
 
   /** The entries of the requested glossaries for this language pair (later glossaries win a shared term). */
@@ -134,9 +179,14 @@ export class TranslationService {
     const target = baseLanguage(params.targetLang)
     const merged = new Map<string, string>()
     for (const id of params.glossaryIds) {
-      if (!(await this.options.glossaries.exists(id, key.keyId))) throw new HttpError(404, `Glossary '${id}' not found.`)
+      if (!(await this.options.glossaries.exists(id, key.keyId)))
+        throw new HttpError(404, `Glossary '${id}' not found.`)
       const dictionary = await this.options.glossaries.dictionary(id, source, target)
-      if (!dictionary) throw new HttpError(400, `No dictionary found for language pair ${source.toLowerCase()}-${target.toLowerCase()} in glossary '${id}'.`)
+      if (!dictionary)
+        throw new HttpError(
+          400,
+          `No dictionary found for language pair ${source.toLowerCase()}-${target.toLowerCase()} in glossary '${id}'.`,
+        )
       for (const [k, v] of dictionary) merged.set(k, v)
     }
     return merged

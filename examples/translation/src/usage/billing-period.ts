@@ -14,7 +14,12 @@ export interface BillingPeriod {
 export function billingPeriod(now: Date): BillingPeriod {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
-  return { firstDay: utcDay(start), lastDay: utcDay(new Date(end.getTime() - 1)), startTime: start.toISOString(), endTime: end.toISOString() }
+  return {
+    firstDay: utcDay(start),
+    lastDay: utcDay(new Date(end.getTime() - 1)),
+    startTime: start.toISOString(),
+    endTime: end.toISOString(),
+  }
 }
 
 export function utcDay(date: Date): string {

@@ -47,10 +47,13 @@ export class Meter {
     const now = this.now()
     const period = billingPeriod(now).firstDay
     const day = utcDay(now)
-    if (!(await this.usage.reserve(key.keyId, period, day, customTag, characters))) throw new HttpError(456, QUOTA_MESSAGE)
+    if (!(await this.usage.reserve(key.keyId, period, day, customTag, characters)))
+      throw new HttpError(456, QUOTA_MESSAGE)
     let refunded = false
     return {
-      characters, period, day,
+      characters,
+      period,
+      day,
       refund: async () => {
         if (refunded) return
         refunded = true

@@ -18,9 +18,11 @@ export class UsageStore {
     await this.db
       .insertInto('usage')
       .values({ key_id: keyId, usage_date: day, custom_tag: customTag, text_translation_characters: characters })
-      .onConflict((oc) => oc.columns(['key_id', 'usage_date', 'custom_tag']).doUpdateSet({
-        text_translation_characters: sql`usage.text_translation_characters + ${characters}`,
-      }))
+      .onConflict((oc) =>
+        oc.columns(['key_id', 'usage_date', 'custom_tag']).doUpdateSet({
+          text_translation_characters: sql`usage.text_translation_characters + ${characters}`,
+        }),
+      )
       .execute()
   }
 
@@ -46,10 +48,22 @@ export class UsageStore {
   }
 
   /** Gives back what `reserve` took (the engine failed): counter and usage row, exactly; inside `trx` when given. */
-  async release(keyId: string, period: string, day: string, customTag: string, characters: number, trx?: Kysely<TranslationDatabase>): Promise<void> {
+  async release(
+    keyId: string,
+    period: string,
+    day: string,
+    customTag: string,
+    characters: number,
+    trx?: Kysely<TranslationDatabase>,
+  ): Promise<void> {
     if (characters === 0) return
     if (!trx) return this.db.transaction().execute((t) => this.release(keyId, period, day, customTag, characters, t))
-    await trx.updateTable('quota_usage').set({ used: sql`used - ${characters}` }).where('key_id', '=', keyId).where('period', '=', period).execute()
+    await trx
+      .updateTable('quota_usage')
+      .set({ used: sql`used - ${characters}` })
+      .where('key_id', '=', keyId)
+      .where('period', '=', period)
+      .execute()
     await new UsageStore(trx).add(keyId, day, customTag, -characters)
   }
 
@@ -77,6 +91,11 @@ export class UsageStore {
       .orderBy('key_id')
       .orderBy('custom_tag')
       .execute()
-    return rows.map((r) => ({ keyId: r.key_id, day: r.usage_date, customTag: r.custom_tag, characters: Number(r.text_translation_characters) }))
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      day: r.usage_date,
+      customTag: r.custom_tag,
+      characters: Number(r.text_translation_characters),
+    }))
   }
 }

@@ -59,7 +59,12 @@ export class RealtimeSession {
   private readonly limitTimer: NodeJS.Timeout
   private readonly maxMs: number
 
-  constructor(private readonly socket: Socket, private readonly config: VoiceSessionConfig, private readonly deps: RealtimeDeps, private readonly limits: RealtimeLimits) {
+  constructor(
+    private readonly socket: Socket,
+    private readonly config: VoiceSessionConfig,
+    private readonly deps: RealtimeDeps,
+    private readonly limits: RealtimeLimits,
+  ) {
     this.decoder = createDecoder(config.sourceMediaContentType)
     this.segmenter = new Segmenter({ partialMs: limits.partialMs })
     this.maxMs = limits.maxMs
@@ -83,10 +88,23 @@ export class RealtimeSession {
       throw error
     }
     if (message.kind === 'end') return this.finish('End of stream')
-    if (message.data.length > MAX_CHUNK_BYTES) return this.fail('source_media_chunk', 413, 4130000, `A source_media_chunk may carry at most ${MAX_CHUNK_BYTES} bytes.`, 1009)
+    if (message.data.length > MAX_CHUNK_BYTES)
+      return this.fail(
+        'source_media_chunk',
+        413,
+        4130000,
+        `A source_media_chunk may carry at most ${MAX_CHUNK_BYTES} bytes.`,
+        1009,
+      )
     const data = message.data
     if (this.pendingBytes + data.length > MAX_PENDING_BYTES) {
-      return this.fail('source_media_chunk', 429, 4290000, `Audio is arriving faster than it can be processed (over ${MAX_PENDING_BYTES} bytes waiting): send it in real time.`, 1008)
+      return this.fail(
+        'source_media_chunk',
+        429,
+        4290000,
+        `Audio is arriving faster than it can be processed (over ${MAX_PENDING_BYTES} bytes waiting): send it in real time.`,
+        1008,
+      )
     }
     this.queued++
     this.pendingBytes += data.length
@@ -162,13 +180,21 @@ export class RealtimeSession {
     const segment = { text: result.text, start_time: u.startMs, end_time: u.endMs }
     this.send({ source_transcript_update: { concluded: [], tentative: [{ language: result.language, ...segment }] } })
     for (const target of this.config.targetLanguages) {
-      this.send({ target_transcript_update: { language: target, concluded: [], tentative: [{ ...segment, text: await this.deps.translate(result.text, result.language, target) }] } })
+      this.send({
+        target_transcript_update: {
+          language: target,
+          concluded: [],
+          tentative: [{ ...segment, text: await this.deps.translate(result.text, result.language, target) }],
+        },
+      })
     }
   }
 
   private async recognise(u: Utterance): Promise<{ text: string; language: string }> {
     const hint = this.config.sourceLanguage
-    const result = await withTimeout(this.deps.speech.name, this.limits.engineTimeoutMs, (signal) => this.deps.speech.transcribe(u.samples, hint, signal))
+    const result = await withTimeout(this.deps.speech.name, this.limits.engineTimeoutMs, (signal) =>
+      this.deps.speech.transcribe(u.samples, hint, signal),
+    )
     const language = this.config.sourceLanguageMode === 'fixed' && hint ? hint : (result.language ?? hint ?? 'en')
     return { text: result.text, language }
   }
@@ -178,7 +204,9 @@ export class RealtimeSession {
     const type = this.config.targetMediaContentType!
     const rate = Number(/rate=(\d+)/.exec(type)![1])
     const synth = this.deps.synthesizer!
-    const samples = await withTimeout(synth.name, this.limits.engineTimeoutMs, (signal) => synth.synthesize(text, language, this.config.targetMediaVoice, rate, signal))
+    const samples = await withTimeout(synth.name, this.limits.engineTimeoutMs, (signal) =>
+      synth.synthesize(text, language, this.config.targetMediaVoice, rate, signal),
+    )
     const bytes = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)
     this.send({ target_media_chunk: { language, content_type: type, data: bytes } })
   }
@@ -200,7 +228,9 @@ export class RealtimeSession {
 
   private fail(requestType: string, errorCode: number, reasonCode: number, message: string, closeCode: number): void {
     if (this.closed) return
-    this.send({ error: { request_type: requestType, error_code: errorCode, reason_code: reasonCode, error_message: message } })
+    this.send({
+      error: { request_type: requestType, error_code: errorCode, reason_code: reasonCode, error_message: message },
+    })
     this.ending = true
     void this.billOnce().finally(() => this.close(closeCode, message))
   }

@@ -19,7 +19,9 @@ export function subrip(lines: TimedText[]): Uint8Array {
     const pad = (n: number, w = 2) => String(n).padStart(w, '0')
     return `${pad(h)}:${pad(m)}:${pad(s)},${pad(ms % 1000, 3)}`
   }
-  return new TextEncoder().encode(lines.map((l, i) => `${i + 1}\n${time(l.startMs)} --> ${time(l.endMs)}\n${l.text}\n`).join('\n'))
+  return new TextEncoder().encode(
+    lines.map((l, i) => `${i + 1}\n${time(l.startMs)} --> ${time(l.endMs)}\n${l.text}\n`).join('\n'),
+  )
 }
 
 export function pcmBytes(samples: Int16Array): Uint8Array {

@@ -14,14 +14,16 @@ export class MessageError extends Error {}
 export function decodeClientMessage(format: MessageFormat, frame: string | Uint8Array): ClientMessage {
   let message: unknown
   if (format === 'json') {
-    if (typeof frame !== 'string') throw new MessageError('Binary frame received, but the session uses message_format json (TEXT frames).')
+    if (typeof frame !== 'string')
+      throw new MessageError('Binary frame received, but the session uses message_format json (TEXT frames).')
     try {
       message = JSON.parse(frame)
     } catch {
       throw new MessageError('Message is not valid JSON.')
     }
   } else {
-    if (typeof frame === 'string') throw new MessageError('Text frame received, but the session uses message_format msgpack (BINARY frames).')
+    if (typeof frame === 'string')
+      throw new MessageError('Text frame received, but the session uses message_format msgpack (BINARY frames).')
     try {
       message = decode(frame)
     } catch {
@@ -35,9 +37,11 @@ export function decodeClientMessage(format: MessageFormat, frame: string | Uint8
   if ('end_of_source_media' in record) return { kind: 'end' }
   const chunk = record.source_media_chunk as { data?: unknown } | undefined
   if (chunk === undefined) throw new MessageError(`Unknown message '${Object.keys(record)[0]}'.`)
-  if (typeof chunk !== 'object' || chunk === null) throw new MessageError('source_media_chunk must be an object with data.')
+  if (typeof chunk !== 'object' || chunk === null)
+    throw new MessageError('source_media_chunk must be an object with data.')
   if (format === 'json') {
-    if (typeof chunk.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(chunk.data)) throw new MessageError('source_media_chunk.data must be a base64 string.')
+    if (typeof chunk.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(chunk.data))
+      throw new MessageError('source_media_chunk.data must be a base64 string.')
     return { kind: 'chunk', data: new Uint8Array(Buffer.from(chunk.data, 'base64')) }
   }
   if (!(chunk.data instanceof Uint8Array)) throw new MessageError('source_media_chunk.data must be binary.')
@@ -47,5 +51,7 @@ export function decodeClientMessage(format: MessageFormat, frame: string | Uint8
 /** A server message in the session's encoding; `Uint8Array` fields become base64 in JSON. */
 export function encodeServerMessage(format: MessageFormat, message: Record<string, unknown>): string | Uint8Array {
   if (format === 'msgpack') return encode(message)
-  return JSON.stringify(message, (_, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value))
+  return JSON.stringify(message, (_, value) =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
+  )
 }

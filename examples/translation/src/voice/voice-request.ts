@@ -30,18 +30,27 @@ export function readVoiceSessionRequest(body: VoiceSessionRequest): VoiceSession
   const sourceLanguage = body.source_language ? voiceSource(body.source_language) : undefined
   if (body.source_language && !sourceLanguage) throw new HttpError(400, "Value for 'source_language' not supported.")
   const mode = body.source_language_mode ?? 'auto'
-  if (mode === 'fixed' && !sourceLanguage) throw new HttpError(400, "Parameter 'source_language' is required when 'source_language_mode' is fixed.")
+  if (mode === 'fixed' && !sourceLanguage)
+    throw new HttpError(400, "Parameter 'source_language' is required when 'source_language_mode' is fixed.")
   const targets = (body.target_languages ?? []).map((t) => voiceTarget(t) ?? bad('target_languages'))
-  const media = (body.target_media_languages ?? []).map((t) => (VOICE_TTS_LANGUAGES.includes(voiceTarget(t) ?? '') ? voiceTarget(t)! : bad('target_media_languages')))
+  const media = (body.target_media_languages ?? []).map((t) =>
+    VOICE_TTS_LANGUAGES.includes(voiceTarget(t) ?? '') ? voiceTarget(t)! : bad('target_media_languages'),
+  )
   for (const m of media) if (!targets.includes(m)) targets.push(m)
-  if (new Set(targets).size !== targets.length) throw new HttpError(400, "Value for 'target_languages' contains a language twice.")
+  if (new Set(targets).size !== targets.length)
+    throw new HttpError(400, "Value for 'target_languages' contains a language twice.")
   if (targets.length > 5) throw new HttpError(400, "Parameter 'target_languages' may name at most 5 languages.")
   let mediaType: string | undefined
   if (media.length > 0) {
     mediaType = normalizeContentType(body.target_media_content_type ?? 'audio/webm;codecs=opus')
-    if (!TARGET_MEDIA_TYPES.includes(mediaType)) throw new HttpError(400, `Target media content type '${mediaType}' is not supported by this server: use ${TARGET_MEDIA_TYPES.join(' or ')}.`)
+    if (!TARGET_MEDIA_TYPES.includes(mediaType))
+      throw new HttpError(
+        400,
+        `Target media content type '${mediaType}' is not supported by this server: use ${TARGET_MEDIA_TYPES.join(' or ')}.`,
+      )
   }
-  if (body.glossary_id && !sourceLanguage) throw new HttpError(400, "Parameter 'source_language' is required when 'glossary_id' is given.")
+  if (body.glossary_id && !sourceLanguage)
+    throw new HttpError(400, "Parameter 'source_language' is required when 'glossary_id' is given.")
   if (body.spoken_terms_id) throw new HttpError(400, 'Spoken terms lists are not supported by this server.')
   return {
     messageFormat: body.message_format ?? 'json',

@@ -18,7 +18,8 @@ import { readVoiceSessionRequest, type VoiceSessionRequest } from './voice-reque
 import type { VoiceSessionConfig, VoiceSessions } from './voice-sessions.ts'
 
 export const CONNECT_PATH = '/v3/voice/realtime/connect'
-export const TOKEN_REFUSED = 'Authorization failed. The token is unknown, expired or already used: request a new session.'
+export const TOKEN_REFUSED =
+  'Authorization failed. The token is unknown, expired or already used: request a new session.'
 
 export interface VoiceServiceOptions {
   sessions: VoiceSessions
@@ -66,20 +67,27 @@ export class VoiceService {
     if (!claim.ok) throw new HttpError(401, TOKEN_REFUSED)
     const { session } = claim
     const key = await this.options.keys.get(session.keyId)
-    if (!key || key.deactivatedTime !== null) throw new HttpError(403, 'Authorization failed. The key has been deactivated.')
-    if (authorization && authorization.keyId !== key.keyId) throw new HttpError(403, 'This token belongs to a session of another key.')
+    if (!key || key.deactivatedTime !== null)
+      throw new HttpError(403, 'Authorization failed. The key has been deactivated.')
+    if (authorization && authorization.keyId !== key.keyId)
+      throw new HttpError(403, 'This token belongs to a session of another key.')
     const left = await this.quotaLeft(key.keyId)
     const limits = { ...this.options.limits, maxMs: Math.min(this.options.limits.maxMs, left) }
     let realtime: RealtimeSession | undefined
     return {
       open: (socket) => {
-        realtime = new RealtimeSession(socket, session.config, {
-          speech: this.options.speech,
-          synthesizer: this.options.synthesizer,
-          translate: (text, source, target) => this.translate(key, session.config, text, source, target),
-          bill: (ms) => this.options.sessions.bill(session, ms),
-          onError: this.options.onError,
-        }, limits)
+        realtime = new RealtimeSession(
+          socket,
+          session.config,
+          {
+            speech: this.options.speech,
+            synthesizer: this.options.synthesizer,
+            translate: (text, source, target) => this.translate(key, session.config, text, source, target),
+            bill: (ms) => this.options.sessions.bill(session, ms),
+            onError: this.options.onError,
+          },
+          limits,
+        )
       },
       message: (_socket, data) => realtime?.message(data),
       close: () => realtime?.closedByClient(),
@@ -94,7 +102,10 @@ export class VoiceService {
     for (const target of config.targetLanguages) {
       const base = baseLanguage(target)
       if (!(await this.options.glossaries.dictionary(id, source, base))) {
-        throw new HttpError(400, `No dictionary found for language pair ${source.toLowerCase()}-${base.toLowerCase()} in glossary '${id}'.`)
+        throw new HttpError(
+          400,
+          `No dictionary found for language pair ${source.toLowerCase()}-${base.toLowerCase()} in glossary '${id}'.`,
+        )
       }
     }
   }
@@ -105,8 +116,17 @@ export class VoiceService {
     return left
   }
 
-  private translate(key: ApiKeyRecord, config: VoiceSessionConfig, text: string, source: string | undefined, target: string): Promise<string> {
-    return translateSpoken(this.options.translation, key, text, source, target, { formality: config.formality, glossaryId: config.glossaryId })
+  private translate(
+    key: ApiKeyRecord,
+    config: VoiceSessionConfig,
+    text: string,
+    source: string | undefined,
+    target: string,
+  ): Promise<string> {
+    return translateSpoken(this.options.translation, key, text, source, target, {
+      formality: config.formality,
+      glossaryId: config.glossaryId,
+    })
   }
 }
 

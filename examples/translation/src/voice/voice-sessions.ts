@@ -53,21 +53,46 @@ export class VoiceSessions {
   async create(keyId: string, config: VoiceSessionConfig): Promise<IssuedToken> {
     const token = randomBytes(32).toString('base64url')
     const sessionId = randomUUID()
-    await this.db.insertInto('voice_sessions').values({
-      session_id: sessionId, key_id: keyId, token_hash: hash(token), token_expires_at: this.expiry(), config: JSON.stringify(config),
-      created_at: this.now().toISOString(),
-    }).execute()
+    await this.db
+      .insertInto('voice_sessions')
+      .values({
+        session_id: sessionId,
+        key_id: keyId,
+        token_hash: hash(token),
+        token_expires_at: this.expiry(),
+        config: JSON.stringify(config),
+        created_at: this.now().toISOString(),
+      })
+      .execute()
     return { session_id: sessionId, token }
   }
 
   /** Uses `token` once: the session it opens, or why not. */
   async claim(token: string): Promise<Claim> {
     const now = this.now().toISOString()
-    const row = await this.db.updateTable('voice_sessions').set({ token_used: 1 })
-      .where('token_hash', '=', hash(token)).where('token_used', '=', 0).where('token_expires_at', '>', now)
-      .returning(['session_id', 'key_id', 'config', 'billed_milliseconds']).executeTakeFirst()
-    if (row) return { ok: true, session: { sessionId: row.session_id, keyId: row.key_id, config: JSON.parse(row.config), billedMs: Number(row.billed_milliseconds) } }
-    const seen = await this.db.selectFrom('voice_sessions').select(['token_used', 'token_expires_at']).where('token_hash', '=', hash(token)).executeTakeFirst()
+    const row = await this.db
+      .updateTable('voice_sessions')
+      .set({ token_used: 1 })
+      .where('token_hash', '=', hash(token))
+      .where('token_used', '=', 0)
+      .where('token_expires_at', '>', now)
+      .returning(['session_id', 'key_id', 'config', 'billed_milliseconds'])
+      .executeTakeFirst()
+    if (row)
+      return {
+        ok: true,
+        session: {
+          sessionId: row.session_id,
+          keyId: row.key_id,
+          config: JSON.parse(row.config),
+          billedMs: Number(row.billed_milliseconds),
+        },
+      }
+    const seen = await this.db
+      .selectFrom('voice_sessions')
+      .select(['token_used', 'token_expires_at'])
+      .where('token_hash', '=', hash(token))
+      .executeTakeFirst()
     if (!seen) return { ok: false, reason: 'unknown' }
     return { ok: false, reason: seen.token_used ? 'used' : 'expired' }
   }
@@ -77,12 +102,20 @@ export class VoiceSessions {
    * 'unknown' for a token that is not the latest of any session, 'forbidden' for another key's session.
    */
   async reissue(token: string, keyId: string): Promise<IssuedToken | 'unknown' | 'forbidden'> {
-    const row = await this.db.selectFrom('voice_sessions').select(['session_id', 'key_id']).where('token_hash', '=', hash(token)).executeTakeFirst()
+    const row = await this.db
+      .selectFrom('voice_sessions')
+      .select(['session_id', 'key_id'])
+      .where('token_hash', '=', hash(token))
+      .executeTakeFirst()
     if (!row) return 'unknown'
     if (row.key_id !== keyId) return 'forbidden'
     const fresh = randomBytes(32).toString('base64url')
-    const done = await this.db.updateTable('voice_sessions').set({ token_hash: hash(fresh), token_used: 0, token_expires_at: this.expiry() })
-      .where('session_id', '=', row.session_id).where('token_hash', '=', hash(token)).executeTakeFirst()
+    const done = await this.db
+      .updateTable('voice_sessions')
+      .set({ token_hash: hash(fresh), token_used: 0, token_expires_at: this.expiry() })
+      .where('session_id', '=', row.session_id)
+      .where('token_hash', '=', hash(token))
+      .executeTakeFirst()
     if (Number(done.numUpdatedRows) !== 1) return 'unknown' // a concurrent reconnection won
     return { session_id: row.session_id, token: fresh }
   }
@@ -91,8 +124,11 @@ export class VoiceSessions {
   async bill(session: ClaimedSession, milliseconds: number): Promise<void> {
     if (milliseconds <= 0) return
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('voice_sessions').set((eb) => ({ billed_milliseconds: eb('billed_milliseconds', '+', milliseconds) }))
-        .where('session_id', '=', session.sessionId).execute()
+      await trx
+        .updateTable('voice_sessions')
+        .set((eb) => ({ billed_milliseconds: eb('billed_milliseconds', '+', milliseconds) }))
+        .where('session_id', '=', session.sessionId)
+        .execute()
       await this.usage.add(session.keyId, milliseconds, trx)
     })
   }

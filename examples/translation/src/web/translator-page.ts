@@ -14,18 +14,30 @@ export interface PageState {
   error?: string
 }
 
-const FORMALITY_CHOICES: Array<[string, string]> = [['default', 'Default'], ['prefer_more', 'More formal'], ['prefer_less', 'Less formal']]
+const FORMALITY_CHOICES: Array<[string, string]> = [
+  ['default', 'Default'],
+  ['prefer_more', 'More formal'],
+  ['prefer_less', 'Less formal'],
+]
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
 function options(choices: Array<[string, string]>, selected: string | undefined): string {
-  return choices.map(([value, label]) => `<option value="${escapeHtml(value)}"${value === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`).join('')
+  return choices
+    .map(
+      ([value, label]) =>
+        `<option value="${escapeHtml(value)}"${value === selected ? ' selected' : ''}>${escapeHtml(label)}</option>`,
+    )
+    .join('')
 }
 
 export function renderTranslatorPage(state: PageState, engineName: string): string {
-  const sources: Array<[string, string]> = [['', 'Detect language'], ...SOURCE_LANGUAGES.map((l): [string, string] => [l.language, l.name])]
+  const sources: Array<[string, string]> = [
+    ['', 'Detect language'],
+    ...SOURCE_LANGUAGES.map((l): [string, string] => [l.language, l.name]),
+  ]
   const targets = TARGET_LANGUAGES.map((l): [string, string] => [l.language, l.name])
   const result = state.translation
     ? `<section aria-live="polite"><h2>Translation</h2><output id="translation" for="text">${escapeHtml(state.translation.text)}</output>

@@ -8,9 +8,16 @@
 import type { Tone, WritingStyle } from './write-params.ts'
 
 const CONTRACTIONS: Array<[RegExp, string, string]> = [
-  [/\bdo not\b/gi, "don't", 'do not'], [/\bdoes not\b/gi, "doesn't", 'does not'], [/\bis not\b/gi, "isn't", 'is not'],
-  [/\bare not\b/gi, "aren't", 'are not'], [/\bcannot\b/gi, "can't", 'cannot'], [/\bwill not\b/gi, "won't", 'will not'],
-  [/\bI am\b/g, "I'm", 'I am'], [/\bit is\b/gi, "it's", 'it is'], [/\bwe are\b/gi, "we're", 'we are'], [/\bthey are\b/gi, "they're", 'they are'],
+  [/\bdo not\b/gi, "don't", 'do not'],
+  [/\bdoes not\b/gi, "doesn't", 'does not'],
+  [/\bis not\b/gi, "isn't", 'is not'],
+  [/\bare not\b/gi, "aren't", 'are not'],
+  [/\bcannot\b/gi, "can't", 'cannot'],
+  [/\bwill not\b/gi, "won't", 'will not'],
+  [/\bI am\b/g, "I'm", 'I am'],
+  [/\bit is\b/gi, "it's", 'it is'],
+  [/\bwe are\b/gi, "we're", 'we are'],
+  [/\bthey are\b/gi, "they're", 'they are'],
 ]
 const HEDGES = /\b(I think that |I think |maybe |perhaps |kind of |sort of )/gi
 
@@ -30,8 +37,12 @@ export function rephrase(text: string, language: string, style: WritingStyle, to
   const s = style.replace('prefer_', '')
   const t = tone.replace('prefer_', '')
   if (language === 'en') {
-    if (s === 'business' || s === 'academic') for (const [, short, long] of CONTRACTIONS) out = out.replaceAll(short, long).replaceAll(capital(short), capital(long))
-    if (s === 'casual') for (const [pattern, short] of CONTRACTIONS) out = out.replace(pattern, (m) => (m[0] === m[0]!.toUpperCase() ? capital(short) : short))
+    if (s === 'business' || s === 'academic')
+      for (const [, short, long] of CONTRACTIONS)
+        out = out.replaceAll(short, long).replaceAll(capital(short), capital(long))
+    if (s === 'casual')
+      for (const [pattern, short] of CONTRACTIONS)
+        out = out.replace(pattern, (m) => (m[0] === m[0]!.toUpperCase() ? capital(short) : short))
     if (t === 'confident') out = correct(out.replace(HEDGES, ''), language)
   }
   if (t === 'enthusiastic') out = out.replace(/\.(\s*)$/, '!$1')

@@ -5,8 +5,26 @@
 import { HttpError } from 'routeless'
 import { notSpecified, notSupported } from '../http/params.ts'
 
-export type WritingStyle = 'default' | 'academic' | 'business' | 'casual' | 'simple' | 'prefer_academic' | 'prefer_business' | 'prefer_casual' | 'prefer_simple'
-export type Tone = 'default' | 'confident' | 'diplomatic' | 'enthusiastic' | 'friendly' | 'prefer_confident' | 'prefer_diplomatic' | 'prefer_enthusiastic' | 'prefer_friendly'
+export type WritingStyle =
+  | 'default'
+  | 'academic'
+  | 'business'
+  | 'casual'
+  | 'simple'
+  | 'prefer_academic'
+  | 'prefer_business'
+  | 'prefer_casual'
+  | 'prefer_simple'
+export type Tone =
+  | 'default'
+  | 'confident'
+  | 'diplomatic'
+  | 'enthusiastic'
+  | 'friendly'
+  | 'prefer_confident'
+  | 'prefer_diplomatic'
+  | 'prefer_enthusiastic'
+  | 'prefer_friendly'
 
 /** POST /v2/write/correct. */
 export interface CorrectRequest {
@@ -26,8 +44,20 @@ export interface RephraseRequest extends CorrectRequest {
 
 /** Write languages and the BCP-47 code answered as `target_language`. */
 export const WRITE_TARGETS: Record<string, string> = {
-  de: 'de', en: 'en-US', 'en-gb': 'en-GB', 'en-us': 'en-US', es: 'es', fr: 'fr', it: 'it', ja: 'ja', ko: 'ko',
-  pt: 'pt-PT', 'pt-br': 'pt-BR', 'pt-pt': 'pt-PT', zh: 'zh-Hans', 'zh-hans': 'zh-Hans',
+  de: 'de',
+  en: 'en-US',
+  'en-gb': 'en-GB',
+  'en-us': 'en-US',
+  es: 'es',
+  fr: 'fr',
+  it: 'it',
+  ja: 'ja',
+  ko: 'ko',
+  pt: 'pt-PT',
+  'pt-br': 'pt-BR',
+  'pt-pt': 'pt-PT',
+  zh: 'zh-Hans',
+  'zh-hans': 'zh-Hans',
 }
 /** Languages where styles and tones can be set (a `prefer_…` value falls back to default elsewhere). */
 const STYLED = new Set(['de', 'en', 'es', 'fr', 'it', 'pt'])
@@ -50,16 +80,22 @@ export function writeParams(request: RephraseRequest, rephrase: boolean): WriteP
   const style = request.writing_style ?? 'default'
   const tone = request.tone ?? 'default'
   if (!rephrase) {
-    if (request.writing_style != null || request.tone != null) throw new HttpError(400, "Parameters 'writing_style' and 'tone' are only accepted by /v2/write/rephrase.")
+    if (request.writing_style != null || request.tone != null)
+      throw new HttpError(400, "Parameters 'writing_style' and 'tone' are only accepted by /v2/write/rephrase.")
     return { texts, target, style: 'default', tone: 'default' }
   }
   if (style !== 'default' && tone !== 'default') {
-    throw new HttpError(400, 'Bad request. Reason: Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request.')
+    throw new HttpError(
+      400,
+      'Bad request. Reason: Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request.',
+    )
   }
   const base = target?.split('-')[0]!.toLowerCase()
   if (base !== undefined && !STYLED.has(base)) {
-    if (style !== 'default' && !style.startsWith('prefer_')) throw new HttpError(400, `Language ${base} does not support setting a writing style.`)
-    if (tone !== 'default' && !tone.startsWith('prefer_')) throw new HttpError(400, `Language ${base} does not support setting a tone.`)
+    if (style !== 'default' && !style.startsWith('prefer_'))
+      throw new HttpError(400, `Language ${base} does not support setting a writing style.`)
+    if (tone !== 'default' && !tone.startsWith('prefer_'))
+      throw new HttpError(400, `Language ${base} does not support setting a tone.`)
   }
   return { texts, target, style, tone }
 }

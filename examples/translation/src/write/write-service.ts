@@ -12,12 +12,18 @@ import { PROTON_BEAM_ENGINE } from '../engines/proton-beam-engine.ts'
 import { protonBeam } from '../engines/proton-beam.ts'
 import { styledLanguage, WRITE_TARGETS, type WriteParams } from './write-params.ts'
 
-export async function improve(params: WriteParams, mode: 'rephrase' | 'correct', translation: TranslationService, key: ApiKeyRecord) {
+export async function improve(
+  params: WriteParams,
+  mode: 'rephrase' | 'correct',
+  translation: TranslationService,
+  key: ApiKeyRecord,
+) {
   const improvements = []
   for (const text of params.texts) {
     const detected = translation.detectLanguage(text).toLowerCase()
     const target = params.target ?? WRITE_TARGETS[detected]
-    if (target === undefined) throw new HttpError(400, `Language ${detected} is not supported by the write API; set target_lang.`)
+    if (target === undefined)
+      throw new HttpError(400, `Language ${detected} is not supported by the write API; set target_lang.`)
     const base = target.split('-')[0]!.toLowerCase()
     let source = text
     if (base !== detected && text.trim() !== '') {
@@ -27,8 +33,12 @@ export async function improve(params: WriteParams, mode: 'rephrase' | 'correct',
     const style = styledLanguage(base) ? params.style : 'default'
     const tone = styledLanguage(base) ? params.tone : 'default'
     // deepl-mock's engine (TEST_MODE=deepl-mock) rephrases into its test phrase, as deepl-mock does.
-    const improved = translation.engineName === PROTON_BEAM_ENGINE && mode === 'rephrase' ? protonBeam(target)
-      : mode === 'rephrase' ? rephrase(source, base, style, tone) : correct(source, base)
+    const improved =
+      translation.engineName === PROTON_BEAM_ENGINE && mode === 'rephrase'
+        ? protonBeam(target)
+        : mode === 'rephrase'
+          ? rephrase(source, base, style, tone)
+          : correct(source, base)
     improvements.push({ text: improved, detected_source_language: detected, target_language: target })
   }
   return { improvements }

@@ -5,7 +5,12 @@ import { readAddress, type AddressForm } from '../../src/products/address.ts'
 
 /** POST /v3/address */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit an address verification job (ZA: id_number; NG: utility account)', tags: ['products'] }) }
+  static params = {
+    POST: params({
+      summary: 'Submit an address verification job (ZA: id_number; NG: utility account)',
+      tags: ['products'],
+    }),
+  }
   static auth = productAuth('address_verification')
 
   async POST(form: AddressForm) {

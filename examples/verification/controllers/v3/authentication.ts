@@ -5,7 +5,9 @@ import { readAuthentication, type AuthenticationForm } from '../../src/products/
 
 /** POST /v3/authentication */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit a SmartSelfie authentication of an enrolled user', tags: ['products'] }) }
+  static params = {
+    POST: params({ summary: 'Submit a SmartSelfie authentication of an enrolled user', tags: ['products'] }),
+  }
   static auth = productAuth('smart_selfie_authentication')
 
   async POST(form: AuthenticationForm) {

@@ -5,7 +5,12 @@ import { readBiometricKyc, type BiometricKycForm } from '../../src/products/biom
 
 /** POST /v3/biometric_kyc */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit a Biometric KYC job: an ID number and a selfie with liveness frames', tags: ['products'] }) }
+  static params = {
+    POST: params({
+      summary: 'Submit a Biometric KYC job: an ID number and a selfie with liveness frames',
+      tags: ['products'],
+    }),
+  }
   static auth = productAuth('biometric_kyc')
 
   async POST(form: BiometricKycForm) {

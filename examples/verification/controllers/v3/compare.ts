@@ -5,7 +5,9 @@ import { readCompare, type CompareForm } from '../../src/products/smart-selfie.t
 
 /** POST /v3/compare */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit a SmartSelfie comparison of a selfie with another image', tags: ['products'] }) }
+  static params = {
+    POST: params({ summary: 'Submit a SmartSelfie comparison of a selfie with another image', tags: ['products'] }),
+  }
   static auth = productAuth('smart_selfie_compare')
 
   async POST(form: CompareForm) {

@@ -1,11 +1,19 @@
 import { params } from 'routeless'
 import { acceptJob } from '../../src/http/accept-job.ts'
 import { ApiController, productAuth } from '../../src/http/api-controller.ts'
-import { readDocumentVerification, type EnhancedDocumentVerificationForm } from '../../src/products/document-verification.ts'
+import {
+  readDocumentVerification,
+  type EnhancedDocumentVerificationForm,
+} from '../../src/products/document-verification.ts'
 
 /** POST /v3/enhanced_document_verification */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit an Enhanced Document Verification job (the document, checked against the ID authority)', tags: ['products'] }) }
+  static params = {
+    POST: params({
+      summary: 'Submit an Enhanced Document Verification job (the document, checked against the ID authority)',
+      tags: ['products'],
+    }),
+  }
   static auth = productAuth('enhanced_document_verification')
 
   async POST(form: EnhancedDocumentVerificationForm) {

@@ -6,7 +6,9 @@ import { readEnhancedKyc, type EnhancedKycForm } from '../../src/products/enhanc
 
 /** POST /v3/enhanced_kyc */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit an Enhanced KYC job (202; the result goes to callback_url)', tags: ['products'] }) }
+  static params = {
+    POST: params({ summary: 'Submit an Enhanced KYC job (202; the result goes to callback_url)', tags: ['products'] }),
+  }
   static auth = productAuth('enhanced_kyc')
 
   async POST(form: EnhancedKycForm) {
@@ -16,7 +18,9 @@ export class Default extends ApiController {
 
 /** POST /v3/enhanced_kyc/sync */
 export class Sync extends ApiController {
-  static params = { POST: params({ summary: 'Enhanced KYC, answered inline (signed like a callback)', tags: ['products'] }) }
+  static params = {
+    POST: params({ summary: 'Enhanced KYC, answered inline (signed like a callback)', tags: ['products'] }),
+  }
   static auth = productAuth('enhanced_kyc')
 
   async POST(form: EnhancedKycForm) {

@@ -1,7 +1,14 @@
 import { params } from 'routeless'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { smileIdToken, unscopedToken } from '../../src/http/authenticate.ts'
-import { createLink, getLink, listLinks, updateLink, type LinkListQuery, type LinkRef } from '../../src/links/hosted-links-api.ts'
+import {
+  createLink,
+  getLink,
+  listLinks,
+  updateLink,
+  type LinkListQuery,
+  type LinkRef,
+} from '../../src/links/hosted-links-api.ts'
 import type { CreateLinkForm, UpdateLinkForm } from '../../src/links/link-fields.ts'
 
 const UNAUTHORIZED = 'Missing or invalid authentication credentials.'

@@ -5,7 +5,9 @@ import { readRegistration, type RegistrationForm } from '../../src/products/smar
 
 /** POST /v3/registration */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Submit a SmartSelfie registration (enrolls the user on clear)', tags: ['products'] }) }
+  static params = {
+    POST: params({ summary: 'Submit a SmartSelfie registration (enrolls the user on clear)', tags: ['products'] }),
+  }
   static auth = productAuth('smart_selfie_registration')
 
   async POST(form: RegistrationForm) {

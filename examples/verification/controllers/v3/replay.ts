@@ -4,7 +4,9 @@ import { ApiController } from '../../src/http/api-controller.ts'
 
 /** POST /v3/replay/{job_id} */
 export class Default extends ApiController {
-  static params = { POST: params({ summary: 'Send a decided job\'s result to its callback URL again, freshly signed', tags: ['jobs'] }) }
+  static params = {
+    POST: params({ summary: "Send a decided job's result to its callback URL again, freshly signed", tags: ['jobs'] }),
+  }
 
   POST(jobId: ReplayJobId, form: ReplayForm) {
     return replayCallback(this, jobId, form)

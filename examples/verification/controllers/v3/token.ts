@@ -4,7 +4,12 @@ import { OpenController } from '../../src/http/open-controller.ts'
 
 /** POST /v3/token */
 export class Default extends OpenController {
-  static params = { POST: params({ summary: 'Issue a SmileID-Token for the smileid-partner-id and smileid-api-key headers', tags: ['auth'] }) }
+  static params = {
+    POST: params({
+      summary: 'Issue a SmileID-Token for the smileid-partner-id and smileid-api-key headers',
+      tags: ['auth'],
+    }),
+  }
 
   POST(form: TokenForm) {
     return issueToken(this, form)

@@ -5,7 +5,12 @@ import { smileIdToken } from '../../src/http/authenticate.ts'
 
 /** POST /v3/users/{user_id}/report_fraud */
 export class Default extends ApiController {
-  static params = { POST_$_report_fraud: params({ summary: 'Report (or clear) a user as fraudulent: every later job of a flagged user is blocked', tags: ['fraud'] }) }
+  static params = {
+    POST_$_report_fraud: params({
+      summary: 'Report (or clear) a user as fraudulent: every later job of a flagged user is blocked',
+      tags: ['fraud'],
+    }),
+  }
   static auth = smileIdToken('Invalid token')
 
   /** `userId`: a user the partner has submitted a job for. */

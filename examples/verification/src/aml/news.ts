@@ -30,9 +30,15 @@ export interface NewsQuery {
   limit?: number
 }
 
-export async function amlNews(c: ApiController, jobId: string, reference: string, { news_category: category, page = 1, limit = 25 }: NewsQuery) {
+export async function amlNews(
+  c: ApiController,
+  jobId: string,
+  reference: string,
+  { news_category: category, page = 1, limit = 25 }: NewsQuery,
+) {
   const job = await c.context.jobs.find(c.auth.partnerId, jobId)
-  if (!job || (job.product !== 'aml' && job.product !== 'one_time_aml')) throw apiError(404, 'No AML job found for this partner')
+  if (!job || (job.product !== 'aml' && job.product !== 'one_time_aml'))
+    throw apiError(404, 'No AML job found for this partner')
   const people = (job.result?.people ?? []) as Array<{ ref?: string }>
   const entry = people.some((p) => p.ref === reference) ? findEntry(reference) : undefined
   if (!entry) throw apiError(404, 'REF not found for this AML job')
@@ -42,6 +48,8 @@ export async function amlNews(c: ApiController, jobId: string, reference: string
     product: 'aml_monitoring_news',
     user_id: job.userId,
     meta: { current_page: page, limit, total_count: articles.length },
-    news: articles.slice((page - 1) * limit, page * limit).map(({ news_category: _c, ...article }): ArticleOut => article),
+    news: articles
+      .slice((page - 1) * limit, page * limit)
+      .map(({ news_category: _c, ...article }): ArticleOut => article),
   }
 }

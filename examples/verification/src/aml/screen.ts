@@ -14,7 +14,13 @@ export interface ScreeningQuery {
 }
 
 function words(name: string): string[] {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1)
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 1)
 }
 
 function nameMatches(searched: string, candidate: string, strict: boolean): boolean {
@@ -29,7 +35,12 @@ function nameMatches(searched: string, candidate: string, strict: boolean): bool
 export function screen(query: ScreeningQuery): ScreeningEntry[] {
   const names = [query.full_name, ...(query.aliases ?? [])]
   return SCREENING_LIST.filter((entry) => {
-    if (query.birth_year && entry.dates_of_birth.length && !entry.dates_of_birth.some((d) => d.startsWith(String(query.birth_year)))) return false
+    if (
+      query.birth_year &&
+      entry.dates_of_birth.length &&
+      !entry.dates_of_birth.some((d) => d.startsWith(String(query.birth_year)))
+    )
+      return false
     return names.some((n) => [entry.name, ...entry.aliases].some((c) => nameMatches(n, c, query.strict_match)))
   })
 }
@@ -46,7 +57,11 @@ export function personOf(entry: ScreeningEntry) {
     ref: entry.ref,
     name: entry.name,
     addresses: entry.addresses.map((address) => ({ address })),
-    news_summary: [...counts].map(([news_category, number_of_articles]) => ({ news_category, news_category_label: newsCategoryLabel(news_category), number_of_articles })),
+    news_summary: [...counts].map(([news_category, number_of_articles]) => ({
+      news_category,
+      news_category_label: newsCategoryLabel(news_category),
+      number_of_articles,
+    })),
     aliases: entry.aliases.map((name) => ({ name })),
     associations: entry.associations,
     dates_of_birth: entry.dates_of_birth.map((date) => ({ date })),
@@ -77,6 +92,11 @@ export function screeningOutcome(matches: ScreeningEntry[]): Outcome {
   if (matches.some((e) => e.sanctions.length || e.pep?.pep_level != null || e.enforcement_actions.length)) {
     return { status: 'block', reason: 'aml_match_found', message: 'Screening completed: potential matches identified.' }
   }
-  if (matches.length) return { status: 'attention', reason: 'news_media_match', message: 'Screening completed: news media identified only.' }
+  if (matches.length)
+    return {
+      status: 'attention',
+      reason: 'news_media_match',
+      message: 'Screening completed: news media identified only.',
+    }
   return { status: 'clear', reason: null, message: 'Screening completed: no matches found.' }
 }

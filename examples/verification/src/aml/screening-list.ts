@@ -32,17 +32,39 @@ export interface ScreeningEntry {
   news: NewsArticle[]
 }
 
-export const SCREENING_LIST: readonly ScreeningEntry[] = readDataFile<{ entries: ScreeningEntry[] }>('screening-list.json').entries
+export const SCREENING_LIST: readonly ScreeningEntry[] = readDataFile<{ entries: ScreeningEntry[] }>(
+  'screening-list.json',
+).entries
 
 export function findEntry(ref: string): ScreeningEntry | undefined {
   return SCREENING_LIST.find((e) => e.ref === ref)
 }
 
-export const NEWS_CATEGORIES = ['arms_trafficking', 'credit_update', 'environmental_crime', 'financial_crime', 'human_rights_violation',
-  'leadership_change', 'legal_risk', 'location_change', 'narcotics', 'other', 'other_crime', 'ownership_change', 'product_change',
-  'regulatory', 'sexual_crime', 'technology_event', 'terrorism', 'violent_crime'] as const
+export const NEWS_CATEGORIES = [
+  'arms_trafficking',
+  'credit_update',
+  'environmental_crime',
+  'financial_crime',
+  'human_rights_violation',
+  'leadership_change',
+  'legal_risk',
+  'location_change',
+  'narcotics',
+  'other',
+  'other_crime',
+  'ownership_change',
+  'product_change',
+  'regulatory',
+  'sexual_crime',
+  'technology_event',
+  'terrorism',
+  'violent_crime',
+] as const
 export type NewsCategory = (typeof NEWS_CATEGORIES)[number]
 
 export function newsCategoryLabel(category: string): string {
-  return category.split('_').map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w)).join(' ')
+  return category
+    .split('_')
+    .map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join(' ')
 }

@@ -8,7 +8,9 @@ export function signJwt(claims: Record<string, unknown>, key: Buffer): string {
   return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`
 }
 
-export type JwtCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: 'malformed' | 'signature' | 'expired' }
+export type JwtCheck =
+  | { ok: true; claims: Record<string, unknown> }
+  | { ok: false; reason: 'malformed' | 'signature' | 'expired' }
 
 /** Checks the HS256 signature and that `exp` (seconds) is in the future. */
 export function verifyJwt(token: string, key: Buffer, nowSeconds = Date.now() / 1000): JwtCheck {
@@ -22,7 +24,12 @@ export function verifyJwt(token: string, key: Buffer, nowSeconds = Date.now() / 
   } catch {
     return { ok: false, reason: 'malformed' }
   }
-  if ((header as { alg?: unknown })?.alg !== 'HS256' || typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
+  if (
+    (header as { alg?: unknown })?.alg !== 'HS256' ||
+    typeof claims !== 'object' ||
+    claims === null ||
+    Array.isArray(claims)
+  ) {
     return { ok: false, reason: 'malformed' }
   }
   const expected = createHmac('sha256', key).update(`${parts[0]}.${parts[1]}`).digest()

@@ -6,7 +6,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export function sidSignature(apiKey: string, partnerId: string, timestamp: string): string {
-  return createHmac('sha256', apiKey).update(timestamp + partnerId + 'sid_request', 'utf8').digest('base64')
+  return createHmac('sha256', apiKey)
+    .update(timestamp + partnerId + 'sid_request', 'utf8')
+    .digest('base64')
 }
 
 /** Recomputes and compares in constant time (both sides base64-decoded, as the SDKs do). */

@@ -2,9 +2,18 @@
 import { signJwt, verifyJwt } from './jwt.ts'
 
 export const PRODUCTS = [
-  'aml', 'basic_kyc', 'one_time_aml', 'biometric_kyc', 'address_verification', 'document_verification',
-  'enhanced_document_verification', 'enhanced_kyc', 'phone_number_verification', 'smart_selfie_authentication',
-  'smart_selfie_registration', 'smart_selfie_compare',
+  'aml',
+  'basic_kyc',
+  'one_time_aml',
+  'biometric_kyc',
+  'address_verification',
+  'document_verification',
+  'enhanced_document_verification',
+  'enhanced_kyc',
+  'phone_number_verification',
+  'smart_selfie_authentication',
+  'smart_selfie_registration',
+  'smart_selfie_compare',
 ] as const
 export type TokenProduct = (typeof PRODUCTS)[number]
 
@@ -22,9 +31,16 @@ export interface TokenClaims {
 }
 
 export class TokenService {
-  constructor(private readonly key: Buffer, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly key: Buffer,
+    private readonly ttlSeconds: number,
+  ) {}
 
-  issue(partnerId: string, keyId: string, extra: Pick<TokenClaims, 'user_id' | 'product' | 'partner_params'> = {}): string {
+  issue(
+    partnerId: string,
+    keyId: string,
+    extra: Pick<TokenClaims, 'user_id' | 'product' | 'partner_params'> = {},
+  ): string {
     const iat = Math.floor(Date.now() / 1000)
     const claims: TokenClaims = { partner_id: partnerId, kid: keyId, iat, exp: iat + this.ttlSeconds, policy: 0 }
     if (extra.user_id !== undefined) claims.user_id = extra.user_id

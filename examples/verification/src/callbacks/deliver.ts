@@ -23,7 +23,11 @@ export async function deliver(s: Services, queued: ClaimedJob): Promise<void> {
   const startedAt = new Date().toISOString()
   let outcome: AttemptOutcome
   if (!job?.result || !apiKey) {
-    outcome = { statusCode: null, durationMs: 0, error: !job?.result ? 'job has no result' : 'partner has no active API key to sign with' }
+    outcome = {
+      statusCode: null,
+      durationMs: 0,
+      error: !job?.result ? 'job has no result' : 'partner has no active API key to sign with',
+    }
   } else {
     const headers = {
       ...signatureHeaders(apiKey, job.partnerId),
@@ -33,7 +37,16 @@ export async function deliver(s: Services, queued: ClaimedJob): Promise<void> {
     outcome = await postCallback(delivery.url, JSON.stringify(job.result), headers, callbackTimeoutMs)
   }
   const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300
-  const record = (trx: any) => new DeliveryStore(trx).recordAttempt(delivery, { started_at: startedAt, duration_ms: outcome.durationMs, status_code: outcome.statusCode, error: outcome.error }, retryAt)
+  const record = (trx: any) =>
+    new DeliveryStore(trx).recordAttempt(
+      delivery,
+      { started_at: startedAt, duration_ms: outcome.durationMs, status_code: outcome.statusCode, error: outcome.error },
+      retryAt,
+    )
   if (ok || !retryAt) await queued.complete(record)
-  else await queued.retry(new Error(outcome.error ?? `callback answered ${outcome.statusCode}`), { delayMs, effects: record })
+  else
+    await queued.retry(new Error(outcome.error ?? `callback answered ${outcome.statusCode}`), {
+      delayMs,
+      effects: record,
+    })
 }

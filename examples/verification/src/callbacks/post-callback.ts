@@ -5,7 +5,12 @@ export interface AttemptOutcome {
   durationMs: number
 }
 
-export async function postCallback(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptOutcome> {
+export async function postCallback(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<AttemptOutcome> {
   const started = Date.now()
   try {
     const response = await fetch(url, {
@@ -17,10 +22,15 @@ export async function postCallback(url: string, body: string, headers: Record<st
     })
     await response.body?.cancel().catch(() => {})
     const ok = response.status >= 200 && response.status < 300
-    return { statusCode: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: Date.now() - started }
+    return {
+      statusCode: response.status,
+      error: ok ? null : `HTTP ${response.status}`,
+      durationMs: Date.now() - started,
+    }
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } }
-    const reason = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message)
+    const reason =
+      e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message)
     return { statusCode: null, error: String(reason).slice(0, 500), durationMs: Date.now() - started }
   }
 }

@@ -17,7 +17,11 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
 /** Format and pixel size of a JPEG or PNG, or undefined when the bytes are neither. */
 export function sniffImage(b: Uint8Array): { format: ImageFormat; width: number; height: number } | undefined {
-  if (b.length > 24 && PNG_SIGNATURE.every((v, i) => b[i] === v) && String.fromCharCode(b[12]!, b[13]!, b[14]!, b[15]!) === 'IHDR') {
+  if (
+    b.length > 24 &&
+    PNG_SIGNATURE.every((v, i) => b[i] === v) &&
+    String.fromCharCode(b[12]!, b[13]!, b[14]!, b[15]!) === 'IHDR'
+  ) {
     const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
     const width = view.getUint32(16)
     const height = view.getUint32(20)
@@ -68,7 +72,10 @@ export async function readImage(file: File, field: string, rule: ImageRule): Pro
   const bytes = new Uint8Array(await file.arrayBuffer())
   const sniffed = sniffImage(bytes)
   if (!sniffed || !rule.formats.includes(sniffed.format)) {
-    throw apiError(400, rule.message ?? `Field '${field}' must be a ${rule.formats.map((f) => f.toUpperCase()).join(' or ')} image.`)
+    throw apiError(
+      400,
+      rule.message ?? `Field '${field}' must be a ${rule.formats.map((f) => f.toUpperCase()).join(' or ')} image.`,
+    )
   }
   return { field, ...sniffed, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
 }

@@ -34,7 +34,8 @@ export async function reportFraud(c: ApiController, userId: string, form: FraudR
   if (isFraud && !reason) throw required('reason')
   const notes = form.notes?.trim() || undefined
   if (!isFraud && !notes) throw apiError(400, "Required field 'notes' is missing or invalid when is_fraud is false.")
-  if (reason === 'OTHER' && !notes) throw apiError(400, "Required field 'notes' is missing or invalid when reason is 'OTHER'.")
+  if (reason === 'OTHER' && !notes)
+    throw apiError(400, "Required field 'notes' is missing or invalid when reason is 'OTHER'.")
   const reportedBy = form.reported_by
   const { partnerId } = c.auth
   if (!(await c.context.jobs.knowsUser(partnerId, userId))) throw apiError(404, 'User not found')

@@ -16,14 +16,36 @@ export async function acceptJob(c: ApiController, submission: Submission, shape:
   const job = await createJob(c, submission, c.context.config.sandboxDelayMs)
   c.context.wake()
   c.response.status = 202
-  if (shape === 'short') return { status: 'accepted', message: 'Job submitted successfully', job_id: job.id, user_id: job.userId }
-  return { status: 'accepted', message: 'Request accepted and queued for processing.', job_id: job.id, user_id: job.userId, created_at: job.createdAt }
+  if (shape === 'short')
+    return { status: 'accepted', message: 'Job submitted successfully', job_id: job.id, user_id: job.userId }
+  return {
+    status: 'accepted',
+    message: 'Request accepted and queued for processing.',
+    job_id: job.id,
+    user_id: job.userId,
+    created_at: job.createdAt,
+  }
 }
 
-export async function createJob(c: ApiController, sub: Submission, delayMs: number, extra: { idempotencyKey?: string; leaseMs?: number; id?: string } = {}) {
-  const { job, created } = await c.context.jobs.create({
-    partnerId: c.auth.partnerId, userId: sub.userId, product: sub.product, request: sub.request, callbackUrl: sub.callbackUrl,
-    apiKeyId: c.auth.keyId, delayMs, idempotencyKey: extra.idempotencyKey, leaseMs: extra.leaseMs,
-  }, extra.id)
+export async function createJob(
+  c: ApiController,
+  sub: Submission,
+  delayMs: number,
+  extra: { idempotencyKey?: string; leaseMs?: number; id?: string } = {},
+) {
+  const { job, created } = await c.context.jobs.create(
+    {
+      partnerId: c.auth.partnerId,
+      userId: sub.userId,
+      product: sub.product,
+      request: sub.request,
+      callbackUrl: sub.callbackUrl,
+      apiKeyId: c.auth.keyId,
+      delayMs,
+      idempotencyKey: extra.idempotencyKey,
+      leaseMs: extra.leaseMs,
+    },
+    extra.id,
+  )
   return Object.assign(job, { created }) as Job & { created: boolean }
 }

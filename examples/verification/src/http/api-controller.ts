@@ -24,4 +24,3 @@ export class ApiController extends Controller<Services, Auth> {
 export function productAuth(product: Product, ...more: Guard[]): Guard[] {
   return [smileIdToken('Invalid authentication credentials.'), ...more, tokenForProduct(product)]
 }
-

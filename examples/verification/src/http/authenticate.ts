@@ -57,8 +57,8 @@ export function partnerHeader(): Guard {
   return (controller) => {
     const c = controller as ApiController
     const header = c.request.headers.get('smileid-partner-id')?.trim()
-    if (!header || !/^\d{3,}$/.test(header)) throw apiError(400, "Required header 'SmileID-Partner-ID' is missing or invalid.")
+    if (!header || !/^\d{3,}$/.test(header))
+      throw apiError(400, "Required header 'SmileID-Partner-ID' is missing or invalid.")
     if (header.replace(/^0+(?=\d)/, '') !== c.auth.partnerId) throw apiError(403, 'You are not authorized to do that.')
   }
 }
-

@@ -7,7 +7,9 @@ import { answer, syncAnswer } from './sync-answer.ts'
 export async function answerEnhancedKycSync(c: ApiController, submission: Submission) {
   const sync = await syncAnswer(c, submission)
   if (sync.result.status === 'error' && sync.result.reason === 'service_unavailable') {
-    throw apiError(424, 'Unable to verify ID — ID authority unavailable.', { 'SmileID-Job-ID': sync.headers['SmileID-Job-ID']! })
+    throw apiError(424, 'Unable to verify ID — ID authority unavailable.', {
+      'SmileID-Job-ID': sync.headers['SmileID-Job-ID']!,
+    })
   }
   return answer(c, sync)
 }

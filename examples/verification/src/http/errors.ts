@@ -83,12 +83,18 @@ export function apiErrorRenderer(messages: FieldMessages = FORM_FIELDS): (error:
     if (error.hasBody) return undefined
     const headers = new Headers(error.headers)
     if (error.status === 413 && !error.message.endsWith('is too large.')) {
-      return Response.json({ job_id: null, message: PAYLOAD_TOO_LARGE, status: 'payload_too_large', user_id: null }, { status: 413, headers })
+      return Response.json(
+        { job_id: null, message: PAYLOAD_TOO_LARGE, status: 'payload_too_large', user_id: null },
+        { status: 413, headers },
+      )
     }
     let message = messageOf(error, messages)
     if (error.status === 415) message = MULTIPART_REQUIRED
     if (error.status === 500) message = INTERNAL_ERROR
-    return Response.json({ status: STATUS_TEXT[error.status] ?? MORE_STATUS_TEXT[error.status] ?? 'Error', message }, { status: error.status, headers })
+    return Response.json(
+      { status: STATUS_TEXT[error.status] ?? MORE_STATUS_TEXT[error.status] ?? 'Error', message },
+      { status: error.status, headers },
+    )
   }
 }
 

@@ -8,7 +8,13 @@
 import type { Application } from 'routeless'
 
 /** Routes that need no token. */
-const PUBLIC = ['/openapi.json', '/v3/token', '/v3/services/bank_codes', '/v3/services/supported_id_types', '/v3/services/supported_documents']
+const PUBLIC = [
+  '/openapi.json',
+  '/v3/token',
+  '/v3/services/bank_codes',
+  '/v3/services/supported_id_types',
+  '/v3/services/supported_documents',
+]
 
 export function verificationOpenApi(app: Application): Record<string, unknown> {
   const doc = app.openapi({
@@ -23,7 +29,9 @@ export function verificationOpenApi(app: Application): Record<string, unknown> {
       required: ['status', 'message'],
       properties: { status: { type: 'string', description: 'The reason phrase' }, message: { type: 'string' } },
     },
-    securitySchemes: { smileIdToken: { type: 'apiKey', in: 'header', name: 'SmileID-Token', description: 'A token from POST /v3/token' } },
+    securitySchemes: {
+      smileIdToken: { type: 'apiKey', in: 'header', name: 'SmileID-Token', description: 'A token from POST /v3/token' },
+    },
     security: [{ smileIdToken: [] }],
   }) as Record<string, any>
   for (const [path, operations] of Object.entries(doc.paths) as [string, Record<string, any>][]) {

@@ -15,13 +15,18 @@ export interface SyncAnswer {
 }
 
 /** With an idempotency key already used, the first job's stored result is answered again (no second decision). */
-export async function syncAnswer(c: ApiController, submission: Submission, idempotencyKey?: string): Promise<SyncAnswer> {
+export async function syncAnswer(
+  c: ApiController,
+  submission: Submission,
+  idempotencyKey?: string,
+): Promise<SyncAnswer> {
   const s = c.context
   const job = await createJob(c, submission, 0, { leaseMs: 30_000, idempotencyKey })
   const apiKey = await s.partners.signingKey(c.auth.partnerId, c.auth.keyId)
   if (!apiKey) throw unauthorized('Invalid authentication credentials.')
   const headers = { ...signatureHeaders(apiKey, c.auth.partnerId), 'SmileID-Job-ID': job.id, 'User-ID': job.userId }
-  const result = (job.created && (await finishJob(s, job, { sendCallback: false }))) || (await s.jobs.get(job.id))?.result
+  const result =
+    (job.created && (await finishJob(s, job, { sendCallback: false }))) || (await s.jobs.get(job.id))?.result
   if (!result) throw apiError(409, 'A job with this idempotency key is still processing.', headers)
   return { result, headers }
 }

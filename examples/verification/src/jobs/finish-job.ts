@@ -22,24 +22,42 @@ export interface FinishOptions {
   commit?: (effects: Effects) => Promise<boolean>
 }
 
-export async function finishJob(s: Services, job: Job, options: FinishOptions): Promise<Record<string, unknown> | undefined> {
+export async function finishJob(
+  s: Services,
+  job: Job,
+  options: FinishOptions,
+): Promise<Record<string, unknown> | undefined> {
   const flag = await s.fraud.flagOf(job.partnerId, job.userId)
   let outcome: Outcome
   let matches: ScreeningEntry[] | undefined
   if (PRODUCTS[job.product] === 'aml') {
     const r = job.request
-    matches = screen({ full_name: r.full_name ?? '', aliases: r.aliases, birth_year: r.birth_year, strict_match: r.strict_match ?? true })
+    matches = screen({
+      full_name: r.full_name ?? '',
+      aliases: r.aliases,
+      birth_year: r.birth_year,
+      strict_match: r.strict_match ?? true,
+    })
     const identity = findTestIdentity(r.user_details)
     const forced = identity && identityOutcome(identity, job.product, 'aml')
-    outcome = flag ? { status: 'block', reason: 'high_risk', message: 'Verification failed.' } : forced ?? screeningOutcome(matches)
+    outcome = flag
+      ? { status: 'block', reason: 'high_risk', message: 'Verification failed.' }
+      : (forced ?? screeningOutcome(matches))
   } else {
-    const alreadyEnrolled = job.product === 'smart_selfie_registration' && (await s.enrollments.isEnrolled(job.partnerId, job.userId))
+    const alreadyEnrolled =
+      job.product === 'smart_selfie_registration' && (await s.enrollments.isEnrolled(job.partnerId, job.userId))
     outcome = decide(job.product, job.request, { flagged: flag !== undefined, alreadyEnrolled })
   }
   const completedAt = new Date().toISOString()
   const result = buildResult(job, outcome, { flag, matches, completedAt })
   let stored = false
-  const commit = options.commit ?? ((effects: Effects) => s.db.transaction().execute(effects).then(() => true))
+  const commit =
+    options.commit ??
+    ((effects: Effects) =>
+      s.db
+        .transaction()
+        .execute(effects)
+        .then(() => true))
   const won = await commit(async (queueTrx) => {
     const trx = queueTrx as unknown as Transaction<Database>
     if (!(await new JobStore(trx).complete(job.id, outcome.status, result, completedAt))) return
@@ -48,7 +66,8 @@ export async function finishJob(s: Services, job: Job, options: FinishOptions): 
       const selfie = job.request.images?.find((i) => i.field === 'selfie_image')
       await new EnrollmentStore(trx).enroll(job.partnerId, job.userId, job.id, selfie?.sha256 ?? null)
     }
-    if (options.sendCallback && job.callbackUrl) await s.deliveries.schedule(job.id, job.partnerId, 'callback', job.callbackUrl, trx)
+    if (options.sendCallback && job.callbackUrl)
+      await s.deliveries.schedule(job.id, job.partnerId, 'callback', job.callbackUrl, trx)
   })
   return won && stored ? result : undefined
 }

@@ -26,7 +26,13 @@ export async function jobStatus(c: ApiController, jobId: string) {
   c.response.headers.set('user_id', job.userId)
   if (job.status === 'processing') {
     c.response.status = 202
-    return { status: 'processing', job_id: job.id, user_id: job.userId, message: 'Job is still processing', created_at: createdAt }
+    return {
+      status: 'processing',
+      job_id: job.id,
+      user_id: job.userId,
+      message: 'Job is still processing',
+      created_at: createdAt,
+    }
   }
   return { status: job.status, job_id: job.id, user_id: job.userId, message: 'Job completed', created_at: createdAt }
 }

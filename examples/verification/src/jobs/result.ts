@@ -32,11 +32,26 @@ export function buildResult(job: Job, outcome: Outcome, facts: ResultFacts): Rec
     partner_params: echoedPartnerParams(r.partner_params),
     kyc_receipt: null,
     user_provided_info: r.user_details
-      ? { given_names: r.user_details.given_names, last_name: r.user_details.last_name, email: r.user_details.email ?? null, phone_number: r.user_details.phone_number ?? null }
+      ? {
+          given_names: r.user_details.given_names,
+          last_name: r.user_details.last_name,
+          email: r.user_details.email ?? null,
+          phone_number: r.user_details.phone_number ?? null,
+        }
       : null,
     consent: r.consent ?? null,
     antifraud: facts.flag
-      ? { fraud_risk_level: 'high', fraud_risk_score: 100, fraud_risk_indicator_groups: [{ group: 'reported_fraud', indicators: [facts.flag.reason ?? 'fraud_reported'], reported_at: facts.flag.flaggedAt }] }
+      ? {
+          fraud_risk_level: 'high',
+          fraud_risk_score: 100,
+          fraud_risk_indicator_groups: [
+            {
+              group: 'reported_fraud',
+              indicators: [facts.flag.reason ?? 'fraud_reported'],
+              reported_at: facts.flag.flaggedAt,
+            },
+          ],
+        }
       : null,
     device_signals: null,
   }
@@ -57,7 +72,12 @@ export function buildResult(job: Job, outcome: Outcome, facts: ResultFacts): Rec
       base.comparison_image_type = r.comparison_image_type ?? null
       break
     case 'address_verification':
-      base.address = { address: r.address ?? null, country: r.country ?? null, utility_provider: r.utility_provider ?? null, utility_type: r.utility_type ?? null }
+      base.address = {
+        address: r.address ?? null,
+        country: r.country ?? null,
+        utility_provider: r.utility_provider ?? null,
+        utility_type: r.utility_type ?? null,
+      }
       break
     case 'one_time_aml':
     case 'aml': {

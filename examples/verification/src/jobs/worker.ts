@@ -14,17 +14,34 @@ export const DECISION = 'decision'
 export const CALLBACK = 'callback'
 
 /** The queue of this instance (stores enqueue on it; the worker registers the handlers). */
-export function createQueue(database: KitDatabase<Database>, config: Config, log: (message: string, error?: unknown) => void = console.error): JobQueue {
-  return new JobQueue(database, { leaseMs: config.jobLeaseMs, pollMs: config.workerPollMs, concurrency: 8, backoffMs: config.callbackBackoffMs, log })
+export function createQueue(
+  database: KitDatabase<Database>,
+  config: Config,
+  log: (message: string, error?: unknown) => void = console.error,
+): JobQueue {
+  return new JobQueue(database, {
+    leaseMs: config.jobLeaseMs,
+    pollMs: config.workerPollMs,
+    concurrency: 8,
+    backoffMs: config.callbackBackoffMs,
+    log,
+  })
 }
 
 export class Worker {
-  constructor(readonly queue: JobQueue, s: Services) {
-    queue.handle(DECISION, async (job) => {
-      const found = await s.jobs.get(job.ref)
-      if (!found || found.status !== 'processing') return void (await job.complete()) // decided inline (sync) already
-      await finishJob(s, found, { sendCallback: true, commit: job.complete })
-    }, { maxAttempts: 5 })
+  constructor(
+    readonly queue: JobQueue,
+    s: Services,
+  ) {
+    queue.handle(
+      DECISION,
+      async (job) => {
+        const found = await s.jobs.get(job.ref)
+        if (!found || found.status !== 'processing') return void (await job.complete()) // decided inline (sync) already
+        await finishJob(s, found, { sendCallback: true, commit: job.complete })
+      },
+      { maxAttempts: 5 },
+    )
     // Each delivery counts its own attempts (CALLBACK_ATTEMPTS); the queue's limit only stops a crash loop.
     queue.handle(CALLBACK, (job) => deliver(s, job), { maxAttempts: s.config.callbackAttempts + 5 })
   }

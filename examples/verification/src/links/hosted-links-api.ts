@@ -40,13 +40,14 @@ export async function createLink(c: ApiController, form: CreateLinkForm) {
   const fields = readLinkFields(form)
   const isSingleUse = form.is_single_use
   const givenUserId = form.user_id
-  if (givenUserId !== undefined && !isSingleUse) throw apiError(400, "Field 'user_id' is only allowed on single-use links.")
+  if (givenUserId !== undefined && !isSingleUse)
+    throw apiError(400, "Field 'user_id' is only allowed on single-use links.")
   const partner = await c.context.partners.find(c.auth.partnerId)
   const now = new Date()
   const link: HostedLink = {
     refId: randomUUID(),
     partnerId: c.auth.partnerId,
-    userId: isSingleUse ? givenUserId ?? newTypeId('user') : null,
+    userId: isSingleUse ? (givenUserId ?? newTypeId('user')) : null,
     name: fields.name!,
     description: fields.description ?? null,
     idTypes: fields.idTypes!,
@@ -56,7 +57,8 @@ export async function createLink(c: ApiController, form: CreateLinkForm) {
     logoUrl: fields.logoUrl ?? null,
     redirectUrl: fields.redirectUrl ?? null,
     themeColor: fields.themeColor ?? null,
-    expiresAt: fields.expiresAt ?? (isSingleUse ? new Date(now.getTime() + SINGLE_USE_DAYS * 86_400_000).toISOString() : null),
+    expiresAt:
+      fields.expiresAt ?? (isSingleUse ? new Date(now.getTime() + SINGLE_USE_DAYS * 86_400_000).toISOString() : null),
     partnerParams: fields.partnerParams ?? null,
     isDisabled: false,
     createdAt: now.toISOString(),
@@ -69,7 +71,12 @@ export async function createLink(c: ApiController, form: CreateLinkForm) {
     throw error
   }
   c.response.status = 201
-  return { link: linkUrl(c.context.config.publicUrl, link), message: 'Hosted Link created', ref_id: link.refId, user_id: link.userId }
+  return {
+    link: linkUrl(c.context.config.publicUrl, link),
+    message: 'Hosted Link created',
+    ref_id: link.refId,
+    user_id: link.userId,
+  }
 }
 
 export async function getLink(c: ApiController, refId: LinkRef) {
@@ -78,7 +85,10 @@ export async function getLink(c: ApiController, refId: LinkRef) {
 
 export async function listLinks(c: ApiController, { page = 1, limit = 25 }: LinkListQuery) {
   const { links, total } = await c.context.links.list(c.auth.partnerId, page, limit)
-  return { links: await Promise.all(links.map((l) => resource(c, l))), meta: { current_page: page, limit, total_count: total } }
+  return {
+    links: await Promise.all(links.map((l) => resource(c, l))),
+    meta: { current_page: page, limit, total_count: total },
+  }
 }
 
 export async function updateLink(c: ApiController, refId: LinkRef, form: UpdateLinkForm) {

@@ -8,7 +8,12 @@ import { isValidCallbackUrl } from '../validation/callback-url.ts'
 import { readPartnerParams, type PartnerParams } from '../validation/partner-params.ts'
 import type { LinkIdType } from './hosted-link-store.ts'
 
-export const VERIFICATION_METHODS = ['biometric_kyc', 'doc_verification', 'enhanced_document_verification', 'enhanced_kyc'] as const
+export const VERIFICATION_METHODS = [
+  'biometric_kyc',
+  'doc_verification',
+  'enhanced_document_verification',
+  'enhanced_kyc',
+] as const
 
 /**
  * A link's name: up to 200 characters, not blank.
@@ -147,6 +152,7 @@ function readIdTypes(list: LinkIdTypes): LinkIdType[] {
 }
 
 function isEnabled(country: string, idType: string, method: string): boolean {
-  if (method === 'doc_verification') return documentTypesOf(country).includes(idType) || findIdType(country, idType) !== undefined
+  if (method === 'doc_verification')
+    return documentTypesOf(country).includes(idType) || findIdType(country, idType) !== undefined
   return findIdType(country, idType)?.products.includes(method) ?? false
 }

@@ -20,5 +20,8 @@ export function pageUserDetails(values: FormValues): UserDetails {
   if (!last_name || last_name.length > 256) throw fail('Enter your last name.')
   if (email && !EMAIL.test(email)) throw fail('This email address does not look right.')
   if (phone_number && !PHONE.test(phone_number)) throw fail('Give the phone number with + and the country code.')
-  return readUserDetails({ given_names, last_name, email, phone_number }, { contactMessage: 'Give an email address or a phone number.' })
+  return readUserDetails(
+    { given_names, last_name, email, phone_number },
+    { contactMessage: 'Give an email address or a phone number.' },
+  )
 }

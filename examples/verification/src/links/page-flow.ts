@@ -33,7 +33,10 @@ const STATE_TEXT = {
 } as const
 
 function html(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } })
+  return new Response(body, {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  })
 }
 
 async function findLink(c: Page, partnerId: string, refId: string): Promise<HostedLink | undefined> {
@@ -58,9 +61,13 @@ export async function showForm(c: Page, partnerId: string, refId: string): Promi
 export async function submitForm(c: Page, partnerId: string, refId: string): Promise<Response> {
   const link = await usableLink(c, partnerId, refId)
   if (link instanceof Response) return link
-  const form = ((c.body ?? {}) as Form)
+  const form = (c.body ?? {}) as Form
   const values: FormValues = Object.fromEntries(
-    (['choice', 'given_names', 'last_name', 'email', 'phone_number', 'id_number'] as const).map((k) => [k, typeof form[k] === 'string' ? form[k] : undefined]))
+    (['choice', 'given_names', 'last_name', 'email', 'phone_number', 'id_number'] as const).map((k) => [
+      k,
+      typeof form[k] === 'string' ? form[k] : undefined,
+    ]),
+  )
   let jobId: string
   try {
     jobId = await createPageJob(c, link, form, values)
@@ -83,7 +90,8 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
   const type = findIdType(choice.country, choice.id_type)
   if (product !== 'document_verification' || idNumber) {
     if (!idNumber) throw fail('Enter your ID number.')
-    if (type && !matchesIdNumber(type, idNumber)) throw fail('This ID number does not look right for the chosen document.')
+    if (type && !matchesIdNumber(type, idNumber))
+      throw fail('This ID number does not look right for the chosen document.')
   }
   const max = c.context.config.imageMaxBytes
   const selfie = form.selfie_image instanceof File && form.selfie_image.size > 0 ? form.selfie_image : undefined
@@ -91,12 +99,25 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
   if (!selfie) throw fail('Add a selfie.')
   if (!document) throw fail('Add a photo of your document.')
   const images = [
-    await readImage(selfie, 'selfie_image', { formats: ['jpeg', 'png'], maxBytes: max, message: 'The selfie must be a JPEG or PNG photo.' }),
-    await readImage(document, 'document', { formats: ['jpeg', 'png'], maxBytes: max, message: 'The document photo must be a JPEG or PNG image.' }),
+    await readImage(selfie, 'selfie_image', {
+      formats: ['jpeg', 'png'],
+      maxBytes: max,
+      message: 'The selfie must be a JPEG or PNG photo.',
+    }),
+    await readImage(document, 'document', {
+      formats: ['jpeg', 'png'],
+      maxBytes: max,
+      message: 'The document photo must be a JPEG or PNG image.',
+    }),
   ]
   const request: JobRequest = {
     user_details,
-    consent: { granted: true, granted_at: new Date().toISOString(), notice_language: 'EN', notice_privacy_policy_url: link.noticePrivacyPolicyUrl },
+    consent: {
+      granted: true,
+      granted_at: new Date().toISOString(),
+      notice_language: 'EN',
+      notice_privacy_policy_url: link.noticePrivacyPolicyUrl,
+    },
     country: choice.country,
     id_type: choice.id_type,
     ...(idNumber && { id_number: idNumber }),
@@ -104,11 +125,18 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
     images,
     hosted_link: link.refId,
   }
-  if (isInvalidFormatTestNumber(product, request)) throw fail('This ID number does not look right for the chosen document.')
+  if (isInvalidFormatTestNumber(product, request))
+    throw fail('This ID number does not look right for the chosen document.')
   const partner = await c.context.partners.find(link.partnerId)
   const { job } = await c.context.jobs.create({
-    partnerId: link.partnerId, userId: link.userId ?? newTypeId('user'), product, request,
-    callbackUrl: link.callbackUrl ?? partner?.callbackUrl ?? null, apiKeyId: null, hostedLinkId: link.refId, singleUseLink: link.isSingleUse,
+    partnerId: link.partnerId,
+    userId: link.userId ?? newTypeId('user'),
+    product,
+    request,
+    callbackUrl: link.callbackUrl ?? partner?.callbackUrl ?? null,
+    apiKeyId: null,
+    hostedLinkId: link.refId,
+    singleUseLink: link.isSingleUse,
     delayMs: c.context.config.sandboxDelayMs,
   })
   c.context.wake()
@@ -118,6 +146,7 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
 export async function showResult(c: Page, partnerId: string, refId: string, jobId: string): Promise<Response> {
   const link = await findLink(c, partnerId, refId)
   const job = link && /^job_[0-9a-z]{26}$/.test(jobId) ? await c.context.jobs.find(link.partnerId, jobId) : undefined
-  if (!link || !job || job.hostedLinkId !== link.refId) return html(messagePage('Not found', 'There is no verification here.'), 404)
+  if (!link || !job || job.hostedLinkId !== link.refId)
+    return html(messagePage('Not found', 'There is no verification here.'), 404)
   return html(resultPage(link, job))
 }

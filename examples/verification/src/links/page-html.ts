@@ -58,11 +58,17 @@ export interface FormValues {
 }
 
 export function formPage(link: HostedLink, action: string, values: FormValues = {}, error?: string): string {
-  const options = link.idTypes.map((t, i) =>
-    `<option value="${i}"${String(i) === (values.choice ?? '0') ? ' selected' : ''}>${escapeHtml(`${t.country} · ${t.id_type.replaceAll('_', ' ')} · ${METHOD_LABELS[t.verification_method] ?? t.verification_method}`)}</option>`).join('')
+  const options = link.idTypes
+    .map(
+      (t, i) =>
+        `<option value="${i}"${String(i) === (values.choice ?? '0') ? ' selected' : ''}>${escapeHtml(`${t.country} · ${t.id_type.replaceAll('_', ' ')} · ${METHOD_LABELS[t.verification_method] ?? t.verification_method}`)}</option>`,
+    )
+    .join('')
   const field = (name: keyof FormValues, label: string, type: string, extra = '') =>
     `<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${escapeHtml(values[name])}" ${extra}>`
-  return layout(link.name, `
+  return layout(
+    link.name,
+    `
 <h1>${escapeHtml(link.name)}</h1>
 ${link.description ? `<p>${escapeHtml(link.description)}</p>` : ''}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
@@ -84,29 +90,48 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
     <span>I agree that my details and images are used to verify my identity, as described in the
     <a href="${escapeHtml(link.noticePrivacyPolicyUrl)}" target="_blank" rel="noopener">privacy notice</a>.</span></label>
   <button type="submit">Verify me</button>
-</form>`, link)
+</form>`,
+    link,
+  )
 }
 
 const OUTCOMES: Record<string, { title: string; text: string }> = {
   clear: { title: 'You are verified', text: 'Thank you. Your identity has been verified.' },
-  attention: { title: 'Verification under review', text: 'Your details were received and need a manual review. You will hear back soon.' },
+  attention: {
+    title: 'Verification under review',
+    text: 'Your details were received and need a manual review. You will hear back soon.',
+  },
   block: { title: 'We could not verify you', text: 'Your identity could not be verified with the details given.' },
-  error: { title: 'Something went wrong', text: 'We could not complete the verification right now. Please try again later.' },
+  error: {
+    title: 'Something went wrong',
+    text: 'We could not complete the verification right now. Please try again later.',
+  },
 }
 
 export function resultPage(link: HostedLink, job: Job): string {
   if (job.status === 'processing') {
-    return layout('Checking your details', `
+    return layout(
+      'Checking your details',
+      `
 <h1>Checking your details…</h1>
-<p class="outcome" data-status="processing">This takes a few seconds. The page refreshes by itself.</p>`, link, '\n<meta http-equiv="refresh" content="1">')
+<p class="outcome" data-status="processing">This takes a few seconds. The page refreshes by itself.</p>`,
+      link,
+      '\n<meta http-equiv="refresh" content="1">',
+    )
   }
   const outcome = OUTCOMES[job.status]!
-  const next = link.redirectUrl ? `${link.redirectUrl}${link.redirectUrl.includes('?') ? '&' : '?'}job_id=${job.id}&status=${job.status}` : undefined
-  return layout(outcome.title, `
+  const next = link.redirectUrl
+    ? `${link.redirectUrl}${link.redirectUrl.includes('?') ? '&' : '?'}job_id=${job.id}&status=${job.status}`
+    : undefined
+  return layout(
+    outcome.title,
+    `
 <h1 class="status-${job.status}">${escapeHtml(outcome.title)}</h1>
 <p class="outcome" data-status="${escapeHtml(job.status)}">${escapeHtml(outcome.text)}</p>
 <p class="hint">Reference: <code>${escapeHtml(job.id)}</code></p>
-${next ? `<a class="button" href="${escapeHtml(next)}">Continue</a>` : ''}`, link)
+${next ? `<a class="button" href="${escapeHtml(next)}">Continue</a>` : ''}`,
+    link,
+  )
 }
 
 export function messagePage(title: string, text: string, link?: HostedLink): string {

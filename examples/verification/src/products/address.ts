@@ -51,9 +51,18 @@ export async function readAddress(c: ApiController, form: AddressForm): Promise<
     if (!utilityNumber) throw required('utility_number')
     if (!form.utility_provider) throw required('utility_provider')
     if (!form.utility_type) throw apiError(400, "Field 'utility_type' must be one of PrePaid, PostPaid.")
-    identifier = { utility_number: utilityNumber, utility_provider: form.utility_provider.toUpperCase(), utility_type: form.utility_type }
+    identifier = {
+      utility_number: utilityNumber,
+      utility_provider: form.utility_provider.toUpperCase(),
+      utility_type: form.utility_type,
+    }
   }
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
   const userId = resolveUserId(c.auth, c.request, form.user_id)
-  return { product: 'address_verification', userId, request: { ...common, address, country, ...identifier }, callbackUrl }
+  return {
+    product: 'address_verification',
+    userId,
+    request: { ...common, address, country, ...identifier },
+    callbackUrl,
+  }
 }

@@ -73,7 +73,9 @@ export interface AmlMonitoringForm extends AmlForm {
 export async function readAml(c: ApiController, form: AmlForm, variant: AmlVariant): Promise<Submission> {
   const product = variant === 'monitoring' ? 'aml' : 'one_time_aml'
   const countries = readCountries(form.countries)
-  const common = readCommonFields(c, form, { contactMessage: 'Either user_details.email or user_details.phone_number is required.' })
+  const common = readCommonFields(c, form, {
+    contactMessage: 'Either user_details.email or user_details.phone_number is required.',
+  })
   const search_existing_user = form.search_existing_user ?? false
   let full_name = form.full_name?.trim() || undefined
   if (!full_name && !(variant === 'monitoring' && search_existing_user)) throw required('full_name')
@@ -81,21 +83,33 @@ export async function readAml(c: ApiController, form: AmlForm, variant: AmlVaria
   const strict_match = form.strict_match ?? true
   const aliases = readAliases(form.aliases)
   const bodyUserId = form.user_id?.trim() || undefined
-  if (search_existing_user && !bodyUserId) throw apiError(400, "Required field 'user_id' is missing or invalid when search_existing_user is true.")
+  if (search_existing_user && !bodyUserId)
+    throw apiError(400, "Required field 'user_id' is missing or invalid when search_existing_user is true.")
   const userId = resolveUserId(c.auth, c.request, bodyUserId)
   if (search_existing_user) {
-    if (!(await c.context.jobs.knowsUser(c.auth.partnerId, userId))) throw apiError(404, 'No enrolled user found for this partner.')
+    if (!(await c.context.jobs.knowsUser(c.auth.partnerId, userId)))
+      throw apiError(404, 'No enrolled user found for this partner.')
     const prior = await c.context.jobs.latestKyc(c.auth.partnerId, userId)
     const u = prior?.request.user_details
-    if (!prior || !u || !prior.request.country) throw apiError(404, 'No prior KYC record with a usable name and country was found for this user.')
+    if (!prior || !u || !prior.request.country)
+      throw apiError(404, 'No prior KYC record with a usable name and country was found for this user.')
     full_name ??= `${u.given_names} ${u.last_name}`
   }
-  const callbackUrl = variant === 'sync'
-    ? await readCallbackUrl(c, form, { required: false })
-    : await readCallbackUrl(c, form, { required: true, message: variant === 'one_time' ? "Required field 'callback_url' is missing or invalid." : undefined })
+  const callbackUrl =
+    variant === 'sync'
+      ? await readCallbackUrl(c, form, { required: false })
+      : await readCallbackUrl(c, form, {
+          required: true,
+          message: variant === 'one_time' ? "Required field 'callback_url' is missing or invalid." : undefined,
+        })
   const request = {
-    ...common, countries, full_name: full_name!, strict_match, search_existing_user,
-    ...(birth_year !== undefined && { birth_year }), ...(aliases && { aliases }),
+    ...common,
+    countries,
+    full_name: full_name!,
+    strict_match,
+    search_existing_user,
+    ...(birth_year !== undefined && { birth_year }),
+    ...(aliases && { aliases }),
   }
   return { product, userId, request, callbackUrl }
 }
@@ -111,7 +125,10 @@ function readBirthYear(raw: string | undefined, variant: AmlVariant): number | u
   if (raw === undefined || raw === '') return undefined
   const year = Number(raw)
   if (year < 1000 || year > new Date().getUTCFullYear()) {
-    throw apiError(400, variant === 'monitoring' ? "Field 'birth_year' must be a four digit year." : "Field 'birth_year' is invalid.")
+    throw apiError(
+      400,
+      variant === 'monitoring' ? "Field 'birth_year' must be a four digit year." : "Field 'birth_year' is invalid.",
+    )
   }
   return year
 }

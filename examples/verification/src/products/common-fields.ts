@@ -3,10 +3,17 @@ import { apiError } from '../http/errors.ts'
 import type { ApiController } from '../http/api-controller.ts'
 import { isValidCallbackUrl } from '../validation/callback-url.ts'
 import { readConsent, type Consent, type ConsentPart } from '../validation/consent.ts'
-import { readMetadata, readPartnerParams, type Metadata, type MetadataEntry, type PartnerParams } from '../validation/partner-params.ts'
+import {
+  readMetadata,
+  readPartnerParams,
+  type Metadata,
+  type MetadataEntry,
+  type PartnerParams,
+} from '../validation/partner-params.ts'
 import { readUserDetails, type UserDetails, type UserDetailsPart } from '../validation/user-details.ts'
 
-export const CALLBACK_REQUIRED = 'A valid callback_url is required in the request or a default callback URL must be configured in the portal.'
+export const CALLBACK_REQUIRED =
+  'A valid callback_url is required in the request or a default callback URL must be configured in the portal.'
 
 /**
  * The parts of every v3 product form. The SDKs send each object or list as one part of JSON text, which routeless
@@ -56,7 +63,11 @@ export function readCommonFields(c: ApiController, form: CommonForm, options: Co
  * The callback URL: the request's, else the partner's default. `required` (async endpoints) answers 400 when neither
  * exists; an invalid URL in the request always answers 400.
  */
-export async function readCallbackUrl(c: ApiController, form: { callback_url?: string }, options: { required: boolean; message?: string }): Promise<string | null> {
+export async function readCallbackUrl(
+  c: ApiController,
+  form: { callback_url?: string },
+  options: { required: boolean; message?: string },
+): Promise<string | null> {
   const message = options.message ?? CALLBACK_REQUIRED
   const given = form.callback_url?.trim()
   if (given) {

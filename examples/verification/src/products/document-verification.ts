@@ -42,12 +42,17 @@ export interface ResidencyDocumentVerificationForm extends DocumentParts {
 
 type DocumentForm = DocumentVerificationForm | EnhancedDocumentVerificationForm | ResidencyDocumentVerificationForm
 
-export async function readDocumentVerification(c: ApiController, form: DocumentForm, product: DocumentProduct): Promise<Submission> {
+export async function readDocumentVerification(
+  c: ApiController,
+  form: DocumentForm,
+  product: DocumentProduct,
+): Promise<Submission> {
   const max = c.context.config.imageMaxBytes
   const selfie = await readSelfie(form.selfie_image, max)
   const liveness = await readLiveness(form.liveness_images, max)
   const document = await readDocumentImage(form.document, 'document', max)
-  const back = form.document_back === undefined ? undefined : await readDocumentImage(form.document_back, 'document_back', max)
+  const back =
+    form.document_back === undefined ? undefined : await readDocumentImage(form.document_back, 'document_back', max)
   const visa = 'visa' in form ? await readDocumentImage(form.visa, 'visa', max) : undefined
   const common = readCommonFields(c, form)
   const country = readCountry(form.country)
@@ -59,7 +64,11 @@ export async function readDocumentVerification(c: ApiController, form: DocumentF
 }
 
 /** DocV classifies the document itself when `id_type` is missing; EDocV needs a type the ID authority knows. */
-function readDocumentType(form: DocumentForm, country: string, product: DocumentProduct): { id_type: string; id_number?: string } {
+function readDocumentType(
+  form: DocumentForm,
+  country: string,
+  product: DocumentProduct,
+): { id_type: string; id_number?: string } {
   const given = form.id_type?.trim().toUpperCase() || undefined
   if (product === 'residency_document_verification') return { id_type: 'PASSPORT' }
   if (product === 'document_verification') {
@@ -71,7 +80,8 @@ function readDocumentType(form: DocumentForm, country: string, product: Document
   if (!given) throw required('id_type')
   const type = findIdType(country, given)
   if (!type) throw required('id_type')
-  if (!type.products.includes('enhanced_document_verification')) throw apiError(403, 'ID type not enabled for this partner.')
+  if (!type.products.includes('enhanced_document_verification'))
+    throw apiError(403, 'ID type not enabled for this partner.')
   const idNumber = ('id_number' in form ? form.id_number?.trim() : undefined) || undefined
   if (idNumber !== undefined && !matchesIdNumber(type, idNumber)) throw apiError(400, INVALID_ID_NUMBER)
   return { id_type: given, ...(idNumber && { id_number: idNumber }) }

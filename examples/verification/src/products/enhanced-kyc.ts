@@ -10,7 +10,11 @@ import { INVALID_ID_NUMBER, readIdInfo, type IdInfoParts } from './id-info.ts'
 /** The form of both routes (the sync one answers inline and ignores `callback_url`). */
 export interface EnhancedKycForm extends IdInfoParts, CommonForm {}
 
-export async function readEnhancedKyc(c: ApiController, form: EnhancedKycForm, options: { sync: boolean }): Promise<Submission> {
+export async function readEnhancedKyc(
+  c: ApiController,
+  form: EnhancedKycForm,
+  options: { sync: boolean },
+): Promise<Submission> {
   const common = readCommonFields(c, form)
   const idNumberMessage = options.sync ? "Required field 'id_number' is missing or invalid." : INVALID_ID_NUMBER
   const { type: _type, ...id } = readIdInfo(form, 'enhanced_kyc', { idNumberMessage })

@@ -36,7 +36,11 @@ export interface IdInfo {
  * `product` is the reference data's product name the type must support (403 `ID type not enabled…` otherwise);
  * `idNumberMessage` replaces the format message (the EKYC sync endpoint words it differently).
  */
-export function readIdInfo(form: IdInfoParts, product: string, options: { idNumberMessage?: string } = {}): IdInfo & { type: IdType } {
+export function readIdInfo(
+  form: IdInfoParts,
+  product: string,
+  options: { idNumberMessage?: string } = {},
+): IdInfo & { type: IdType } {
   const country = readCountry(form.country)
   const idType = form.id_type.trim().toUpperCase()
   const type = findIdType(country, idType)

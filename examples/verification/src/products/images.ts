@@ -31,11 +31,19 @@ export function readSelfie(part: FilePart, maxBytes: number, field = 'selfie_ima
 
 /** The liveness frames (JPEG); their count is the type's. */
 export function readLiveness(parts: FilePart[] | undefined, maxBytes: number): Promise<ImageInfo[]> {
-  return Promise.all((parts ?? []).map((p) => readImage(fileOf(p, 'liveness_images'), 'liveness_images', { formats: ['jpeg'], maxBytes })))
+  return Promise.all(
+    (parts ?? []).map((p) =>
+      readImage(fileOf(p, 'liveness_images'), 'liveness_images', { formats: ['jpeg'], maxBytes }),
+    ),
+  )
 }
 
 /** A document image (front, back or visa): JPEG or PNG. */
-export function readDocumentImage(part: FilePart, field: 'document' | 'document_back' | 'visa', maxBytes: number): Promise<ImageInfo> {
+export function readDocumentImage(
+  part: FilePart,
+  field: 'document' | 'document_back' | 'visa',
+  maxBytes: number,
+): Promise<ImageInfo> {
   const message = field === 'visa' ? 'Visa image must be JPEG or PNG.' : 'Document image must be JPEG or PNG.'
   return readImage(fileOf(part, field), field, { formats: ['jpeg', 'png'], maxBytes, message })
 }

@@ -66,7 +66,12 @@ export async function readRegistration(c: ApiController, form: RegistrationForm)
   const allow_new_enroll = form.allow_new_enroll ?? false
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
   const userId = resolveUserId(c.auth, c.request, form.user_id)
-  return { product: 'smart_selfie_registration', userId, request: { ...common, images, allow_new_enroll, ...sandboxResultOf(form) }, callbackUrl }
+  return {
+    product: 'smart_selfie_registration',
+    userId,
+    request: { ...common, images, allow_new_enroll, ...sandboxResultOf(form) },
+    callbackUrl,
+  }
 }
 
 export async function readAuthentication(c: ApiController, form: AuthenticationForm): Promise<Submission> {
@@ -75,17 +80,30 @@ export async function readAuthentication(c: ApiController, form: AuthenticationF
   const userId = resolveUserId(c.auth, c.request, bodyUserId)
   const use_enrolled_image = form.use_enrolled_image ?? false
   const max = c.context.config.imageMaxBytes
-  const images = use_enrolled_image ? [] : [await readSelfie(requiredPart(form.selfie_image, 'selfie_image'), max), ...(await readLiveness(requiredPart(form.liveness_images, 'liveness_images'), max))]
+  const images = use_enrolled_image
+    ? []
+    : [
+        await readSelfie(requiredPart(form.selfie_image, 'selfie_image'), max),
+        ...(await readLiveness(requiredPart(form.liveness_images, 'liveness_images'), max)),
+      ]
   const common = readCommonFields(c, form)
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
   if (!(await c.context.enrollments.isEnrolled(c.auth.partnerId, userId))) throw apiError(404, 'User not found')
-  return { product: 'smart_selfie_authentication', userId, request: { ...common, images, use_enrolled_image, ...sandboxResultOf(form) }, callbackUrl }
+  return {
+    product: 'smart_selfie_authentication',
+    userId,
+    request: { ...common, images, use_enrolled_image, ...sandboxResultOf(form) },
+    callbackUrl,
+  }
 }
 
 export async function readCompare(c: ApiController, form: CompareForm): Promise<Submission> {
   const max = c.context.config.imageMaxBytes
   const selfie = await readSelfie(form.selfie_image, max)
-  const comparison = await readImage(fileOf(form.comparison_image, 'comparison_image'), 'comparison_image', { formats: ['jpeg'], maxBytes: max })
+  const comparison = await readImage(fileOf(form.comparison_image, 'comparison_image'), 'comparison_image', {
+    formats: ['jpeg'],
+    maxBytes: max,
+  })
   const comparison_image_type = form.comparison_image_type
   const liveness = await readLiveness(form.liveness_images, max)
   const common = readCommonFields(c, form)
@@ -94,8 +112,17 @@ export async function readCompare(c: ApiController, form: CompareForm): Promise<
   const bodyUserId = form.user_id?.trim() || undefined
   const userId = resolveUserId(c.auth, c.request, bodyUserId)
   // A named user is enrolled by a passing comparison, unless already enrolled and replacing is not allowed.
-  const enroll = bodyUserId !== undefined && (allow_new_enroll || !(await c.context.enrollments.isEnrolled(c.auth.partnerId, userId)))
-  const request = { ...common, images: [selfie, comparison, ...liveness], comparison_image_type, allow_new_enroll, enroll, ...sandboxResultOf(form) }
+  const enroll =
+    bodyUserId !== undefined &&
+    (allow_new_enroll || !(await c.context.enrollments.isEnrolled(c.auth.partnerId, userId)))
+  const request = {
+    ...common,
+    images: [selfie, comparison, ...liveness],
+    comparison_image_type,
+    allow_new_enroll,
+    enroll,
+    ...sandboxResultOf(form),
+  }
   return { product: 'smart_selfie_compare', userId, request, callbackUrl }
 }
 

@@ -36,13 +36,29 @@ export function bankCodes(country: string | undefined) {
 export function supportedIdTypes(country: string | undefined) {
   const c = country || undefined
   const id_types = ID_TYPES.filter((t) => (!c || t.country === c) && t.products.length > 0).flatMap((t) => {
-    const entry = { country: t.country, type: t.id_type, label: t.label, regex: t.regex, required_fields: t.required_fields }
+    const entry = {
+      country: t.country,
+      type: t.id_type,
+      label: t.label,
+      regex: t.regex,
+      required_fields: t.required_fields,
+    }
     if (t.id_type !== 'BANK_ACCOUNT') return [entry]
-    return BANK_CODES.filter((b) => b.country === t.country).map((b) => ({ ...entry, label: `${t.label} (${b.name})`, bank_code: b.code }))
+    return BANK_CODES.filter((b) => b.country === t.country).map((b) => ({
+      ...entry,
+      label: `${t.label} (${b.name})`,
+      bank_code: b.code,
+    }))
   })
   return { id_types }
 }
 
 export function supportedDocumentList({ continent, country_code, locale }: SupportedDocumentsQuery) {
-  return { valid_documents: supportedDocuments({ continent, countryCode: country_code || undefined, locale: locale ?? 'en-GB' }) }
+  return {
+    valid_documents: supportedDocuments({
+      continent,
+      countryCode: country_code || undefined,
+      locale: locale ?? 'en-GB',
+    }),
+  }
 }

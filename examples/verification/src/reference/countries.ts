@@ -6,7 +6,12 @@ const BY_CODE = new Map(COUNTRIES.map((c) => [c.code, c.name]))
 const BY_NAME = new Map(COUNTRIES.map((c) => [normalise(c.name), c.code]))
 
 function normalise(name: string): string {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]+/g, ' ').trim()
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ' ')
+    .trim()
 }
 
 export function isCountryCode(value: unknown): value is string {

@@ -22,7 +22,8 @@ export function idStatus({ country, id_type: idType }: IdStatusQuery) {
   if (!code || idTypesOf(code).length === 0) throw apiError(400, 'Invalid country')
   const type = findIdType(code, idType.trim().toUpperCase())
   if (!type) throw apiError(400, 'Invalid id_type for the given country')
-  if (type.products.length === 0) throw apiError(400, `No data found. Check that ${code} and ${type.id_type} are valid inputs`)
+  if (type.products.length === 0)
+    throw apiError(400, `No data found. Check that ${code} and ${type.id_type} are valid inputs`)
   return {
     last_checked: new Date().toISOString(),
     last_check_status: 'success',

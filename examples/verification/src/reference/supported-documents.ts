@@ -16,12 +16,14 @@ interface DocumentRow {
 const DOCUMENTS = readDataFile<DocumentRow[]>('supported-documents.json')
 
 export function supportedDocuments(filter: { continent?: string; countryCode?: string; locale?: string }) {
-  return DOCUMENTS
-    .filter((d) => (!filter.continent || d.continent === filter.continent) && (!filter.countryCode || d.country === filter.countryCode))
-    .map((d) => ({
-      country: { code: d.country, name: countryName(d.country, filter.locale), continent: d.continent },
-      id_types: d.id_types,
-    }))
+  return DOCUMENTS.filter(
+    (d) =>
+      (!filter.continent || d.continent === filter.continent) &&
+      (!filter.countryCode || d.country === filter.countryCode),
+  ).map((d) => ({
+    country: { code: d.country, name: countryName(d.country, filter.locale), continent: d.continent },
+    id_types: d.id_types,
+  }))
 }
 
 export function documentTypesOf(country: string): string[] {

@@ -16,25 +16,54 @@ export interface DecisionFacts {
   alreadyEnrolled: boolean
 }
 
-const BIOMETRIC: readonly Product[] = ['biometric_kyc', 'smart_selfie_registration', 'smart_selfie_authentication', 'smart_selfie_compare']
+const BIOMETRIC: readonly Product[] = [
+  'biometric_kyc',
+  'smart_selfie_registration',
+  'smart_selfie_authentication',
+  'smart_selfie_compare',
+]
 
 export function decide(product: Product, request: JobRequest, facts: DecisionFacts): Outcome {
   const verb = product === 'smart_selfie_registration' ? 'Enrollment' : 'Verification'
-  const say = (o: Outcome): Outcome => ({ ...o, message: o.message.replace(/^Verification/, verb).replace('<image_type_list>', imageTypes(request)) })
+  const say = (o: Outcome): Outcome => ({
+    ...o,
+    message: o.message.replace(/^Verification/, verb).replace('<image_type_list>', imageTypes(request)),
+  })
   if (facts.flagged) return say({ status: 'block', reason: 'high_risk', message: 'Verification failed' })
   if (product === 'smart_selfie_registration' && facts.alreadyEnrolled && !request.allow_new_enroll) {
     return { status: 'block', reason: 'user_already_enrolled', message: 'Enrollment failed: user is already enrolled' }
   }
-  const code = sandboxResultCode(BIOMETRIC.includes(product) ? request.sandbox_result : undefined, request.partner_params)
+  const code = sandboxResultCode(
+    BIOMETRIC.includes(product) ? request.sandbox_result : undefined,
+    request.partner_params,
+  )
   if (code !== undefined) return sandboxResultOutcome(code, verb)
   const identity = findTestIdentity(request.user_details)
-  if (identity) return say(identityOutcome(identity, product, PRODUCTS[product]) ?? { status: 'clear', reason: null, message: 'Verification successful' })
+  if (identity)
+    return say(
+      identityOutcome(identity, product, PRODUCTS[product]) ?? {
+        status: 'clear',
+        reason: null,
+        message: 'Verification successful',
+      },
+    )
   const digit = legacyDigit(product, request)
   if (digit === 0 || digit === 4) return say({ status: 'clear', reason: null, message: 'Verification successful' })
-  if (digit === 1) return say({ status: 'block', reason: 'identifier_not_found', message: 'Verification failed: Unable to validate ID - Not Found' })
-  if (digit === 3) return say({ status: 'error', reason: 'service_unavailable', message: 'Error: external service unavailable' })
-  if (product === 'address_verification') return { status: 'block', reason: 'no_address_on_record', message: 'Verification failed: no address on record' }
-  return say({ status: 'block', reason: 'unknown_test_identity', message: 'Verification failed: not a sandbox test identity' })
+  if (digit === 1)
+    return say({
+      status: 'block',
+      reason: 'identifier_not_found',
+      message: 'Verification failed: Unable to validate ID - Not Found',
+    })
+  if (digit === 3)
+    return say({ status: 'error', reason: 'service_unavailable', message: 'Error: external service unavailable' })
+  if (product === 'address_verification')
+    return { status: 'block', reason: 'no_address_on_record', message: 'Verification failed: no address on record' }
+  return say({
+    status: 'block',
+    reason: 'unknown_test_identity',
+    message: 'Verification failed: not a sandbox test identity',
+  })
 }
 
 /** The final digit when the ID (or utility) number is a legacy sandbox test number. */

@@ -5,13 +5,15 @@ import { sql, type Kysely, type Migration } from 'kysely'
 export const migrations: Record<string, Migration> = {
   '001_initial': {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('partners')
+      await db.schema
+        .createTable('partners')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('callback_url', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute()
-      await db.schema.createTable('api_keys')
+      await db.schema
+        .createTable('api_keys')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.id'))
         .addColumn('lookup', 'text', (c) => c.notNull().unique())
@@ -20,11 +22,13 @@ export const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('revoked_at', 'text')
         .execute()
-      await db.schema.createTable('settings')
+      await db.schema
+        .createTable('settings')
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .execute()
-      await db.schema.createTable('jobs')
+      await db.schema
+        .createTable('jobs')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.id'))
         .addColumn('user_id', 'text', (c) => c.notNull())
@@ -43,8 +47,14 @@ export const migrations: Record<string, Migration> = {
         .execute()
       await db.schema.createIndex('jobs_pending').on('jobs').columns(['status', 'due_at']).execute()
       await db.schema.createIndex('jobs_user').on('jobs').columns(['partner_id', 'user_id']).execute()
-      await db.schema.createIndex('jobs_idempotency').on('jobs').columns(['partner_id', 'idempotency_key']).unique().execute()
-      await db.schema.createTable('deliveries')
+      await db.schema
+        .createIndex('jobs_idempotency')
+        .on('jobs')
+        .columns(['partner_id', 'idempotency_key'])
+        .unique()
+        .execute()
+      await db.schema
+        .createTable('deliveries')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id'))
         .addColumn('partner_id', 'text', (c) => c.notNull())
@@ -61,7 +71,8 @@ export const migrations: Record<string, Migration> = {
         .execute()
       await db.schema.createIndex('deliveries_pending').on('deliveries').columns(['state', 'next_attempt_at']).execute()
       await db.schema.createIndex('deliveries_job').on('deliveries').columns(['job_id']).execute()
-      await db.schema.createTable('delivery_attempts')
+      await db.schema
+        .createTable('delivery_attempts')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('delivery_id', 'text', (c) => c.notNull().references('deliveries.id'))
         .addColumn('attempt', 'integer', (c) => c.notNull())
@@ -70,7 +81,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn('status_code', 'integer')
         .addColumn('error', 'text')
         .execute()
-      await db.schema.createTable('enrollments')
+      await db.schema
+        .createTable('enrollments')
         .addColumn('partner_id', 'text', (c) => c.notNull())
         .addColumn('user_id', 'text', (c) => c.notNull())
         .addColumn('job_id', 'text', (c) => c.notNull())
@@ -78,7 +90,8 @@ export const migrations: Record<string, Migration> = {
         .addColumn('enrolled_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('enrollments_pk', ['partner_id', 'user_id'])
         .execute()
-      await db.schema.createTable('fraud_reports')
+      await db.schema
+        .createTable('fraud_reports')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('partner_id', 'text', (c) => c.notNull())
         .addColumn('user_id', 'text', (c) => c.notNull())
@@ -88,8 +101,13 @@ export const migrations: Record<string, Migration> = {
         .addColumn('reported_by', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('fraud_reports_user').on('fraud_reports').columns(['partner_id', 'user_id', 'created_at']).execute()
-      await db.schema.createTable('hosted_links')
+      await db.schema
+        .createIndex('fraud_reports_user')
+        .on('fraud_reports')
+        .columns(['partner_id', 'user_id', 'created_at'])
+        .execute()
+      await db.schema
+        .createTable('hosted_links')
         .addColumn('ref_id', 'text', (c) => c.primaryKey())
         .addColumn('partner_id', 'text', (c) => c.notNull())
         .addColumn('user_id', 'text', (c) => c.unique())
@@ -108,7 +126,11 @@ export const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('hosted_links_partner').on('hosted_links').columns(['partner_id', 'created_at']).execute()
+      await db.schema
+        .createIndex('hosted_links_partner')
+        .on('hosted_links')
+        .columns(['partner_id', 'created_at'])
+        .execute()
     },
   },
   '002_single_use_link_claim': {

@@ -7,8 +7,15 @@ export async function loadServerSecret(db: Kysely<Database>, configured: string 
   if (configured) return configured
   const found = await db.selectFrom('settings').select('value').where('name', '=', 'server_secret').executeTakeFirst()
   if (found) return found.value
-  await db.insertInto('settings').values({ name: 'server_secret', value: randomToken(32) })
-    .onConflict((oc) => oc.column('name').doNothing()).execute()
-  const stored = await db.selectFrom('settings').select('value').where('name', '=', 'server_secret').executeTakeFirstOrThrow()
+  await db
+    .insertInto('settings')
+    .values({ name: 'server_secret', value: randomToken(32) })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute()
+  const stored = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('name', '=', 'server_secret')
+    .executeTakeFirstOrThrow()
   return stored.value
 }

@@ -10,5 +10,11 @@ export function isValidCallbackUrl(value: unknown): value is string {
   } catch {
     return false
   }
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && !url.username && !url.password && !url.hash
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.hostname !== '' &&
+    !url.username &&
+    !url.password &&
+    !url.hash
+  )
 }

@@ -56,6 +56,7 @@ export function readUserDetails(part: UserDetailsPart, options: { contactMessage
     const value = part[field]?.trim()
     if (value) out[field] = field === 'dob' || field === 'gender' ? value.slice(0, 64) : value
   }
-  if (!out.email && !out.phone_number) throw apiError(400, options.contactMessage ?? 'Either email or phone_number is required.')
+  if (!out.email && !out.phone_number)
+    throw apiError(400, options.contactMessage ?? 'Either email or phone_number is required.')
   return out
 }

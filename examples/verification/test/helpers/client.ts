@@ -17,18 +17,30 @@ export class V3Client {
   token: string | undefined
   tokenFetches = 0
 
-  constructor(readonly baseUrl: string, readonly partnerId: string, readonly apiKey: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly partnerId: string,
+    readonly apiKey: string,
+  ) {}
 
   async fetchToken(): Promise<string> {
-    const res = await fetch(`${this.baseUrl}/v3/token`, { method: 'POST', headers: { 'smileid-partner-id': this.partnerId, 'smileid-api-key': this.apiKey, ...TELEMETRY } })
+    const res = await fetch(`${this.baseUrl}/v3/token`, {
+      method: 'POST',
+      headers: { 'smileid-partner-id': this.partnerId, 'smileid-api-key': this.apiKey, ...TELEMETRY },
+    })
     this.tokenFetches++
-    const body = await res.json() as { token?: string }
-    if (res.status !== 200 || typeof body.token !== 'string') throw new Error(`token call failed: ${res.status} ${JSON.stringify(body)}`)
+    const body = (await res.json()) as { token?: string }
+    if (res.status !== 200 || typeof body.token !== 'string')
+      throw new Error(`token call failed: ${res.status} ${JSON.stringify(body)}`)
     this.token = body.token
     return body.token
   }
 
-  async post(path: string, fields: Fields | Part[] | undefined, headers: Record<string, string> = {}): Promise<V3Response> {
+  async post(
+    path: string,
+    fields: Fields | Part[] | undefined,
+    headers: Record<string, string> = {},
+  ): Promise<V3Response> {
     return this.call('POST', path, fields, headers)
   }
 
@@ -40,7 +52,13 @@ export class V3Client {
     return this.call('PUT', path, fields, headers)
   }
 
-  private async call(method: string, path: string, fields: Fields | Part[] | undefined, headers: Record<string, string>, retried = false): Promise<V3Response> {
+  private async call(
+    method: string,
+    path: string,
+    fields: Fields | Part[] | undefined,
+    headers: Record<string, string>,
+    retried = false,
+  ): Promise<V3Response> {
     const token = this.token ?? (await this.fetchToken())
     const init: RequestInit = { method, headers: { 'SmileID-Token': token, ...TELEMETRY, ...headers } }
     if (fields !== undefined) {

@@ -16,12 +16,24 @@ export const CONSENT = {
 export const CLEARWATER = { given_names: 'Amina Fatou', last_name: 'Clearwater', email: 'amina.clearwater@example.com' }
 
 export function person(given: string, last: string): { given_names: string; last_name: string; email: string } {
-  return { given_names: given, last_name: last, email: `${given.split(' ')[0]!.toLowerCase()}.${last.toLowerCase()}@example.com` }
+  return {
+    given_names: given,
+    last_name: last,
+    email: `${given.split(' ')[0]!.toLowerCase()}.${last.toLowerCase()}@example.com`,
+  }
 }
 
 /** Nothing listens there: deliveries fail fast (connection refused) and are retried in the background. */
 export const CALLBACK = 'http://127.0.0.1:9/hook'
 
 export function ekyc(overrides: Record<string, unknown> = {}): Record<string, any> {
-  return { country: 'NG', id_type: 'NIN', id_number: '12345678901', user_details: CLEARWATER, consent: CONSENT, callback_url: CALLBACK, ...overrides }
+  return {
+    country: 'NG',
+    id_type: 'NIN',
+    id_number: '12345678901',
+    user_details: CLEARWATER,
+    consent: CONSENT,
+    callback_url: CALLBACK,
+    ...overrides,
+  }
 }

@@ -38,7 +38,14 @@ export function partsOf(fields: Record<string, unknown>): Part[] {
     if (value === undefined) continue
     if (value instanceof Uint8Array) parts.push({ name, file: value, type: sniffType(value) })
     else if (Array.isArray(value) && value.every((v) => v instanceof Uint8Array)) {
-      value.forEach((file, i) => parts.push({ name, file: file as Uint8Array, filename: `${name.replace(/_images$/, '')}${i + 1}.jpg`, type: sniffType(file as Uint8Array) }))
+      value.forEach((file, i) =>
+        parts.push({
+          name,
+          file: file as Uint8Array,
+          filename: `${name.replace(/_images$/, '')}${i + 1}.jpg`,
+          type: sniffType(file as Uint8Array),
+        }),
+      )
     } else if (typeof value === 'object') parts.push({ name, json: value })
     else parts.push({ name, value: String(value) })
   }

@@ -16,7 +16,9 @@ import formats from 'ajv-formats'
 import { parse } from 'yaml'
 
 /** `SMILEID_OPENAPI` when set, else `shared/specs/openapi/` beside the repository (the bundle is not copied into it). */
-export const SPEC_PATH = process.env.SMILEID_OPENAPI ?? fileURLToPath(new URL('../../../../../shared/specs/openapi/smileid-v3-openapi.yaml', import.meta.url))
+export const SPEC_PATH =
+  process.env.SMILEID_OPENAPI ??
+  fileURLToPath(new URL('../../../../../shared/specs/openapi/smileid-v3-openapi.yaml', import.meta.url))
 export const specPresent = existsSync(SPEC_PATH)
 
 type Schema = Record<string, any>
@@ -77,11 +79,15 @@ export async function loadOfficialSchema(): Promise<OfficialSchema> {
   const lifted = liftDocument(parse(text) as Schema)
   const v30 = await new Validator().validate(structuredClone(original))
   const v31 = await new Validator().validate(structuredClone(lifted))
-  const documentErrors = [...(v30.valid ? [] : [{ openapi: '3.0', errors: v30.errors }]), ...(v31.valid ? [] : [{ openapi: '3.1', errors: v31.errors }])]
+  const documentErrors = [
+    ...(v30.valid ? [] : [{ openapi: '3.0', errors: v30.errors }]),
+    ...(v31.valid ? [] : [{ openapi: '3.1', errors: v31.errors }]),
+  ]
 
   const ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false })
   // A CommonJS module: its default export is the plugin under Node, `.default` under the TypeScript types.
-  const addFormats = ((formats as unknown as { default?: typeof formats.default }).default ?? formats) as unknown as typeof formats.default
+  const addFormats = ((formats as unknown as { default?: typeof formats.default }).default ??
+    formats) as unknown as typeof formats.default
   addFormats(ajv)
   // The OpenAPI 3.1 base vocabulary and the bundle's extensions are annotations, not assertions.
   ajv.addVocabulary(['discriminator', 'xml', 'externalDocs', 'example'])
@@ -93,7 +99,8 @@ export async function loadOfficialSchema(): Promise<OfficialSchema> {
     if (!op) throw new Error(`the official spec has no ${method} ${path}`)
     return op
   }
-  const rebase = (schema: Schema): Schema => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"smileid.json#/$defs/'))
+  const rebase = (schema: Schema): Schema =>
+    JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"smileid.json#/$defs/'))
   ajv.addSchema({ $id: 'smileid.json', $defs: rebase(lifted.components.schemas) })
 
   return {

@@ -22,7 +22,9 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export async function startServer(options: { dataDir?: string; databaseUrl?: string; worker?: boolean; config?: Partial<Config> } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { dataDir?: string; databaseUrl?: string; worker?: boolean; config?: Partial<Config> } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'verification-test-'))
   const config: Config = {
     ...readConfig({}),
@@ -48,7 +50,11 @@ export async function startServer(options: { dataDir?: string; databaseUrl?: str
     await service.close()
   }
   return {
-    url: server.url, service, services: service.services, dataDir, stop,
+    url: server.url,
+    service,
+    services: service.services,
+    dataDir,
+    stop,
     async close() {
       await stop()
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })

@@ -14,10 +14,26 @@ import type { SocketHandlers, UpgradeDecision } from '../lifecycle/websocket.ts'
 import { ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from '../lifecycle/response.ts'
 import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
-import { bind, callArguments, controllerClasses, declaresBody, INCOMING, installLazyMembers, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
+import {
+  bind,
+  callArguments,
+  controllerClasses,
+  declaresBody,
+  INCOMING,
+  installLazyMembers,
+  isEmpty,
+  isThenable,
+  type Call,
+} from '../lifecycle/call.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 
-export { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource, type ModuleMap } from './options.ts'
+export {
+  collectSources,
+  DEFAULT_BODY_LIMIT,
+  type AppOptions,
+  type ControllerSource,
+  type ModuleMap,
+} from './options.ts'
 
 const SERVER_ERROR_MESSAGE = 'The server could not answer this request'
 
@@ -30,12 +46,14 @@ export class Application {
   constructor(table: RouteTable, options: AppOptions = {}) {
     this.table = table
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
+    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
+      throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
     if (options.cors) {
       // CORS speaks Fetch: with it on, adapters' requests go through it (so through a Request).
-      const core = async (request: Request, env: Record<string, unknown> = {}) => toFetchResponse(await this.answer(fromRequest(request), env))
+      const core = async (request: Request, env: Record<string, unknown> = {}) =>
+        toFetchResponse(await this.answer(fromRequest(request), env))
       let fetch = withCors(core, options.cors, (request) => this.allowOf(request))
       if (options.accessLog) fetch = withAccessLog(fetch, this.logger)
       this.fetch = fetch
@@ -43,7 +61,8 @@ export class Application {
     } else {
       this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
       // The access log wraps the core's own path: no Fetch objects are built for it.
-      if (options.accessLog) this.handle = withAccessLogHandle((incoming, env) => this.answer(incoming, env ?? {}), this.logger)
+      if (options.accessLog)
+        this.handle = withAccessLogHandle((incoming, env) => this.answer(incoming, env ?? {}), this.logger)
     }
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
   }
@@ -69,7 +88,12 @@ export class Application {
   /** Loads every controller module under `source` and builds the route table. */
   static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
     const cwd = options.cwd ?? process.cwd()
-    const table = await buildRouteTable(collectSources(source, cwd), { cwd, types: options.types, manifest: options.manifest, auth: options.auth })
+    const table = await buildRouteTable(collectSources(source, cwd), {
+      cwd,
+      types: options.types,
+      manifest: options.manifest,
+      auth: options.auth,
+    })
     const app = new Application(table, options)
     for (const warning of table.warnings) app.warn(warning)
     return app
@@ -100,11 +124,26 @@ export class Application {
     const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
     switch (r.kind) {
       case 'not-found':
-        return this.renderError(new HttpError(404, `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`), incoming, r.renderError, r.handler?.renderError)
+        return this.renderError(
+          new HttpError(
+            404,
+            `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`,
+          ),
+          incoming,
+          r.renderError,
+          r.handler?.renderError,
+        )
       case 'not-implemented':
         return this.renderError(new HttpError(501, `Method ${method} is not implemented`), incoming, r.renderError)
       case 'method-not-allowed':
-        return this.renderError(new HttpError(405, `${method} is not allowed on ${r.endpoint.path}`, { headers: { Allow: r.endpoint.allow } }), incoming, r.renderError, r.endpoint.renderError)
+        return this.renderError(
+          new HttpError(405, `${method} is not allowed on ${r.endpoint.path}`, {
+            headers: { Allow: r.endpoint.allow },
+          }),
+          incoming,
+          r.renderError,
+          r.endpoint.renderError,
+        )
       case 'options':
         return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
@@ -126,7 +165,11 @@ export class Application {
       controller = this.construct(call, undefined, state)
       for (const guard of handler.guards) await guard(controller)
       if (handler.before) await handler.before.call(controller)
-      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts, consumes: handler.consumes })
+      const parsed = await readBody(call.incoming, {
+        limit: handler.bodyLimit ?? this.options.bodyLimit,
+        accepts: handler.accepts,
+        consumes: handler.consumes,
+      })
       controller.body = parsed.body
       if (parsed.json) call.json = parsed.body
       if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
@@ -152,11 +195,16 @@ export class Application {
     const { handler } = call.r
     let body: unknown
     try {
-      const parsed = await readBody(call.incoming, { limit: handler.bodyLimit ?? this.options.bodyLimit, accepts: handler.accepts, consumes: handler.consumes })
+      const parsed = await readBody(call.incoming, {
+        limit: handler.bodyLimit ?? this.options.bodyLimit,
+        accepts: handler.accepts,
+        consumes: handler.consumes,
+      })
       body = parsed.body
       if (parsed.json) call.json = body
       // A JSON body's fields are already a copy of their own: with no query to merge into, they are the keywords.
-      if (parsed.fields) call.kwargs = parsed.json && isEmpty(call.kwargs) ? parsed.fields : Object.assign(call.kwargs, parsed.fields)
+      if (parsed.fields)
+        call.kwargs = parsed.json && isEmpty(call.kwargs) ? parsed.fields : Object.assign(call.kwargs, parsed.fields)
     } catch (error) {
       return this.fail(call, error)
     }
@@ -181,12 +229,21 @@ export class Application {
     } catch (error) {
       return this.fail(call, error)
     }
-    if (isThenable(value)) return Promise.resolve(value).then((v) => this.finish(call, v, state), (e) => this.fail(call, e))
+    if (isThenable(value))
+      return Promise.resolve(value).then(
+        (v) => this.finish(call, v, state),
+        (e) => this.fail(call, e),
+      )
     return this.finish(call, value, state)
   }
 
   /** Guards and `before()` (unless `admitted` already ran them), the binder, then the handler. */
-  private async runGuarded(call: Call, controller: InstanceType<Handler['cls']>, state: ResponseDraft, admitted = false): Promise<Answer> {
+  private async runGuarded(
+    call: Call,
+    controller: InstanceType<Handler['cls']>,
+    state: ResponseDraft,
+    admitted = false,
+  ): Promise<Answer> {
     const { handler } = call.r
     try {
       if (!admitted) {
@@ -213,7 +270,12 @@ export class Application {
   }
 
   private fail(call: Call, error: unknown): Answer | Promise<Answer> {
-    return this.renderError(this.toHttpError(error, call.incoming.method, call.pathname), call.incoming, call.r.renderError, call.r.handler.renderError)
+    return this.renderError(
+      this.toHttpError(error, call.incoming.method, call.pathname),
+      call.incoming,
+      call.r.renderError,
+      call.r.handler.renderError,
+    )
   }
 
   /**
@@ -228,14 +290,30 @@ export class Application {
     const q = target.indexOf('?')
     const pathname = q < 0 ? target : target.slice(0, q)
     const r = resolve(this.table, 'WEBSOCKET', pathname)
-    const refuse = async (answer: Answer | Promise<Answer>): Promise<UpgradeDecision> => ({ accepted: false, response: toFetchResponse(await answer) })
+    const refuse = async (answer: Answer | Promise<Answer>): Promise<UpgradeDecision> => ({
+      accepted: false,
+      response: toFetchResponse(await answer),
+    })
     if (r.kind !== 'match') {
-      return refuse(this.renderError(new HttpError(404, `No controller takes WebSocket connections at ${pathname}`), incoming, r.renderError))
+      return refuse(
+        this.renderError(
+          new HttpError(404, `No controller takes WebSocket connections at ${pathname}`),
+          incoming,
+          r.renderError,
+        ),
+      )
     }
     // Browsers send Origin on upgrades and no preflight: with CORS configured, only allowed origins may connect.
     const origin = request.headers.get('origin')
     if (this.options.cors && origin !== null && !originCheck(this.options.cors)(origin)) {
-      return refuse(this.renderError(new HttpError(403, `Origin ${origin} may not open WebSockets here`), incoming, r.renderError, r.handler.renderError))
+      return refuse(
+        this.renderError(
+          new HttpError(403, `Origin ${origin} may not open WebSockets here`),
+          incoming,
+          r.renderError,
+          r.handler.renderError,
+        ),
+      )
     }
     const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
     const { handler } = r
@@ -244,7 +322,10 @@ export class Application {
       for (const guard of handler.guards) await guard(controller)
       if (handler.before) await handler.before.call(controller)
       const { args, kwargs } = await bind(handler, r.args, call.kwargs, controller)
-      const handlers = (await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))) as SocketHandlers
+      const handlers = (await handler.fn.apply(
+        controller,
+        callArguments(args, kwargs, handler.signature),
+      )) as SocketHandlers
       if (typeof handlers !== 'object' || handlers === null) {
         throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
       }
@@ -279,8 +360,14 @@ export class Application {
   }
 
   /** Tries the class's renderer, then the nearest module's, then the app's, then the standard envelope. */
-  private renderError(error: HttpError, incoming: IncomingRequest, moduleRenderer: ErrorRenderer | undefined, classRenderer?: ErrorRenderer): Answer | Promise<Answer> {
-    if (classRenderer || moduleRenderer || this.options.renderError) return renderCustom(error, incoming, [classRenderer, moduleRenderer, this.options.renderError], this.logger)
+  private renderError(
+    error: HttpError,
+    incoming: IncomingRequest,
+    moduleRenderer: ErrorRenderer | undefined,
+    classRenderer?: ErrorRenderer,
+  ): Answer | Promise<Answer> {
+    if (classRenderer || moduleRenderer || this.options.renderError)
+      return renderCustom(error, incoming, [classRenderer, moduleRenderer, this.options.renderError], this.logger)
     return standardError(error, incoming)
   }
 }

@@ -37,12 +37,20 @@ export type ErrorRenderer = (error: HttpError, request: Request) => Response | u
 
 /** The parameters of a handler after its path parts: its keyword object (`{ text, target_lang }`), else `Kwargs`. */
 export type HandlerKwargs<H> = H extends (...args: infer P) => unknown
-  ? P extends [...unknown[], infer K] ? (NonNullable<K> extends object ? NonNullable<K> : Kwargs) : Kwargs
+  ? P extends [...unknown[], infer K]
+    ? NonNullable<K> extends object
+      ? NonNullable<K>
+      : Kwargs
+    : Kwargs
   : Kwargs
 
 /** The positional parameters of a handler, as its types convert them (`[id: number, part?: string]`). */
 export type HandlerArgs<H> = H extends (...args: infer P) => unknown
-  ? P extends [...infer A, infer K] ? (NonNullable<K> extends object ? A : P) : P
+  ? P extends [...infer A, infer K]
+    ? NonNullable<K> extends object
+      ? A
+      : P
+    : P
   : unknown[]
 
 /**

@@ -8,11 +8,28 @@ const BRAND = Symbol.for('routeless.HttpError')
 
 /** Reason phrases for the statuses routeless produces itself. */
 export const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 406: 'Not Acceptable', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone',
-  411: 'Length Required', 413: 'Content Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Content', 429: 'Too Many Requests', 456: 'Quota Exceeded', 500: 'Internal Server Error',
-  501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  456: 'Quota Exceeded',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 }
 
 export interface HttpErrorOptions {
@@ -35,7 +52,10 @@ export class HttpError extends Error {
   readonly hasBody: boolean
 
   constructor(status: number, message?: string, options: HttpErrorOptions = {}) {
-    super(message ?? STATUS_TEXT[status] ?? `HTTP ${status}`, options.cause === undefined ? undefined : { cause: options.cause })
+    super(
+      message ?? STATUS_TEXT[status] ?? `HTTP ${status}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    )
     if (!Number.isInteger(status) || status < 200 || status > 599) {
       throw new RangeError(`HttpError status must be an integer from 200 to 599, got ${status}`)
     }
@@ -79,7 +99,10 @@ export class Redirect extends HttpError {
 
 /** 401 with a `WWW-Authenticate` challenge (`scheme` is for example `Basic` or `Bearer`). */
 export class AccessDenied extends HttpError {
-  constructor(message = 'Authentication required', options: HttpErrorOptions & { scheme?: string; realm?: string } = {}) {
+  constructor(
+    message = 'Authentication required',
+    options: HttpErrorOptions & { scheme?: string; realm?: string } = {},
+  ) {
     const headers = new Headers(options.headers)
     if (!headers.has('WWW-Authenticate')) {
       headers.set('WWW-Authenticate', `${options.scheme ?? 'Bearer'} realm="${options.realm ?? 'routeless'}"`)
@@ -103,10 +126,14 @@ export const ERROR_CODES = {
   ROUTELESS_ERR_MODULE_LOAD: 'a controller module failed to load (syntax error, failing import, throw at top level)',
   ROUTELESS_ERR_ROUTE_CONFLICT: 'two controllers claim the same method on the same path',
   ROUTELESS_ERR_AUTH_SPEC: 'an `auth` object names something that is not a handler method (`{ Post: … }`)',
-  ROUTELESS_ERR_MODULE_CONFLICT: 'two module files under one prefix map to the same path (a.ts and a.js, foo-bar.ts and foo_bar.ts)',
-  ROUTELESS_ERR_ROUTE_AMBIGUOUS: 'a sub-resource handler (`GET_$_entries`) and another handler of the same method could answer the same request',
-  ROUTELESS_ERR_TYPES: 'a handler\'s types cannot be read as a contract: a JSDoc constraint with a bad value or on the wrong type (`@minimum abc`, `@pattern` on a number)',
-  ROUTELESS_ERR_CONTROLLER: 'a controller\'s static option has a value routeless cannot use (`static consumes = [\'xml\']`)',
+  ROUTELESS_ERR_MODULE_CONFLICT:
+    'two module files under one prefix map to the same path (a.ts and a.js, foo-bar.ts and foo_bar.ts)',
+  ROUTELESS_ERR_ROUTE_AMBIGUOUS:
+    'a sub-resource handler (`GET_$_entries`) and another handler of the same method could answer the same request',
+  ROUTELESS_ERR_TYPES:
+    "a handler's types cannot be read as a contract: a JSDoc constraint with a bad value or on the wrong type (`@minimum abc`, `@pattern` on a number)",
+  ROUTELESS_ERR_CONTROLLER:
+    "a controller's static option has a value routeless cannot use (`static consumes = ['xml']`)",
   ROUTELESS_ERR_HANDLER_NAME: 'a handler name has more `$` placeholders than the handler takes positional parameters',
 } as const
 

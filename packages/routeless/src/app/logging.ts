@@ -36,12 +36,21 @@ export function createLogger(options: LoggerOptions = {}): Logger & { level: Log
   const level = options.level ?? 'info'
   const rank = LOG_LEVELS.indexOf(level)
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'))
-  const format = options.format === 'json' || options.format === 'pretty' ? options.format : !options.write && process.stderr.isTTY ? 'pretty' : 'json'
+  const format =
+    options.format === 'json' || options.format === 'pretty'
+      ? options.format
+      : !options.write && process.stderr.isTTY
+        ? 'pretty'
+        : 'json'
   const colour = format === 'pretty' && !options.write && process.stderr.isTTY === true && !process.env.NO_COLOR
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (LOG_LEVELS.indexOf(lvl) > rank || rank === 0) return
     const time = new Date()
-    write(format === 'pretty' ? prettyLine(time, lvl, msg, fields, colour) : JSON.stringify({ time: time.toISOString(), level: lvl, msg, ...fields }))
+    write(
+      format === 'pretty'
+        ? prettyLine(time, lvl, msg, fields, colour)
+        : JSON.stringify({ time: time.toISOString(), level: lvl, msg, ...fields }),
+    )
   }
   return {
     level,
@@ -59,7 +68,13 @@ const PAINT = { red: 31, yellow: 33, green: 32, cyan: 36, dim: 2 } as const
  * One human line: `12:00:01.250 GET /foo 200 1.2 ms` for a request, `12:00:01.250 WARN message key=value` otherwise
  * (an error's stack on the lines after it).
  */
-export function prettyLine(time: Date, level: LogLevel, msg: string, fields: Record<string, unknown> = {}, colour = false): string {
+export function prettyLine(
+  time: Date,
+  level: LogLevel,
+  msg: string,
+  fields: Record<string, unknown> = {},
+  colour = false,
+): string {
   const paint = (c: keyof typeof PAINT, text: string) => (colour ? `\x1b[${PAINT[c]}m${text}\x1b[0m` : text)
   const clock = paint('dim', time.toTimeString().slice(0, 8) + '.' + String(time.getMilliseconds()).padStart(3, '0'))
   if (msg === 'request' && typeof fields.status === 'number') {
@@ -68,14 +83,26 @@ export function prettyLine(time: Date, level: LogLevel, msg: string, fields: Rec
     const shade = status >= 500 ? 'red' : status >= 400 ? 'yellow' : 'green'
     return `${clock} ${method} ${path} ${paint(shade, code)} ${duration_ms} ms${extras(rest)}${level === 'debug' ? paint('dim', ` ${request_id}`) : ''}`
   }
-  const tag = level === 'error' ? paint('red', 'ERROR') : level === 'warn' ? paint('yellow', 'WARN') : paint('cyan', level.toUpperCase())
+  const tag =
+    level === 'error'
+      ? paint('red', 'ERROR')
+      : level === 'warn'
+        ? paint('yellow', 'WARN')
+        : paint('cyan', level.toUpperCase())
   const { error, ...rest } = fields as { error?: { stack?: string; message?: string } }
-  const stack = error && typeof error === 'object' ? `\n${error.stack ?? error.message}` : error !== undefined ? ` ${String(error)}` : ''
+  const stack =
+    error && typeof error === 'object'
+      ? `\n${error.stack ?? error.message}`
+      : error !== undefined
+        ? ` ${String(error)}`
+        : ''
   return `${clock} ${tag} ${msg}${extras(rest)}${stack}`
 }
 
 function extras(fields: Record<string, unknown>): string {
-  return Object.entries(fields).map(([k, v]) => ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join('')
+  return Object.entries(fields)
+    .map(([k, v]) => ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join('')
 }
 
 function describe(error: unknown): unknown {
@@ -153,7 +180,8 @@ function withHeader(answer: Answer, name: string, value: string): Answer {
       return copy
     }
   }
-  const headers = answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
+  const headers =
+    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
   headers.set(name, value)
   return { ...answer, headers }
 }

@@ -12,7 +12,15 @@ import type ts from 'typescript'
 import { parseHandlerName } from '../routing/handler-names.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
 import { createHash } from 'node:crypto'
-import { fileHashes, handlerKey, MANIFEST_FORMAT, type HandlerTypes, type JsonSchema, type Manifest, type PositionalParam } from './manifest.ts'
+import {
+  fileHashes,
+  handlerKey,
+  MANIFEST_FORMAT,
+  type HandlerTypes,
+  type JsonSchema,
+  type Manifest,
+  type PositionalParam,
+} from './manifest.ts'
 
 type TS = typeof ts
 
@@ -30,7 +38,10 @@ let id: string | undefined
  * another version wrote is read again instead of trusted — the schemas it holds may say less than this one would.
  */
 export function analyzerId(): string {
-  return (id ??= createHash('sha256').update([analyze, describeMethod, SchemaWriter, applyConstraints].map(String).join('\n')).digest('hex').slice(0, 16))
+  return (id ??= createHash('sha256')
+    .update([analyze, describeMethod, SchemaWriter, applyConstraints].map(String).join('\n'))
+    .digest('hex')
+    .slice(0, 16))
 }
 
 /**
@@ -51,10 +62,21 @@ export async function loadTypeScript(cwd: string): Promise<TS | undefined> {
 
 /** Analyses `inputs` with the TypeScript checker. Throws on a JSDoc constraint that is wrong (a developer mistake). */
 export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
-  const program = createProgram(ts, inputs.map((i) => i.file), cwd)
+  const program = createProgram(
+    ts,
+    inputs.map((i) => i.file),
+    cwd,
+  )
   const checker = program.getTypeChecker()
   const writer = new SchemaWriter(ts, checker)
-  const manifest: Manifest = { format: MANIFEST_FORMAT, typescript: ts.version, analyzer: analyzerId(), files: {}, handlers: {}, $defs: writer.defs }
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT,
+    typescript: ts.version,
+    analyzer: analyzerId(),
+    files: {},
+    handlers: {},
+    $defs: writer.defs,
+  }
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const sha256 = fileHashes()
   for (const input of inputs) {
@@ -76,7 +98,13 @@ export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
         if (typeof parseHandlerName(member.getName()) !== 'object') continue
         const declaration = member.valueDeclaration
         if (!declaration || !ts.isMethodDeclaration(declaration)) continue
-        const types = describeMethod(ts, checker, writer, declaration, `${file} (${exported.getName()}.${member.getName()})`)
+        const types = describeMethod(
+          ts,
+          checker,
+          writer,
+          declaration,
+          `${file} (${exported.getName()}.${member.getName()})`,
+        )
         const doc = ts.displayPartsToString(member.getDocumentationComment(checker)).trim()
         if (doc) types.doc = doc
         manifest.handlers[handlerKey(file, exported.getName(), member.getName())] = types
@@ -96,21 +124,38 @@ export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
 function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
   const configFile = ts.findConfigFile(cwd, ts.sys.fileExists)
   let options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true, allowImportingTsExtensions: true, esModuleInterop: true, lib: ['lib.es2022.d.ts'], types: [],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    allowImportingTsExtensions: true,
+    esModuleInterop: true,
+    lib: ['lib.es2022.d.ts'],
+    types: [],
   }
   if (configFile && existsSync(configFile)) {
     const read = ts.readConfigFile(configFile, ts.sys.readFile)
     if (!read.error) options = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
   }
-  options = { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, declaration: false, composite: false, incremental: false }
+  options = {
+    ...options,
+    noEmit: true,
+    allowJs: true,
+    checkJs: false,
+    skipLibCheck: true,
+    declaration: false,
+    composite: false,
+    incremental: false,
+  }
   const dom = options.lib === undefined || options.lib.some((l) => /lib\.dom\.d\.ts$/i.test(l) || /^dom$/i.test(l))
   const host = withLibraryCache(ts, ts.createCompilerHost(options))
   if (dom) return ts.createProgram(files, options, host)
   const ambient = path.join(cwd, '__routeless_blob_file__.d.ts')
   const { getSourceFile, fileExists, readFile } = host
   host.getSourceFile = (name, version, ...rest) =>
-    path.resolve(name) === ambient ? ts.createSourceFile(name, BLOB_AND_FILE, version) : getSourceFile.call(host, name, version, ...rest)
+    path.resolve(name) === ambient
+      ? ts.createSourceFile(name, BLOB_AND_FILE, version)
+      : getSourceFile.call(host, name, version, ...rest)
   host.fileExists = (name) => path.resolve(name) === ambient || fileExists.call(host, name)
   host.readFile = (name) => (path.resolve(name) === ambient ? BLOB_AND_FILE : readFile.call(host, name))
   return ts.createProgram([...files, ambient], options, host)
@@ -149,11 +194,18 @@ function localImports(ts: TS, program: ts.Program, checker: ts.TypeChecker, sour
   const queue = [source]
   for (let sf = queue.pop(); sf; sf = queue.pop()) {
     for (const statement of sf.statements) {
-      const specifier = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) ? statement.moduleSpecifier : undefined
+      const specifier =
+        ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement.moduleSpecifier : undefined
       if (!specifier) continue
       const target = checker.getSymbolAtLocation(specifier)?.valueDeclaration
       const file = target && ts.isSourceFile(target) ? target : undefined
-      if (!file || file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file) || file.fileName.includes('/node_modules/')) continue
+      if (
+        !file ||
+        file.isDeclarationFile ||
+        program.isSourceFileFromExternalLibrary(file) ||
+        file.fileName.includes('/node_modules/')
+      )
+        continue
       const name = path.resolve(file.fileName)
       if (name === path.resolve(source.fileName) || out.has(name)) continue
       out.add(name)
@@ -163,13 +215,24 @@ function localImports(ts: TS, program: ts.Program, checker: ts.TypeChecker, sour
   return out
 }
 
-function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, method: ts.MethodDeclaration, where: string): HandlerTypes {
+function describeMethod(
+  ts: TS,
+  checker: ts.TypeChecker,
+  writer: SchemaWriter,
+  method: ts.MethodDeclaration,
+  where: string,
+): HandlerTypes {
   const warnings: string[] = []
   const params = [...method.parameters]
   const last = params[params.length - 1]
-  const kwargsParam = last && !last.dotDotDotToken && (ts.isObjectBindingPattern(last.name) || (ts.isIdentifier(last.name) && last.name.text === 'kwargs') || isObjectType(ts, checker, typeOf(checker, last)))
-    ? params.pop()
-    : undefined
+  const kwargsParam =
+    last &&
+    !last.dotDotDotToken &&
+    (ts.isObjectBindingPattern(last.name) ||
+      (ts.isIdentifier(last.name) && last.name.text === 'kwargs') ||
+      isObjectType(ts, checker, typeOf(checker, last)))
+      ? params.pop()
+      : undefined
   const positional: PositionalParam[] = params.map((p, i) => {
     const name = ts.isIdentifier(p.name) ? p.name.text : `arg${i}`
     const rest = Boolean(p.dotDotDotToken)
@@ -177,9 +240,11 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
     let schema: JsonSchema = rest ? { type: 'array', items: {} } : {}
     try {
       schema = writer.declared(p, typeOf(checker, p), p)
-      if (!isPathValue(rest ? schema.items ?? {} : schema, writer.defs)) throw new Unsupported('an object (a path part is one string)')
+      if (!isPathValue(rest ? (schema.items ?? {}) : schema, writer.defs))
+        throw new Unsupported('an object (a path part is one string)')
     } catch (error) {
-      if (!(error instanceof Unsupported)) throw new TypeError(`${where}, parameter ${name}: ${(error as Error).message}`)
+      if (!(error instanceof Unsupported))
+        throw new TypeError(`${where}, parameter ${name}: ${(error as Error).message}`)
       warnings.push(`parameter ${name}: ${error.message} cannot be checked; it is bound as a string`)
       schema = rest ? { type: 'array', items: {} } : {}
     }
@@ -191,15 +256,19 @@ function describeMethod(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, m
     try {
       schema = writer.declared(kwargsParam, typeOf(checker, kwargsParam), kwargsParam)
       const object = schema.$ref ? writer.defs[schema.$ref.slice('#/$defs/'.length)] : schema
-      if (object && Object.keys(schema).length > 0 && object.type !== 'object') throw new Unsupported('a keyword parameter that is not an object')
+      if (object && Object.keys(schema).length > 0 && object.type !== 'object')
+        throw new Unsupported('a keyword parameter that is not an object')
       // `{ page = 1 }`: a default in the pattern makes the keyword optional.
       if (ts.isObjectBindingPattern(kwargsParam.name) && !schema.$ref && Array.isArray(schema.required)) {
-        const defaulted = new Set(kwargsParam.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name).getText()))
+        const defaulted = new Set(
+          kwargsParam.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name).getText()),
+        )
         schema.required = schema.required.filter((r: string) => !defaulted.has(r))
         if (schema.required.length === 0) delete schema.required
       }
     } catch (error) {
-      if (!(error instanceof Unsupported)) throw new TypeError(`${where}, keyword parameter: ${(error as Error).message}`)
+      if (!(error instanceof Unsupported))
+        throw new TypeError(`${where}, keyword parameter: ${(error as Error).message}`)
       warnings.push(`keyword parameter: ${error.message} cannot be checked`)
       schema = {}
     }
@@ -223,12 +292,21 @@ function isPathValue(schema: JsonSchema, defs: Record<string, JsonSchema>): bool
   return types.every((t) => t !== 'object' && t !== 'array')
 }
 
-function returnSchema(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, method: ts.MethodDeclaration): JsonSchema | null {
+function returnSchema(
+  ts: TS,
+  checker: ts.TypeChecker,
+  writer: SchemaWriter,
+  method: ts.MethodDeclaration,
+): JsonSchema | null {
   const signature = checker.getSignatureFromDeclaration(method)
   if (!signature) return null
   const returned = checker.getReturnTypeOfSignature(signature)
-  const awaited = isThenable(ts, checker, returned) ? checker.getAwaitedType(returned) ?? returned : returned
-  if (awaited.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)) return null
+  const awaited = isThenable(ts, checker, returned) ? (checker.getAwaitedType(returned) ?? returned) : returned
+  if (
+    awaited.flags &
+    (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)
+  )
+    return null
   try {
     return writer.schema(awaited, method)
   } catch {
@@ -242,8 +320,14 @@ function returnSchema(ts: TS, checker: ts.TypeChecker, writer: SchemaWriter, met
  */
 function isThenable(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
   const parts = type.isUnion() ? type.types : [type]
-  return parts.some((t) => (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeParameter | ts.TypeFlags.Any)) !== 0
-    && !checker.isArrayType(t) && !checker.isTupleType(t) && (t.flags & ts.TypeFlags.TypeParameter || t.getProperty('then') !== undefined))
+  return parts.some(
+    (t) =>
+      (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeParameter | ts.TypeFlags.Any)) !==
+        0 &&
+      !checker.isArrayType(t) &&
+      !checker.isTupleType(t) &&
+      (t.flags & ts.TypeFlags.TypeParameter || t.getProperty('then') !== undefined),
+  )
 }
 
 /**
@@ -251,7 +335,18 @@ function isThenable(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
  * arguments, whatever its name. Arrays, dates and primitives (optional or not) stay positional.
  */
 function isObjectType(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
-  const parts = type.isUnion() ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null))) : [type]
-  return parts.length > 0 && parts.every((t) => (t.flags & ts.TypeFlags.Object) !== 0 && !checker.isArrayType(t) && !checker.isTupleType(t)
-    && t.getCallSignatures().length === 0 && !['Date', 'File', 'Blob'].includes(t.getSymbol()?.getName() ?? ''))
+  const parts = type.isUnion()
+    ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)))
+    : [type]
+  return (
+    parts.length > 0 &&
+    parts.every(
+      (t) =>
+        (t.flags & ts.TypeFlags.Object) !== 0 &&
+        !checker.isArrayType(t) &&
+        !checker.isTupleType(t) &&
+        t.getCallSignatures().length === 0 &&
+        !['Date', 'File', 'Blob'].includes(t.getSymbol()?.getName() ?? ''),
+    )
+  )
 }

@@ -13,7 +13,11 @@ type Revive = (value: unknown) => unknown
 export const isDateSchema = (schema: JsonSchema) => schema[JS_MARK] === 'Date'
 
 /** The reviver of values of `schema`, or undefined when no `Date` is declared in it. */
-export function dateReviver(schema: JsonSchema, validators: TypeValidators, seen = new Map<JsonSchema, Revive>()): Revive | undefined {
+export function dateReviver(
+  schema: JsonSchema,
+  validators: TypeValidators,
+  seen = new Map<JsonSchema, Revive>(),
+): Revive | undefined {
   const s = validators.deref(schema)
   const known = seen.get(s)
   if (known) return known
@@ -30,16 +34,27 @@ function holdsDate(s: JsonSchema, validators: TypeValidators, visited: Set<JsonS
   if (visited.has(s)) return false
   visited.add(s)
   if (isDateSchema(s)) return true
-  const inner = [s.items, s.additionalProperties, ...(s.prefixItems ?? []), ...Object.values(s.properties ?? {}), ...(s.anyOf ?? []), ...(s.allOf ?? [])]
+  const inner = [
+    s.items,
+    s.additionalProperties,
+    ...(s.prefixItems ?? []),
+    ...Object.values(s.properties ?? {}),
+    ...(s.anyOf ?? []),
+    ...(s.allOf ?? []),
+  ]
   return inner.some((x) => typeof x === 'object' && x !== null && holdsDate(validators.deref(x), validators, visited))
 }
 
 function build(s: JsonSchema, validators: TypeValidators, seen: Map<JsonSchema, Revive>): Revive {
   if (isDateSchema(s)) return (v) => (typeof v === 'string' ? new Date(v) : v)
-  const of = (x: unknown) => (typeof x === 'object' && x !== null ? dateReviver(x as JsonSchema, validators, seen) : undefined)
+  const of = (x: unknown) =>
+    typeof x === 'object' && x !== null ? dateReviver(x as JsonSchema, validators, seen) : undefined
   if (Array.isArray(s.anyOf) || Array.isArray(s.allOf)) {
     // The first branch the value is valid for decides (`Date | null`: a string is the date, null stays null).
-    const branches = ((s.anyOf ?? s.allOf) as JsonSchema[]).map((b) => ({ valid: validators.compile(b), revive: of(b) }))
+    const branches = ((s.anyOf ?? s.allOf) as JsonSchema[]).map((b) => ({
+      valid: validators.compile(b),
+      revive: of(b),
+    }))
     return (v) => {
       for (const b of branches) if (b.valid(v)) return b.revive ? b.revive(v) : v
       return v

@@ -9,14 +9,17 @@ import type { Kwargs } from '../app/controller.ts'
 import { JSON_MARK, type JsonSchema } from './manifest.ts'
 import type { Fail, TypeValidators } from './validators.ts'
 
-
 /** A field's schema marked `@json` (directly, or inside the wrapper of a documented property). */
-export const isJsonField = (s: JsonSchema) => s[JSON_MARK] === true || (Array.isArray(s.allOf) && s.allOf[0]?.[JSON_MARK] === true)
+export const isJsonField = (s: JsonSchema) =>
+  s[JSON_MARK] === true || (Array.isArray(s.allOf) && s.allOf[0]?.[JSON_MARK] === true)
 
 /** The fields of a keyword parameter's object schema that are marked `@json`. */
 export function jsonFieldsOf(kwargs: JsonSchema | undefined, defs: Record<string, JsonSchema>): string[] {
-  const schema = typeof kwargs?.$ref === 'string' && kwargs.$ref.startsWith('#/$defs/') ? defs[kwargs.$ref.slice(8)] : kwargs
-  return Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>).filter(([, s]) => isJsonField(s)).map(([name]) => name)
+  const schema =
+    typeof kwargs?.$ref === 'string' && kwargs.$ref.startsWith('#/$defs/') ? defs[kwargs.$ref.slice(8)] : kwargs
+  return Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>)
+    .filter(([, s]) => isJsonField(s))
+    .map(([name]) => name)
 }
 
 /** `{}`: any value (an untyped parameter). */
@@ -25,7 +28,11 @@ export const isAny = (schema: JsonSchema) => Object.keys(schema).length === 0
 export function holdsObjects(schema: JsonSchema, validators: TypeValidators): boolean {
   const s = validators.deref(schema)
   const branches: JsonSchema[] = Array.isArray(s.anyOf) ? s.anyOf.map((b: JsonSchema) => validators.deref(b)) : [s]
-  return branches.some((b) => [b.type].flat().includes('object') || ([b.type].flat().includes('array') && [validators.deref(b.items ?? {}).type].flat().includes('object')))
+  return branches.some(
+    (b) =>
+      [b.type].flat().includes('object') ||
+      ([b.type].flat().includes('array') && [validators.deref(b.items ?? {}).type].flat().includes('object')),
+  )
 }
 
 /** Deepest nesting and highest list index a form may spell: `a[1000].b.c.d.e.f.g.h` at most. */
@@ -78,7 +85,11 @@ const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?$/
  * Converts a string the way its declared type reads it; anything else is left for the validator to refuse. Strict:
  * `" 12 "`, `"0x10"`, `"Infinity"` stay strings; `""` and `"null"` are null only where the type allows null and not a string.
  */
-export function coercer(schema: JsonSchema, validators: TypeValidators, seen = new Map<JsonSchema, (value: unknown) => unknown>()): (value: unknown) => unknown {
+export function coercer(
+  schema: JsonSchema,
+  validators: TypeValidators,
+  seen = new Map<JsonSchema, (value: unknown) => unknown>(),
+): (value: unknown) => unknown {
   // A documented property of a named type (`{ allOf: [ref], description }`) is read as the type.
   if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return coercer(schema.allOf[0], validators, seen)
   if (schema[JSON_MARK]) {
@@ -112,10 +123,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-function buildCoercer(s: JsonSchema, validators: TypeValidators, seen: Map<JsonSchema, (value: unknown) => unknown>): (value: unknown) => unknown {
+function buildCoercer(
+  s: JsonSchema,
+  validators: TypeValidators,
+  seen: Map<JsonSchema, (value: unknown) => unknown>,
+): (value: unknown) => unknown {
   if (isAny(s)) return (v) => v
   if (Array.isArray(s.anyOf)) {
-    const branches = (s.anyOf as JsonSchema[]).map((b) => ({ coerce: coercer(b, validators, seen), check: validators.compile(b) }))
+    const branches = (s.anyOf as JsonSchema[]).map((b) => ({
+      coerce: coercer(b, validators, seen),
+      check: validators.compile(b),
+    }))
     return (v) => {
       for (const b of branches) if (b.check(v)) return v // a value one branch takes as it is stays as it is
       for (const b of branches) {
@@ -131,8 +149,15 @@ function buildCoercer(s: JsonSchema, validators: TypeValidators, seen: Map<JsonS
     // A comma list is split only for items that are not strings (`ids=1,2`): a text holds commas of its own
     // (`text=Hello, world!`), so string items come one per repeated key.
     const itemTypes = [validators.deref(s.items ?? {}).type].flat()
-    const splits = itemTypes.some((t) => t === 'number' || t === 'integer' || t === 'boolean') && !itemTypes.includes('string')
-    const split = (x: unknown) => (splits && typeof x === 'string' ? x.split(',').map((y) => y.trim()).filter((y) => y !== '') : [x])
+    const splits =
+      itemTypes.some((t) => t === 'number' || t === 'integer' || t === 'boolean') && !itemTypes.includes('string')
+    const split = (x: unknown) =>
+      splits && typeof x === 'string'
+        ? x
+            .split(',')
+            .map((y) => y.trim())
+            .filter((y) => y !== '')
+        : [x]
     const json = itemTypes.includes('object') || itemTypes.includes('array')
     return (v) => {
       if (json && typeof v === 'string' && /^\s*\[/.test(v)) v = parseJson(v) // a list of objects sent as JSON text
@@ -142,8 +167,11 @@ function buildCoercer(s: JsonSchema, validators: TypeValidators, seen: Map<JsonS
   if (types.has('object')) {
     // A form's nested fields (`dictionaries[0].entries_format`) are strings too: each member read by its own type.
     // A form value where an object is declared is read as JSON text (SDKs send JSON in multipart parts).
-    const members = Object.entries((s.properties ?? {}) as Record<string, JsonSchema>).map(([k, m]) => [k, coercer(m, validators, seen)] as const)
-    const extra = typeof s.additionalProperties === 'object' ? coercer(s.additionalProperties, validators, seen) : undefined
+    const members = Object.entries((s.properties ?? {}) as Record<string, JsonSchema>).map(
+      ([k, m]) => [k, coercer(m, validators, seen)] as const,
+    )
+    const extra =
+      typeof s.additionalProperties === 'object' ? coercer(s.additionalProperties, validators, seen) : undefined
     const declared = new Set(members.map(([k]) => k))
     return (v) => {
       if (typeof v === 'string' && /^\s*\{/.test(v)) return parseJson(v)
@@ -158,7 +186,7 @@ function buildCoercer(s: JsonSchema, validators: TypeValidators, seen: Map<JsonS
   return (v) => {
     if (Array.isArray(v) && v.length === 1 && !types.has('array')) v = v[0] // a repeated key sent once more is still one value
     if (typeof v !== 'string') return v
-    if (literals) return literals.find((l) => typeof l === 'string' ? l === v : String(l) === v) ?? v
+    if (literals) return literals.find((l) => (typeof l === 'string' ? l === v : String(l) === v)) ?? v
     if ((v === '' || v === 'null') && types.has('null') && !types.has('string')) return null
     if ((types.has('number') || types.has('integer')) && DECIMAL.test(v)) {
       const n = Number(v)

@@ -131,6 +131,12 @@ export function isFresh(entry: ManifestFile | undefined, file: string, base: str
 export function mergeManifests(old: Manifest | undefined, fresh: Manifest): Manifest {
   if (!old || old.typescript !== fresh.typescript) return fresh
   const handlers: Record<string, HandlerTypes> = {}
-  for (const [key, value] of Object.entries(old.handlers)) if (!(key.slice(0, key.indexOf('#')) in fresh.files)) handlers[key] = value
-  return { ...fresh, files: { ...old.files, ...fresh.files }, handlers: { ...handlers, ...fresh.handlers }, $defs: { ...old.$defs, ...fresh.$defs } }
+  for (const [key, value] of Object.entries(old.handlers))
+    if (!(key.slice(0, key.indexOf('#')) in fresh.files)) handlers[key] = value
+  return {
+    ...fresh,
+    files: { ...old.files, ...fresh.files },
+    handlers: { ...handlers, ...fresh.handlers },
+    $defs: { ...old.$defs, ...fresh.$defs },
+  }
 }

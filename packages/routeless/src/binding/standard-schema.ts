@@ -46,10 +46,16 @@ export function params<const S extends ParamSpec>(spec: S): S {
 }
 
 /** The keyword arguments a handler receives for spec `S` (the kwargs schema's output). */
-export type KwargsOf<S extends ParamSpec> = S['kwargs'] extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S['kwargs']> : Kwargs
+export type KwargsOf<S extends ParamSpec> = S['kwargs'] extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S['kwargs']>
+  : Kwargs
 /** The positional arguments a handler receives for spec `S`. */
 export type ArgsOf<S extends ParamSpec> = S['args'] extends readonly StandardSchemaV1[]
-  ? { -readonly [I in keyof S['args']]: S['args'][I] extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S['args'][I]> : never }
+  ? {
+      -readonly [I in keyof S['args']]: S['args'][I] extends StandardSchemaV1
+        ? StandardSchemaV1.InferOutput<S['args'][I]>
+        : never
+    }
   : string[]
 
 /** One failing parameter, as listed in the 400 body's `errors`. */
@@ -72,8 +78,12 @@ export type Binder = (args: string[], kwargs: Kwargs) => Promise<{ args: unknown
 type Kind = 'array' | 'boolean' | 'integer' | 'number' | 'string' | 'object' | undefined
 
 /** JSON Schema of a Standard Schema when its library provides one (Standard JSON Schema), else undefined. */
-export function jsonSchemaOf(schema: StandardSchemaV1 | undefined, io: 'input' | 'output' = 'input'): Record<string, any> | undefined {
-  const converter = (schema?.['~standard'] as { jsonSchema?: { input: Function; output: Function } } | undefined)?.jsonSchema
+export function jsonSchemaOf(
+  schema: StandardSchemaV1 | undefined,
+  io: 'input' | 'output' = 'input',
+): Record<string, any> | undefined {
+  const converter = (schema?.['~standard'] as { jsonSchema?: { input: Function; output: Function } } | undefined)
+    ?.jsonSchema
   if (!converter) return undefined
   try {
     const out = converter[io]({ target: 'draft-2020-12' }) as Record<string, any>
@@ -104,14 +114,24 @@ function coerce(value: unknown, schema: Record<string, any> | undefined): unknow
   if (kind === 'array') {
     const list = Array.isArray(value) ? value : [value]
     const items = schema?.items ?? schema?.anyOf?.find((a: any) => a.type === 'array')?.items
-    return list.flatMap((v) => (typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter((x) => x !== '') : [v])).map((v) => coerce(v, items))
+    return list
+      .flatMap((v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((x) => x.trim())
+              .filter((x) => x !== '')
+          : [v],
+      )
+      .map((v) => coerce(v, items))
   }
   if (typeof value !== 'string') return value
   if (kind === 'boolean') {
     const lower = value.toLowerCase()
     return TRUE.has(lower) ? true : FALSE.has(lower) ? false : value
   }
-  if ((kind === 'integer' || kind === 'number') && /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(value.trim())) return Number(value)
+  if ((kind === 'integer' || kind === 'number') && /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(value.trim()))
+    return Number(value)
   return value
 }
 
@@ -140,7 +160,9 @@ export function compileBinder(spec: ParamSpec, argNames: string[]): Binder {
       const input: Record<string, unknown> = {}
       for (const key of Object.keys(kwargs)) input[key] = coerce(kwargs[key], fieldJson[key])
       const result = await kwargsSchema['~standard'].validate(input)
-      if (result.issues) for (const issue of result.issues) issues.push({ name: pathName(issue) || '(keyword arguments)', reason: issue.message })
+      if (result.issues)
+        for (const issue of result.issues)
+          issues.push({ name: pathName(issue) || '(keyword arguments)', reason: issue.message })
       else outKwargs = result.value as Kwargs
     }
     if (issues.length > 0) {
@@ -152,13 +174,21 @@ export function compileBinder(spec: ParamSpec, argNames: string[]): Binder {
 }
 
 /** A short text of a handler's parameters for `routeless routes`: `(id) {sort?, page?}`. */
-export function describeParams(argNames: string[], min: number, spec: ParamSpec | undefined, takesKwargs: boolean, typedKwargs?: Record<string, any>): string {
+export function describeParams(
+  argNames: string[],
+  min: number,
+  spec: ParamSpec | undefined,
+  takesKwargs: boolean,
+  typedKwargs?: Record<string, any>,
+): string {
   const positional = argNames.map((n, i) => (i < min ? n : `${n}?`)).join(', ')
   const json = jsonSchemaOf(spec?.kwargs) ?? typedKwargs
   let kw = ''
   if (json?.properties) {
     const required = new Set<string>(json.required ?? [])
-    kw = ` {${Object.keys(json.properties).map((k) => (required.has(k) ? k : `${k}?`)).join(', ')}}`
+    kw = ` {${Object.keys(json.properties)
+      .map((k) => (required.has(k) ? k : `${k}?`))
+      .join(', ')}}`
   } else if (takesKwargs || spec?.kwargs) kw = ' {…}'
   return `(${positional})${kw}`
 }

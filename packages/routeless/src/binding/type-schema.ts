@@ -22,7 +22,10 @@ export class SchemaWriter {
   private readonly named = new Map<ts.Type, string>()
   private readonly taken = new Map<string, ts.Type>()
 
-  constructor(private readonly ts: TS, private readonly checker: ts.TypeChecker) {}
+  constructor(
+    private readonly ts: TS,
+    private readonly checker: ts.TypeChecker,
+  ) {}
 
   /** The schema of `type`; `at` is a node used to resolve property types. Throws `Unsupported`. */
   schema(type: ts.Type, at: ts.Node, depth = 0): JsonSchema {
@@ -45,7 +48,8 @@ export class SchemaWriter {
     if (type.isUnion()) return withConstraints(this.union(type, at, depth))
     if (f & ts.TypeFlags.Object) {
       const symbol = type.getSymbol()
-      if (symbol?.getName() === 'Date') return withConstraints({ type: 'string', format: 'date-time', [JS_MARK]: 'Date' })
+      if (symbol?.getName() === 'Date')
+        return withConstraints({ type: 'string', format: 'date-time', [JS_MARK]: 'Date' })
       if (checker.isArrayType(type)) {
         const [item] = checker.getTypeArguments(type as ts.TypeReference)
         return withConstraints({ type: 'array', items: item ? this.schema(item, at, depth + 1) : {} })
@@ -58,7 +62,22 @@ export class SchemaWriter {
       const name = symbol?.getName()
       // An uploaded file (a multipart part): checked as a `Blob` by the binder, `format: binary` in OpenAPI.
       if (name === 'File' || name === 'Blob') return { [JS_MARK]: 'File' }
-      if (name && ['Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'RegExp', 'Uint8Array', 'ArrayBuffer', 'Response', 'Request', 'ReadableStream'].includes(name)) {
+      if (
+        name &&
+        [
+          'Map',
+          'Set',
+          'WeakMap',
+          'WeakSet',
+          'Promise',
+          'RegExp',
+          'Uint8Array',
+          'ArrayBuffer',
+          'Response',
+          'Request',
+          'ReadableStream',
+        ].includes(name)
+      ) {
         throw new Unsupported(`a ${name}`)
       }
       return this.object(type, at, depth)
@@ -82,13 +101,22 @@ export class SchemaWriter {
   private aliasedAt(node: ts.TypeNode, schema: JsonSchema): JsonSchema {
     const { ts, checker } = this
     if (ts.isParenthesizedTypeNode(node)) return this.aliasedAt(node.type, schema)
-    const element = ts.isArrayTypeNode(node) ? node.elementType
-      : ts.isTypeReferenceNode(node) && node.typeName.getText() === 'Array' && node.typeArguments?.length === 1 ? node.typeArguments[0]
-      : undefined
-    if (element) return schema.type === 'array' && schema.items && !schema.items.$ref ? { ...schema, items: this.aliasedAt(element, schema.items) } : schema
+    const element = ts.isArrayTypeNode(node)
+      ? node.elementType
+      : ts.isTypeReferenceNode(node) && node.typeName.getText() === 'Array' && node.typeArguments?.length === 1
+        ? node.typeArguments[0]
+        : undefined
+    if (element)
+      return schema.type === 'array' && schema.items && !schema.items.$ref
+        ? { ...schema, items: this.aliasedAt(element, schema.items) }
+        : schema
     if (ts.isUnionTypeNode(node)) {
       // `Page | null`, `Page | undefined`: the alias's constraints on the member it makes (null keeps none).
-      const members = node.types.filter((t) => !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) && t.kind !== ts.SyntaxKind.UndefinedKeyword)
+      const members = node.types.filter(
+        (t) =>
+          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) &&
+          t.kind !== ts.SyntaxKind.UndefinedKeyword,
+      )
       // (An `anyOf` takes each tag on the branches it fits: applyConstraints.)
       return members.length === 1 ? this.aliasedAt(members[0]!, schema) : schema
     }
@@ -104,8 +132,12 @@ export class SchemaWriter {
     const { ts } = this
     const members = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)))
     // `boolean` is `true | false` to the checker: keep it one type.
-    const hasTrue = members.some((t) => t.flags & ts.TypeFlags.BooleanLiteral && this.checker.typeToString(t) === 'true')
-    const hasFalse = members.some((t) => t.flags & ts.TypeFlags.BooleanLiteral && this.checker.typeToString(t) === 'false')
+    const hasTrue = members.some(
+      (t) => t.flags & ts.TypeFlags.BooleanLiteral && this.checker.typeToString(t) === 'true',
+    )
+    const hasFalse = members.some(
+      (t) => t.flags & ts.TypeFlags.BooleanLiteral && this.checker.typeToString(t) === 'false',
+    )
     const rest = hasTrue && hasFalse ? members.filter((t) => !(t.flags & ts.TypeFlags.BooleanLiteral)) : members
     const schemas = rest.map((t) => this.schema(t, at, depth + 1))
     if (hasTrue && hasFalse) schemas.push({ type: 'boolean' })
@@ -138,9 +170,15 @@ export class SchemaWriter {
     for (const prop of checker.getPropertiesOfType(type)) {
       const declaration = prop.valueDeclaration ?? prop.declarations?.[0]
       const propType = checker.getTypeOfSymbolAtLocation(prop, declaration ?? at)
-      if (propType.getCallSignatures().length > 0 && declaration && (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))) continue
+      if (
+        propType.getCallSignatures().length > 0 &&
+        declaration &&
+        (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))
+      )
+        continue
       // `x?: never` (or `?: undefined`): a property that must not be sent, such as a field fixed at creation.
-      const absent = prop.flags & ts.SymbolFlags.Optional && propType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Never)
+      const absent =
+        prop.flags & ts.SymbolFlags.Optional && propType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Never)
       let schema = absent ? { not: {} } : this.declared(declaration, propType, at, depth + 1)
       const doc = ts.displayPartsToString(prop.getDocumentationComment(checker)).trim()
       const tags = tagMap(prop.getJsDocTags(checker))
@@ -200,7 +238,11 @@ function acceptsUndefined(ts: TS, type: ts.Type): boolean {
 
 function tagMap(tags: readonly ts.JSDocTagInfo[]): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const tag of tags) out[tag.name] = (tag.text ?? []).map((p) => p.text).join('').trim()
+  for (const tag of tags)
+    out[tag.name] = (tag.text ?? [])
+      .map((p) => p.text)
+      .join('')
+      .trim()
   return out
 }
 
@@ -213,19 +255,22 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
   const out = { ...schema }
   const types = new Set<string>([schema.type].flat().filter(Boolean))
   const need = (tag: string, ...allowed: string[]) => {
-    if (!allowed.some((t) => types.has(t))) throw new TypeError(`@${tag} on ${where} applies to ${allowed.join(' or ')} values only`)
+    if (!allowed.some((t) => types.has(t)))
+      throw new TypeError(`@${tag} on ${where} applies to ${allowed.join(' or ')} values only`)
   }
   for (const tag of NUMERIC_TAGS) {
     if (!(tag in tags)) continue
     const value = Number(tags[tag])
-    if (tags[tag] === '' || !Number.isFinite(value)) throw new TypeError(`@${tag} on ${where} needs a number, got "${tags[tag]}"`)
+    if (tags[tag] === '' || !Number.isFinite(value))
+      throw new TypeError(`@${tag} on ${where} needs a number, got "${tags[tag]}"`)
     need(tag, 'number', 'integer')
     out[tag] = value
   }
   for (const tag of COUNT_TAGS) {
     if (!(tag in tags)) continue
     const value = Number(tags[tag])
-    if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`@${tag} on ${where} needs a whole number, got "${tags[tag]}"`)
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new TypeError(`@${tag} on ${where} needs a whole number, got "${tags[tag]}"`)
     need(tag, ...(tag.endsWith('Items') ? ['array'] : tag.endsWith('Properties') ? ['object'] : ['string']))
     out[tag] = value
   }
@@ -241,7 +286,10 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
   if ('format' in tags) {
     need('format', 'string')
     const format = tags.format === 'url' ? 'uri' : tags.format!
-    if (!FORMATS.has(format)) throw new TypeError(`@format on ${where}: unknown format "${tags.format}" (use one of ${[...FORMATS].join(', ')})`)
+    if (!FORMATS.has(format))
+      throw new TypeError(
+        `@format on ${where}: unknown format "${tags.format}" (use one of ${[...FORMATS].join(', ')})`,
+      )
     out.format = format
   }
   if ('errorMessage' in tags) {
@@ -281,8 +329,19 @@ function constrainBranches(schema: JsonSchema, tags: Record<string, string>, whe
 }
 
 /** The keywords a per-keyword `@errorMessage` may name: what a type or a JSDoc tag can make fail. */
-const MESSAGE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'enum', 'const', 'not', 'anyOf', 'format', 'pattern',
-  ...NUMERIC_TAGS, ...COUNT_TAGS])
+const MESSAGE_KEYWORDS = new Set([
+  'type',
+  'required',
+  'additionalProperties',
+  'enum',
+  'const',
+  'not',
+  'anyOf',
+  'format',
+  'pattern',
+  ...NUMERIC_TAGS,
+  ...COUNT_TAGS,
+])
 
 /** `@errorMessage {"maxItems": "At most 20 entries."}`: a message per keyword, as ajv-errors takes them. */
 function keywordMessages(text: string, where: string): Record<string, string> {
@@ -294,8 +353,12 @@ function keywordMessages(text: string, where: string): Record<string, string> {
   }
   const entries = Object.entries(parsed as Record<string, unknown>)
   for (const [keyword, message] of entries) {
-    if (!MESSAGE_KEYWORDS.has(keyword)) throw new TypeError(`@errorMessage on ${where}: "${keyword}" is not a keyword (use one of ${[...MESSAGE_KEYWORDS].join(', ')})`)
-    if (typeof message !== 'string' || !message) throw new TypeError(`@errorMessage on ${where}: the message for "${keyword}" must be a text`)
+    if (!MESSAGE_KEYWORDS.has(keyword))
+      throw new TypeError(
+        `@errorMessage on ${where}: "${keyword}" is not a keyword (use one of ${[...MESSAGE_KEYWORDS].join(', ')})`,
+      )
+    if (typeof message !== 'string' || !message)
+      throw new TypeError(`@errorMessage on ${where}: the message for "${keyword}" must be a text`)
   }
   return Object.fromEntries(entries) as Record<string, string>
 }

@@ -8,7 +8,19 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { RoutelessError } from '../app/errors.ts'
 import type { ModuleSource } from '../routing/discover.ts'
-import { fileHashes, fileOfModule, handlerKey, isFresh, MANIFEST_PATH, mergeManifests, readManifest, writeManifest, type HandlerTypes, type JsonSchema, type Manifest } from './manifest.ts'
+import {
+  fileHashes,
+  fileOfModule,
+  handlerKey,
+  isFresh,
+  MANIFEST_PATH,
+  mergeManifests,
+  readManifest,
+  writeManifest,
+  type HandlerTypes,
+  type JsonSchema,
+  type Manifest,
+} from './manifest.ts'
 
 /**
  * `'auto'` (default): manifest, else analysis, else names; `'manifest'`: the manifest only (production: never imports
@@ -39,7 +51,10 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   const mode = options.mode ?? 'auto'
   if (mode === 'off') return NONE
   const { cwd } = options
-  const manifestFile = typeof options.manifest === 'string' || options.manifest === undefined ? path.resolve(cwd, options.manifest ?? MANIFEST_PATH) : undefined
+  const manifestFile =
+    typeof options.manifest === 'string' || options.manifest === undefined
+      ? path.resolve(cwd, options.manifest ?? MANIFEST_PATH)
+      : undefined
   let manifest = typeof options.manifest === 'object' ? options.manifest : readManifest(manifestFile!)
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file) && declaresTypes(s.file))
@@ -58,7 +73,11 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
       const { analyze } = await import('./analyze.ts')
       let fresh: Manifest
       try {
-        fresh = analyze(ts, stale.map((s) => ({ file: s.file, module: s.parts.join('/') })), cwd)
+        fresh = analyze(
+          ts,
+          stale.map((s) => ({ file: s.file, module: s.parts.join('/') })),
+          cwd,
+        )
       } catch (cause) {
         throw new RoutelessError('ROUTELESS_ERR_TYPES', (cause as Error).message, { cause })
       }
@@ -66,10 +85,16 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
       if (manifestFile) writeManifest(manifestFile, manifest)
       origin = 'analysis'
     } else {
-      const names = stale.slice(0, 3).map((s) => rel(s.file)).join(', ') + (stale.length > 3 ? ` and ${stale.length - 3} more` : '')
-      warnings.push(mode === 'manifest' || manifest
-        ? `The signature manifest does not describe ${names} (edited since \`routeless build\`?): their parameters are bound by name, unchecked. Run \`routeless build\`.`
-        : `typescript is not installed and there is no signature manifest: handler parameters are bound by name, unchecked (install typescript, or run \`routeless build\` where it is).`)
+      const names =
+        stale
+          .slice(0, 3)
+          .map((s) => rel(s.file))
+          .join(', ') + (stale.length > 3 ? ` and ${stale.length - 3} more` : '')
+      warnings.push(
+        mode === 'manifest' || manifest
+          ? `The signature manifest does not describe ${names} (edited since \`routeless build\`?): their parameters are bound by name, unchecked. Run \`routeless build\`.`
+          : `typescript is not installed and there is no signature manifest: handler parameters are bound by name, unchecked (install typescript, or run \`routeless build\` where it is).`,
+      )
     }
   }
   if (!manifest) return { ...NONE, warnings }
@@ -77,10 +102,14 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   const staleFiles = new Set(origin === 'analysis' ? [] : stale.map((s) => s.file))
   const served = new Set(files.map((s) => rel(s.file)))
   for (const [key, types] of Object.entries(current.handlers)) {
-    if (types.warnings && served.has(key.slice(0, key.indexOf('#')))) for (const w of types.warnings) warnings.push(`${key.replace('#', ': ')}: ${w}`)
+    if (types.warnings && served.has(key.slice(0, key.indexOf('#'))))
+      for (const w of types.warnings) warnings.push(`${key.replace('#', ': ')}: ${w}`)
   }
   return {
-    origin, manifest: current, defs: current.$defs, warnings,
+    origin,
+    manifest: current,
+    defs: current.$defs,
+    warnings,
     lookup(source, className, method) {
       if (staleFiles.has(source.file)) return undefined
       const file = source.file.startsWith('<') ? fileOfModule(current, source.parts.join('/')) : rel(source.file)

@@ -50,7 +50,11 @@ function messageAt(check: Check, error: ErrorObject | undefined): string | undef
   for (const [i, part] of path.entries()) {
     schema = schema && step(check.deref(unwrap(schema, check.deref)), part)
     if (!schema) break
-    const own = messageFor(unwrap(schema, check.deref).errorMessage ?? schema.errorMessage, error, i === path.length - 1)
+    const own = messageFor(
+      unwrap(schema, check.deref).errorMessage ?? schema.errorMessage,
+      error,
+      i === path.length - 1,
+    )
     if (own !== undefined) message = own
   }
   return message
@@ -68,11 +72,14 @@ function messageFor(message: unknown, error: ErrorObject | undefined, failedHere
 
 /** A `{ allOf: [ref], description }` wrapper (a documented property of a named type) seen through. */
 function unwrap(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): JsonSchema {
-  return Array.isArray(schema.allOf) && schema.allOf.length === 1 ? { ...deref(schema.allOf[0]), ...schema, allOf: undefined } : deref(schema)
+  return Array.isArray(schema.allOf) && schema.allOf.length === 1
+    ? { ...deref(schema.allOf[0]), ...schema, allOf: undefined }
+    : deref(schema)
 }
 
 function step(schema: JsonSchema, part: string): JsonSchema | undefined {
-  if (schema.type === 'array' || schema.items) return /^\d+$/.test(part) ? (schema.prefixItems?.[Number(part)] ?? schema.items) : undefined
+  if (schema.type === 'array' || schema.items)
+    return /^\d+$/.test(part) ? (schema.prefixItems?.[Number(part)] ?? schema.items) : undefined
   // Own members only: a JSON key `__proto__` must not find Object.prototype here.
   const member = schema.properties && Object.hasOwn(schema.properties, part) ? schema.properties[part] : undefined
   return member ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined)
@@ -92,13 +99,19 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
     message: ownMessage(schema, deref),
     deref,
   })
-  const positional = types.positional.map((p) => ({ name: p.name, rest: p.rest, check: check(p.rest ? (p.schema.items ?? {}) : p.schema) }))
+  const positional = types.positional.map((p) => ({
+    name: p.name,
+    rest: p.rest,
+    check: check(p.rest ? (p.schema.items ?? {}) : p.schema),
+  }))
   const plainString = (c: Check) => c.schema.type === 'string' && Object.keys(c.schema).length === 1
   const positionalNeeded = positional.some((p) => p.check.validate && !plainString(p.check))
   const kwSchema = types.kwargs ? validators.deref(types.kwargs.schema) : undefined
   const typedKwargs = kwSchema && kwSchema.type === 'object'
   if (!positionalNeeded && !typedKwargs) return undefined
-  const properties = new Map<string, Check>(Object.entries((kwSchema?.properties ?? {}) as Record<string, JsonSchema>).map(([k, s]) => [k, check(s)]))
+  const properties = new Map<string, Check>(
+    Object.entries((kwSchema?.properties ?? {}) as Record<string, JsonSchema>).map(([k, s]) => [k, check(s)]),
+  )
   const required = (kwSchema?.required ?? []) as string[]
   const extra = kwSchema?.additionalProperties
   const extraCheck = extra && extra !== true && typeof extra === 'object' && !isAny(extra) ? check(extra) : undefined
@@ -106,16 +119,22 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
 
   // Rules on the keyword object as a whole (`@minProperties 1` on a patch type), checked once its members are.
   const whole = kwSchema ? objectRules(kwSchema) : undefined
-  const wholeCheck = whole ? { validate: validators.compile(whole), message: ownMessage(kwSchema!, (s) => validators.deref(s)) } : undefined
+  const wholeCheck = whole
+    ? { validate: validators.compile(whole), message: ownMessage(kwSchema!, (s) => validators.deref(s)) }
+    : undefined
   const wholeName = types.kwargs?.name ?? 'kwargs'
   // Members that hold objects (or lists of them), which a form sends as `dictionaries[0].source_lang` fields.
   const structured = new Set([...properties].filter(([, c]) => holdsObjects(c.schema, validators)).map(([k]) => k))
   const expected = [...properties.keys()]
-  const unknownReason = expected.length === 0 ? 'is not a parameter: this handler takes none' : `is not a parameter (expected ${expected.join(', ')})`
+  const unknownReason =
+    expected.length === 0
+      ? 'is not a parameter: this handler takes none'
+      : `is not a parameter (expected ${expected.join(', ')})`
 
   return (args, kwargs, json) => {
     let issues: ParamIssue[] | undefined
-    const fail: Fail = (name, reason, kind = 'invalid', own = false) => void (issues ??= []).push(own ? { name, reason, kind, own } : { name, reason, kind })
+    const fail: Fail = (name, reason, kind = 'invalid', own = false) =>
+      void (issues ??= []).push(own ? { name, reason, kind, own } : { name, reason, kind })
     const outArgs: unknown[] = args.slice()
     if (positionalNeeded) {
       for (let i = 0, p = 0; i < args.length && p < positional.length; i++) {
@@ -127,7 +146,10 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
     }
     if (!typedKwargs) return issues ? reject(issues) : { args: outArgs, kwargs }
     if (json !== undefined && (typeof json !== 'object' || json === null || Array.isArray(json))) {
-      throw new HttpError(400, `The body must be a JSON object, not ${json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`}`)
+      throw new HttpError(
+        400,
+        `The body must be a JSON object, not ${json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`}`,
+      )
     }
     const sent = json as Record<string, unknown> | undefined
     if (structured.size > 0 && sent === undefined) kwargs = nestForm(kwargs, structured, fail)
@@ -158,13 +180,27 @@ function run(check: Check, raw: unknown, name: string, fail: Fail, typed = false
     // `@errorMessage` speaks for every failure of its value, its type's and its missing members included (as
     // ajv-errors reads the tag).
     const own = messageAt(check, error)
-    fail(name + dotted(error), own ?? reasonOf(error, check.schema, raw), missing ? 'missing' : 'invalid', own !== undefined)
+    fail(
+      name + dotted(error),
+      own ?? reasonOf(error, check.schema, raw),
+      missing ? 'missing' : 'invalid',
+      own !== undefined,
+    )
     return raw
   }
   return check.revive ? check.revive(value) : value
 }
 
-const MEMBER_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'errorMessage', '$ref'])
+const MEMBER_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'description',
+  'title',
+  'errorMessage',
+  '$ref',
+])
 
 /** The keywords of an object schema that judge the object as a whole, or undefined when there are none. */
 function objectRules(schema: JsonSchema): JsonSchema | undefined {
@@ -184,7 +220,10 @@ function reject(issues: ParamIssue[]): never {
 
 function dotted(error: ErrorObject | undefined): string {
   if (!error) return ''
-  const path = error.instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const path = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (error.keyword === 'required') path.push(String(error.params.missingProperty))
   if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty))
   return path.length ? '.' + path.join('.') : ''
@@ -195,14 +234,18 @@ function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unkno
   const got = typeof raw === 'string' ? `, got "${raw.length > 40 ? raw.slice(0, 40) + '…' : raw}"` : ''
   if (!error) return 'is invalid'
   // A `@json` field sent more than once: the last text counted, and it was not the value.
-  if (Array.isArray(raw) && error.instancePath === '' && isJsonField(schema)) return `must be sent once, as JSON text (it came ${raw.length} times)`
+  if (Array.isArray(raw) && error.instancePath === '' && isJsonField(schema))
+    return `must be sent once, as JSON text (it came ${raw.length} times)`
   if (error.keyword === 'required') return 'is required'
   if (error.keyword === 'additionalProperties') return 'is not a known field'
-  if (error.keyword === 'enum') return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}`
+  if (error.keyword === 'enum')
+    return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}`
   if (error.keyword === 'const') return `must be ${JSON.stringify(error.params.allowedValue)}${got}`
-  if (error.keyword === 'type') return `must be ${article([error.params.type].flat().join(' or '))}${error.instancePath ? '' : got}`
+  if (error.keyword === 'type')
+    return `must be ${article([error.params.type].flat().join(' or '))}${error.instancePath ? '' : got}`
   // A `Date` (at any depth) or a `@format date-time` string.
-  if (error.keyword === 'format' && (isDateSchema(schema) || error.params.format === 'date-time')) return `must be an ISO 8601 date${error.instancePath ? '' : got}`
+  if (error.keyword === 'format' && (isDateSchema(schema) || error.params.format === 'date-time'))
+    return `must be an ISO 8601 date${error.instancePath ? '' : got}`
   if (error.keyword === JS_MARK) return 'must be a file (a multipart/form-data part)'
   return `${error.message ?? 'is invalid'}${error.instancePath ? '' : got}`
 }
@@ -210,4 +253,3 @@ function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unkno
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
 }
-

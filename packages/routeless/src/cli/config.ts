@@ -50,7 +50,12 @@ export function defineConfig<Context = unknown>(config: RoutelessConfig<Context>
 }
 
 /** The names the CLI looks for in the working directory, in this order. */
-export const CONFIG_FILES = ['routeless.config.ts', 'routeless.config.mts', 'routeless.config.js', 'routeless.config.mjs']
+export const CONFIG_FILES = [
+  'routeless.config.ts',
+  'routeless.config.mts',
+  'routeless.config.js',
+  'routeless.config.mjs',
+]
 
 export interface LoadedConfig {
   /** Absolute path of the file read, or undefined when there is none. */
@@ -58,7 +63,28 @@ export interface LoadedConfig {
   config: RoutelessConfig
 }
 
-const KEYS = new Set(['prefix', 'host', 'server', 'workers', 'watch', 'logLevel', 'logFormat', 'context', 'ready', 'close', 'openapi', 'bodyLimit', 'renderError', 'logger', 'cors', 'auth', 'accessLog', 'explainNotFound', 'types', 'manifest'])
+const KEYS = new Set([
+  'prefix',
+  'host',
+  'server',
+  'workers',
+  'watch',
+  'logLevel',
+  'logFormat',
+  'context',
+  'ready',
+  'close',
+  'openapi',
+  'bodyLimit',
+  'renderError',
+  'logger',
+  'cors',
+  'auth',
+  'accessLog',
+  'explainNotFound',
+  'types',
+  'manifest',
+])
 
 /**
  * Reads the config file `given` (relative to `cwd`), or the first of `CONFIG_FILES` in `cwd`. Throws a clear error
@@ -66,7 +92,10 @@ const KEYS = new Set(['prefix', 'host', 'server', 'workers', 'watch', 'logLevel'
  * come back absolute (they are relative to the file).
  */
 export async function loadConfig(given: string | undefined, cwd = process.cwd()): Promise<LoadedConfig> {
-  const file = given !== undefined ? path.resolve(cwd, given) : CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => existsSync(f))
+  const file =
+    given !== undefined
+      ? path.resolve(cwd, given)
+      : CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => existsSync(f))
   if (file === undefined) return { file: undefined, config: {} }
   if (!existsSync(file)) throw new ConfigError(`config file ${given} not found`)
   if (isTypeScript(file)) await registerTypeScript()
@@ -74,19 +103,36 @@ export async function loadConfig(given: string | undefined, cwd = process.cwd())
   try {
     ns = await import(pathToFileURL(file).href)
   } catch (cause) {
-    throw new ConfigError(`${path.relative(cwd, file) || file} failed to load: ${(cause as Error).message ?? cause}`, { cause })
+    throw new ConfigError(`${path.relative(cwd, file) || file} failed to load: ${(cause as Error).message ?? cause}`, {
+      cause,
+    })
   }
   // A .ts config outside a "type": "module" package loads as CommonJS: its default export arrives one level down.
   let config = ns.default as RoutelessConfig | { default?: RoutelessConfig } | undefined
-  if (config && typeof config === 'object' && 'default' in config && Object.keys(config).every((k) => k === 'default' || k === '__esModule')) config = config.default
+  if (
+    config &&
+    typeof config === 'object' &&
+    'default' in config &&
+    Object.keys(config).every((k) => k === 'default' || k === '__esModule')
+  )
+    config = config.default
   if (typeof config !== 'object' || config === null) {
     throw new ConfigError(`${path.relative(cwd, file)} must export default defineConfig({ … })`)
   }
   const unknown = Object.keys(config).filter((k) => !KEYS.has(k))
-  if (unknown.length) throw new ConfigError(`${path.relative(cwd, file)}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`)
+  if (unknown.length)
+    throw new ConfigError(
+      `${path.relative(cwd, file)}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
+    )
   const c = config as RoutelessConfig
   const base = path.dirname(file)
-  const prefix = c.prefix === undefined ? undefined : (Array.isArray(c.prefix) ? c.prefix : [c.prefix]).flatMap((p) => p.split(':')).filter(Boolean).map((p) => path.resolve(base, p))
+  const prefix =
+    c.prefix === undefined
+      ? undefined
+      : (Array.isArray(c.prefix) ? c.prefix : [c.prefix])
+          .flatMap((p) => p.split(':'))
+          .filter(Boolean)
+          .map((p) => path.resolve(base, p))
   return { file, config: { ...c, prefix } }
 }
 
@@ -96,7 +142,11 @@ export class ConfigError extends Error {}
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
   const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound } = config
-  return Object.fromEntries(Object.entries({ bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound }).filter(([, v]) => v !== undefined))
+  return Object.fromEntries(
+    Object.entries({ bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  )
 }
 
 /** The controllers' context: the config's value, or what its function makes. */

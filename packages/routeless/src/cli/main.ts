@@ -45,74 +45,193 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   const settings = async (args: { prefix?: unknown; config?: string }) => {
     const { config } = await loadConfig(args.config)
     const given = prefixes(args.prefix)
-    const prefix = given.length ? given : env.ROUTELESS_PREFIX ? prefixes(env.ROUTELESS_PREFIX) : config.prefix?.length ? (config.prefix as string[]) : ['controllers']
+    const prefix = given.length
+      ? given
+      : env.ROUTELESS_PREFIX
+        ? prefixes(env.ROUTELESS_PREFIX)
+        : config.prefix?.length
+          ? (config.prefix as string[])
+          : ['controllers']
     return { config, prefix }
   }
   const parser = yargs(argv)
     .scriptName('routeless')
-    .usage('$0 [serve] [--prefix=<dir>] [--host=<host:port>]\n\nServe the controllers under --prefix; the request path picks module, class and method.\nSettings come from flags, then ROUTELESS_* variables, then routeless.config.ts (or .mts/.js/.mjs) in the working directory.')
+    .usage(
+      '$0 [serve] [--prefix=<dir>] [--host=<host:port>]\n\nServe the controllers under --prefix; the request path picks module, class and method.\nSettings come from flags, then ROUTELESS_* variables, then routeless.config.ts (or .mts/.js/.mjs) in the working directory.',
+    )
     .example('$0 --prefix=controllers --host=127.0.0.1:8000', 'serve ./controllers on port 8000')
     .example('$0 --watch --log-level=debug', 'serve, reloading on every edit')
     .example('$0 --workers=auto --server=uws', 'one process per core on uWebSockets.js')
     .example('$0 routes', 'print the route table')
     .example('$0 explain GET /users/posts/7', 'how a request resolves, or why it is a 404')
     .example('$0 openapi --title="My API" > openapi.json', 'write the OpenAPI document')
-    .option('prefix', { type: 'string', array: true, describe: 'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX; default controllers)' })
-    .option('config', { type: 'string', describe: 'Config file (default: routeless.config.ts, .mts, .js or .mjs in the working directory, when there is one)' })
+    .option('prefix', {
+      type: 'string',
+      array: true,
+      describe:
+        'Directory (or module file) of controllers; repeat or separate with ":" (env ROUTELESS_PREFIX; default controllers)',
+    })
+    .option('config', {
+      type: 'string',
+      describe:
+        'Config file (default: routeless.config.ts, .mts, .js or .mjs in the working directory, when there is one)',
+    })
     .option('body-limit', {
-      type: 'number', describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT; default 1 MiB)',
+      type: 'number',
+      describe: 'Largest request body in bytes (env ROUTELESS_BODY_LIMIT; default 1 MiB)',
       coerce: (v: number | undefined) => {
-        if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new Error('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
+        if (v !== undefined && (!Number.isSafeInteger(v) || v < 0))
+          throw new Error('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
         return v
       },
     })
-    .command(['$0', 'serve'], 'Serve the controllers (default command)', (y) =>
-      y.option('host', { type: 'string', describe: 'host:port to listen on (env ROUTELESS_HOST; default 127.0.0.1:8000)' })
-        .option('log-level', { choices: LOG_LEVELS, describe: 'Access and error log level (env ROUTELESS_LOG_LEVEL; default info)' })
-        .option('log-format', { choices: LOG_FORMATS, describe: 'json lines, pretty human lines, or auto: pretty when stderr is a terminal (env ROUTELESS_LOG_FORMAT; default auto)' })
-        .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change' })
-        .option('server', { choices: ['node', 'uws'] as const, describe: 'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)' })
-        .option('workers', { type: 'string', describe: 'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS; default 1)' }),
-    async (args) => {
-      const { config, prefix } = await settings(args)
-      const bodyLimit = args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
-      const logLevel = args['log-level'] ?? choiceOf('ROUTELESS_LOG_LEVEL', env.ROUTELESS_LOG_LEVEL, LOG_LEVELS) ?? config.logLevel ?? 'info'
-      const logFormat = args['log-format'] ?? choiceOf('ROUTELESS_LOG_FORMAT', env.ROUTELESS_LOG_FORMAT, LOG_FORMATS) ?? config.logFormat ?? 'auto'
-      const server = args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, ['node', 'uws'] as const) ?? config.server ?? 'node'
-      const workers = args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
-      const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
-      code = await serveCommand({ prefix, host, bodyLimit, logLevel, logFormat, watch: args.watch ?? config.watch ?? false, server, workers, config }, io)
-    })
-    .command('routes', 'Print the route table: method, path, file, class.method, parameters', () => {}, async (args) => {
-      code = await routesCommand((await settings(args)).prefix, io)
-    })
-    .command('explain <method> <path>', 'How METHOD PATH resolves: module, class, method, positional and keyword arguments; or why it is a 404/405, with the nearest handlers', (y) =>
-      y.positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true }).positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true }),
-    async (args) => {
-      code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
-    })
-    .command('check', 'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), params keys naming no handler, parameters without a schema; exit 1 when any', () => {}, async (args) => {
-      code = await checkCommand((await settings(args)).prefix, io)
-    })
-    .command('client', 'Write a typed fetch client of the API (api.users.posts.get(7, { x: 1 })), its types from the handlers\' signatures', (y) =>
-      y.option('out', { type: 'string', describe: 'The TypeScript file to write', demandOption: true }),
-    async (args) => {
-      code = await clientCommand((await settings(args)).prefix, args.out, io)
-    })
-    .command('build', 'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking', (y) =>
-      y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH })
-        .option('strict', { type: 'boolean', describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing' }),
-    async (args) => {
-      code = await buildCommand((await settings(args)).prefix, args.out, io, Boolean(args.strict))
-    })
-    .command('openapi', 'Print the OpenAPI 3.1 document generated from the controllers', (y) =>
-      y.option('title', { type: 'string', describe: 'info.title of the document (default: the config\'s openapi.info.title, else "routeless application")' })
-        .option('api-version', { type: 'string', describe: 'info.version of the document (default: the config\'s, else 0.0.0)' }),
-    async (args) => {
-      const { config, prefix } = await settings(args)
-      const info = config.openapi?.info
-      code = await openapiCommand(prefix, { ...config.openapi, info: { ...info, title: args.title ?? info?.title ?? 'routeless application', version: args['api-version'] ?? info?.version ?? '0.0.0' } }, io)
-    })
+    .command(
+      ['$0', 'serve'],
+      'Serve the controllers (default command)',
+      (y) =>
+        y
+          .option('host', {
+            type: 'string',
+            describe: 'host:port to listen on (env ROUTELESS_HOST; default 127.0.0.1:8000)',
+          })
+          .option('log-level', {
+            choices: LOG_LEVELS,
+            describe: 'Access and error log level (env ROUTELESS_LOG_LEVEL; default info)',
+          })
+          .option('log-format', {
+            choices: LOG_FORMATS,
+            describe:
+              'json lines, pretty human lines, or auto: pretty when stderr is a terminal (env ROUTELESS_LOG_FORMAT; default auto)',
+          })
+          .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change' })
+          .option('server', {
+            choices: ['node', 'uws'] as const,
+            describe:
+              'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)',
+          })
+          .option('workers', {
+            type: 'string',
+            describe:
+              'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS; default 1)',
+          }),
+      async (args) => {
+        const { config, prefix } = await settings(args)
+        const bodyLimit =
+          args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
+        const logLevel =
+          args['log-level'] ??
+          choiceOf('ROUTELESS_LOG_LEVEL', env.ROUTELESS_LOG_LEVEL, LOG_LEVELS) ??
+          config.logLevel ??
+          'info'
+        const logFormat =
+          args['log-format'] ??
+          choiceOf('ROUTELESS_LOG_FORMAT', env.ROUTELESS_LOG_FORMAT, LOG_FORMATS) ??
+          config.logFormat ??
+          'auto'
+        const server =
+          args.server ??
+          choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, ['node', 'uws'] as const) ??
+          config.server ??
+          'node'
+        const workers =
+          args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
+        const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
+        code = await serveCommand(
+          {
+            prefix,
+            host,
+            bodyLimit,
+            logLevel,
+            logFormat,
+            watch: args.watch ?? config.watch ?? false,
+            server,
+            workers,
+            config,
+          },
+          io,
+        )
+      },
+    )
+    .command(
+      'routes',
+      'Print the route table: method, path, file, class.method, parameters',
+      () => {},
+      async (args) => {
+        code = await routesCommand((await settings(args)).prefix, io)
+      },
+    )
+    .command(
+      'explain <method> <path>',
+      'How METHOD PATH resolves: module, class, method, positional and keyword arguments; or why it is a 404/405, with the nearest handlers',
+      (y) =>
+        y
+          .positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true })
+          .positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true }),
+      async (args) => {
+        code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
+      },
+    )
+    .command(
+      'check',
+      'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), params keys naming no handler, parameters without a schema; exit 1 when any',
+      () => {},
+      async (args) => {
+        code = await checkCommand((await settings(args)).prefix, io)
+      },
+    )
+    .command(
+      'client',
+      "Write a typed fetch client of the API (api.users.posts.get(7, { x: 1 })), its types from the handlers' signatures",
+      (y) => y.option('out', { type: 'string', describe: 'The TypeScript file to write', demandOption: true }),
+      async (args) => {
+        code = await clientCommand((await settings(args)).prefix, args.out, io)
+      },
+    )
+    .command(
+      'build',
+      'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking',
+      (y) =>
+        y
+          .option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH })
+          .option('strict', {
+            type: 'boolean',
+            describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
+          }),
+      async (args) => {
+        code = await buildCommand((await settings(args)).prefix, args.out, io, Boolean(args.strict))
+      },
+    )
+    .command(
+      'openapi',
+      'Print the OpenAPI 3.1 document generated from the controllers',
+      (y) =>
+        y
+          .option('title', {
+            type: 'string',
+            describe:
+              'info.title of the document (default: the config\'s openapi.info.title, else "routeless application")',
+          })
+          .option('api-version', {
+            type: 'string',
+            describe: "info.version of the document (default: the config's, else 0.0.0)",
+          }),
+      async (args) => {
+        const { config, prefix } = await settings(args)
+        const info = config.openapi?.info
+        code = await openapiCommand(
+          prefix,
+          {
+            ...config.openapi,
+            info: {
+              ...info,
+              title: args.title ?? info?.title ?? 'routeless application',
+              version: args['api-version'] ?? info?.version ?? '0.0.0',
+            },
+          },
+          io,
+        )
+      },
+    )
     .strict()
     .version(version())
     .help()
@@ -137,13 +256,15 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
 
 function bodyLimitOf(value: string): number {
   const n = Number(value)
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError('--body-limit (ROUTELESS_BODY_LIMIT) must be a whole number of bytes')
   return n
 }
 
 function choiceOf<T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
   if (value === undefined || value === '') return undefined
-  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}"`)
+  if (!(choices as readonly string[]).includes(value))
+    throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}"`)
   return value as T
 }
 
@@ -160,15 +281,25 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
     const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
     const ts = await loadTypeScript(cwd)
     if (!ts) {
-      io.stderr('routeless: build reads the handlers\' types with the TypeScript compiler: install typescript (npm i -D typescript)')
+      io.stderr(
+        "routeless: build reads the handlers' types with the TypeScript compiler: install typescript (npm i -D typescript)",
+      )
       return 1
     }
     const sources = collectSources(prefix, cwd).filter((s) => !s.file.startsWith('<'))
-    const manifest = analyze(ts, sources.map((s) => ({ file: s.file, module: s.parts.join('/') })), cwd)
-    const warnings = Object.entries(manifest.handlers).flatMap(([key, types]) => (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`))
+    const manifest = analyze(
+      ts,
+      sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
+      cwd,
+    )
+    const warnings = Object.entries(manifest.handlers).flatMap(([key, types]) =>
+      (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),
+    )
     for (const w of warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
     if (strict && warnings.length > 0) {
-      io.stderr(`routeless: build --strict: ${warnings.length} parameter${warnings.length > 1 ? 's' : ''} cannot be checked; ${out} not written`)
+      io.stderr(
+        `routeless: build --strict: ${warnings.length} parameter${warnings.length > 1 ? 's' : ''} cannot be checked; ${out} not written`,
+      )
       return 1
     }
     const file = path.resolve(cwd, out)
@@ -177,7 +308,9 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
       return 1
     }
     const handlers = Object.keys(manifest.handlers).length
-    io.stdout(`routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${Object.keys(manifest.files).length} files, TypeScript ${ts.version} (${Math.round(performance.now() - started)} ms)`)
+    io.stdout(
+      `routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${Object.keys(manifest.files).length} files, TypeScript ${ts.version} (${Math.round(performance.now() - started)} ms)`,
+    )
     return 0
   } catch (error) {
     if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
@@ -197,24 +330,33 @@ async function explainCommand(prefix: string[], method: string, target: string, 
 
 async function checkCommand(prefix: string[], io: CliIO): Promise<number> {
   // Warnings are collected by the check, not printed while loading.
-  const app = await loadApp(prefix, io, { logger: { error: (m: string) => io.stderr(`routeless: ${m}`), warn: () => {} } })
+  const app = await loadApp(prefix, io, {
+    logger: { error: (m: string) => io.stderr(`routeless: ${m}`), warn: () => {} },
+  })
   if (!app) return 1
   const { checkTable } = await import('../tooling/check.ts')
   const problems = checkTable(app.table)
   for (const p of problems) io.stdout(`warning: ${p}`)
-  io.stdout(`routeless: ${app.table.rows.length} handlers, ${problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`}`)
+  io.stdout(
+    `routeless: ${app.table.rows.length} handlers, ${problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`}`,
+  )
   return problems.length === 0 ? 0 : 1
 }
 
 async function clientCommand(prefix: string[], out: string, io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
-  if (app.table.types === 'none') io.stderr('routeless: warning: no handler types were read (install typescript, or run routeless build): the client\'s arguments and results are untyped')
+  if (app.table.types === 'none')
+    io.stderr(
+      "routeless: warning: no handler types were read (install typescript, or run routeless build): the client's arguments and results are untyped",
+    )
   const { generateClient } = await import('../tooling/client.ts')
   const { writeFileSync } = await import('node:fs')
   const file = path.resolve(process.cwd(), out)
   writeFileSync(file, generateClient(app.table))
-  io.stdout(`routeless: wrote ${path.relative(process.cwd(), file)}: ${app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length} operations`)
+  io.stdout(
+    `routeless: wrote ${path.relative(process.cwd(), file)}: ${app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length} operations`,
+  )
   return 0
 }
 
@@ -225,7 +367,10 @@ async function routesCommand(prefix: string[], io: CliIO): Promise<number> {
   const width = (k: 'method' | 'path' | 'file' | 'handler') => Math.max(k.length, ...rows.map((r) => r[k].length))
   const [wm, wp, wf, wh] = [width('method'), width('path'), width('file'), width('handler')]
   io.stdout(`${'METHOD'.padEnd(wm)}  ${'PATH'.padEnd(wp)}  ${'FILE'.padEnd(wf)}  ${'HANDLER'.padEnd(wh)}  PARAMETERS`)
-  for (const r of rows) io.stdout(`${r.method.padEnd(wm)}  ${r.path.padEnd(wp)}  ${r.file.padEnd(wf)}  ${r.handler.padEnd(wh)}  ${r.params}`)
+  for (const r of rows)
+    io.stdout(
+      `${r.method.padEnd(wm)}  ${r.path.padEnd(wp)}  ${r.file.padEnd(wf)}  ${r.handler.padEnd(wh)}  ${r.params}`,
+    )
   return 0
 }
 

@@ -9,7 +9,15 @@ import { RoutelessError } from '../app/errors.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../app/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
 import { registerTypeScript } from '../routing/ts-loader.ts'
-import { isWorker, leave, parseWorkers, reportListening, runPrimary, WORKER_HOST_ENV, workerStopSignal } from './workers.ts'
+import {
+  isWorker,
+  leave,
+  parseWorkers,
+  reportListening,
+  runPrimary,
+  WORKER_HOST_ENV,
+  workerStopSignal,
+} from './workers.ts'
 import type { CliIO } from './io.ts'
 
 export interface ServeSettings {
@@ -29,8 +37,9 @@ export function parseHost(value: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*))?(?::(\d+))?$/.exec(value.trim())
   const bare = /^\d+$/.test(value.trim())
   const host = bare ? '127.0.0.1' : (m?.[1] ?? m?.[2]) || '127.0.0.1'
-  const port = Number(bare ? value : m?.[3] ?? 8000)
-  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --host "${value}": expected host:port`)
+  const port = Number(bare ? value : (m?.[3] ?? 8000))
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Invalid --host "${value}": expected host:port`)
   return { host, port }
 }
 
@@ -71,8 +80,13 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       // each worker reports it as it starts
     }
     return runPrimary({
-      count: workers, ...where, env: { ROUTELESS_SERVER: server.name }, stdout: io.stdout, stderr: io.stderr,
-      stopSignal: io.stopSignal ?? waitForSignal(), describe,
+      count: workers,
+      ...where,
+      env: { ROUTELESS_SERVER: server.name },
+      stdout: io.stdout,
+      stderr: io.stderr,
+      stopSignal: io.stopSignal ?? waitForSignal(),
+      describe,
     })
   }
   // Before anything loads: the watcher must learn every local module the controllers import.
@@ -86,7 +100,10 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     return 1
   }
   const app = await loadApp(prefix, io, {
-    ...appOptionsOf(config), context, bodyLimit: opts.bodyLimit, logger,
+    ...appOptionsOf(config),
+    context,
+    bodyLimit: opts.bodyLimit,
+    logger,
     accessLog: config.accessLog ?? (opts.logLevel === 'info' || opts.logLevel === 'debug'),
     explainNotFound: config.explainNotFound ?? (opts.watch || process.env.NODE_ENV === 'development'),
   })
@@ -105,7 +122,10 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   const watcher = opts.watch
     ? (await import('../tooling/watch.ts')).watchControllers(app, prefix, {
         onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
-        onError: (error) => io.stderr(`routeless: reload failed, still serving the previous controllers: ${(error as Error).message ?? error}`),
+        onError: (error) =>
+          io.stderr(
+            `routeless: reload failed, still serving the previous controllers: ${(error as Error).message ?? error}`,
+          ),
       })
     : undefined
   await (io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal()))
@@ -129,7 +149,10 @@ type Serve = (app: Application, options: { host: string; port: number; reusePort
  * the protocol suite (test/protocol); uWebSockets.js 20.30 does not answer HTTP/1.0, drops requests pipelined behind
  * an asynchronous answer, and leaves some malformed requests unanswered (README, "Servers").
  */
-async function chooseServer(wanted: 'uws' | 'node', io: CliIO): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
+async function chooseServer(
+  wanted: 'uws' | 'node',
+  io: CliIO,
+): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
   if (wanted === 'uws') {
     try {
       const uws = await import('../server/uws/index.ts')
@@ -145,10 +168,17 @@ async function chooseServer(wanted: 'uws' | 'node', io: CliIO): Promise<{ name: 
 }
 
 /** Loads the controllers into an app; prints the mistake and resolves to undefined when they cannot load. */
-export async function loadApp(prefix: string[], io: CliIO, options: Parameters<typeof createApp>[1] = {}): Promise<Application | undefined> {
+export async function loadApp(
+  prefix: string[],
+  io: CliIO,
+  options: Parameters<typeof createApp>[1] = {},
+): Promise<Application | undefined> {
   try {
     await registerTypeScript()
-    const logger = options.logger ?? { error: (m: string) => io.stderr(`routeless: ${m}`), warn: (m: string) => io.stderr(`routeless: warning: ${m}`) }
+    const logger = options.logger ?? {
+      error: (m: string) => io.stderr(`routeless: ${m}`),
+      warn: (m: string) => io.stderr(`routeless: warning: ${m}`),
+    }
     return await createApp(prefix, { ...options, logger })
   } catch (error) {
     if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)

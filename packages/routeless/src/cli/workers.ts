@@ -23,7 +23,8 @@ export function parseWorkers(value: string | number | undefined): number {
   if (value === undefined || value === '') return 1
   if (value === 'auto') return availableParallelism()
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid --workers "${value}": expected a positive integer or auto`)
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`Invalid --workers "${value}": expected a positive integer or auto`)
   return n
 }
 
@@ -102,7 +103,9 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
         if (!listening) return resolve({ code: code || 1 })
         if (stopping) return
         o.stderr(`routeless: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`)
-        void start().then((r) => 'code' in r && o.stderr(`routeless: the replacement worker exited with code ${r.code}`))
+        void start().then(
+          (r) => 'code' in r && o.stderr(`routeless: the replacement worker exited with code ${r.code}`),
+        )
       })
     })
 
@@ -125,16 +128,21 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
 /** Asks every worker to drain and waits; kills the ones still there after the drain timeout. True if all exited 0. */
 async function stopAll(live: Set<Worker>, drainTimeout = 10_000): Promise<boolean> {
   let clean = true
-  await Promise.all([...live].map((worker) => new Promise<void>((resolve) => {
-    const timer = setTimeout(() => worker.process.kill('SIGKILL'), drainTimeout + 2000)
-    worker.once('exit', (code) => {
-      clearTimeout(timer)
-      if (code !== 0) clean = false
-      resolve()
-    })
-    if (worker.isConnected()) worker.send({ routeless: 'stop' })
-    else worker.process.kill('SIGTERM')
-  })))
+  await Promise.all(
+    [...live].map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(() => worker.process.kill('SIGKILL'), drainTimeout + 2000)
+          worker.once('exit', (code) => {
+            clearTimeout(timer)
+            if (code !== 0) clean = false
+            resolve()
+          })
+          if (worker.isConnected()) worker.send({ routeless: 'stop' })
+          else worker.process.kill('SIGTERM')
+        }),
+    ),
+  )
   return clean
 }
 

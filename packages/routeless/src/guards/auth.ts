@@ -26,7 +26,15 @@ interface VerifyOptions<P> {
 }
 
 /** HTTP Basic: `verify(username, password)` returns the principal (stored on `controller.principal`) or a falsy value. */
-export function basicAuth<P>(options: VerifyOptions<P> & { verify: (username: string, password: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+export function basicAuth<P>(
+  options: VerifyOptions<P> & {
+    verify: (
+      username: string,
+      password: string,
+      controller: Controller<any>,
+    ) => P | undefined | null | false | Promise<P | undefined | null | false>
+  },
+): Guard {
   const realm = options.realm ?? 'routeless'
   return async (controller) => {
     const header = controller.request.headers.get('authorization') ?? ''
@@ -57,7 +65,15 @@ export interface BearerOptions {
 }
 
 /** Bearer tokens (RFC 6750), another scheme name, or a header of its own; see `BearerOptions`. */
-export function bearerAuth<P>(options: VerifyOptions<P> & BearerOptions & { verify: (token: string, controller: Controller<any>) => P | undefined | null | false | Promise<P | undefined | null | false> }): Guard {
+export function bearerAuth<P>(
+  options: VerifyOptions<P> &
+    BearerOptions & {
+      verify: (
+        token: string,
+        controller: Controller<any>,
+      ) => P | undefined | null | false | Promise<P | undefined | null | false>
+    },
+): Guard {
   const realm = options.realm ?? 'routeless'
   const scheme = options.scheme ?? (options.header ? options.header : 'Bearer')
   const header = options.header?.toLowerCase()
@@ -67,10 +83,16 @@ export function bearerAuth<P>(options: VerifyOptions<P> & BearerOptions & { veri
   const fail = (message: string, error?: string): HttpError =>
     options.status === 403
       ? new HttpError(403, message)
-      : new AccessDenied(message, { scheme, realm, headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined })
+      : new AccessDenied(message, {
+          scheme,
+          realm,
+          headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined,
+        })
   return async (controller) => {
     const headers = controller.request.headers
-    const token = header ? headers.get(header)?.trim() || undefined : pattern.exec(headers.get('authorization') ?? '')?.[1]
+    const token = header
+      ? headers.get(header)?.trim() || undefined
+      : pattern.exec(headers.get('authorization') ?? '')?.[1]
     if (token === undefined) throw fail(missing)
     const principal = await options.verify(token, controller)
     if (!principal) throw fail(invalid, 'invalid_token')
@@ -79,7 +101,10 @@ export function bearerAuth<P>(options: VerifyOptions<P> & BearerOptions & { veri
 }
 
 /** A custom check: a falsy result → 403 (or the given status and message). */
-export function check(fn: (controller: Controller<any>) => unknown, options: { status?: number; message?: string } = {}): Guard {
+export function check(
+  fn: (controller: Controller<any>) => unknown,
+  options: { status?: number; message?: string } = {},
+): Guard {
   return async (controller) => {
     const result = await fn(controller)
     if (!result) throw new HttpError(options.status ?? 403, options.message ?? 'Forbidden')
@@ -88,7 +113,11 @@ export function check(fn: (controller: Controller<any>) => unknown, options: { s
   }
 }
 
-async function admit<P>(principal: P, controller: Controller<any>, authorize: VerifyOptions<P>['authorize']): Promise<void> {
+async function admit<P>(
+  principal: P,
+  controller: Controller<any>,
+  authorize: VerifyOptions<P>['authorize'],
+): Promise<void> {
   controller.principal = principal
   if (authorize && !(await authorize(principal, controller))) throw new HttpError(403, 'Forbidden')
 }

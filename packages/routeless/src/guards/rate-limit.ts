@@ -26,7 +26,8 @@ export class MemoryStore implements RateLimitStore {
     if (now - this.lastSweep > windowMs) this.sweep(now)
     let w = this.windows.get(key)
     if (!w || w.resetAt <= now) {
-      if (w) this.windows.delete(key) // re-insert: Map order stays oldest first
+      if (w)
+        this.windows.delete(key) // re-insert: Map order stays oldest first
       else if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!)
       this.windows.set(key, (w = { count: 0, resetAt: now + windowMs }))
     }
@@ -53,7 +54,10 @@ return {c, ttl}`
 
 /** Shared store in Redis: one atomic script per hit (INCR + PEXPIRE), so instances agree. */
 export class RedisStore implements RateLimitStore {
-  constructor(private readonly client: RedisLike, private readonly prefix = 'routeless:rl:') {}
+  constructor(
+    private readonly client: RedisLike,
+    private readonly prefix = 'routeless:rl:',
+  ) {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const [count, ttl] = (await this.client.eval(HIT_SCRIPT, 1, this.prefix + key, windowMs)) as [number, number]
@@ -84,9 +88,15 @@ export function rateLimit(options: RateLimitOptions): Guard {
     const { count, resetMs } = await store.hit(key, windowMs)
     const reset = Math.max(1, Math.ceil(resetMs / 1000))
     const remaining = Math.max(0, options.limit - count)
-    const headers = { 'RateLimit-Limit': String(options.limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) }
+    const headers = {
+      'RateLimit-Limit': String(options.limit),
+      'RateLimit-Remaining': String(remaining),
+      'RateLimit-Reset': String(reset),
+    }
     if (count > options.limit) {
-      throw new HttpError(429, options.message ?? 'Too many requests', { headers: { ...headers, 'Retry-After': String(reset) } })
+      throw new HttpError(429, options.message ?? 'Too many requests', {
+        headers: { ...headers, 'Retry-After': String(reset) },
+      })
     }
     for (const [k, v] of Object.entries(headers)) controller.response.headers.set(k, v)
   }

@@ -46,7 +46,10 @@ export function controllerClasses(table: RouteTable): Set<Function> {
  */
 export function installLazyMembers(cls: Function): void {
   const proto = cls.prototype as object
-  const members: [string, (incoming: IncomingRequest) => unknown][] = [['request', (i) => i.request()], ['url', (i) => i.url()]]
+  const members: [string, (incoming: IncomingRequest) => unknown][] = [
+    ['request', (i) => i.request()],
+    ['url', (i) => i.url()],
+  ]
   for (const [name, make] of members) {
     if (name in proto) continue
     Object.defineProperty(proto, name, {
@@ -63,8 +66,18 @@ export function installLazyMembers(cls: Function): void {
 }
 
 /** The handler's arguments as its schemas (`params`) or its types convert them; `this.kwargs` is the converted object. */
-export async function bind(handler: Handler, args: string[], kwargs: Kwargs, controller: InstanceType<Handler['cls']>, json?: unknown): Promise<{ args: unknown[]; kwargs: Kwargs }> {
-  const bound = handler.binder ? await handler.binder(args, kwargs) : handler.typed ? handler.typed(args, kwargs, json) : { args, kwargs }
+export async function bind(
+  handler: Handler,
+  args: string[],
+  kwargs: Kwargs,
+  controller: InstanceType<Handler['cls']>,
+  json?: unknown,
+): Promise<{ args: unknown[]; kwargs: Kwargs }> {
+  const bound = handler.binder
+    ? await handler.binder(args, kwargs)
+    : handler.typed
+      ? handler.typed(args, kwargs, json)
+      : { args, kwargs }
   controller.kwargs = bound.kwargs
   controller.args = bound.args
   return bound

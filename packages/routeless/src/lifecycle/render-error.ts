@@ -16,7 +16,12 @@ export function standardError(error: HttpError, incoming: IncomingRequest): Answ
 }
 
 /** The first of `renderers` that answers `error`; a renderer that throws is logged and skipped. */
-export async function renderCustom(error: HttpError, incoming: IncomingRequest, renderers: (ErrorRenderer | undefined)[], logger: Logger): Promise<Answer> {
+export async function renderCustom(
+  error: HttpError,
+  incoming: IncomingRequest,
+  renderers: (ErrorRenderer | undefined)[],
+  logger: Logger,
+): Promise<Answer> {
   // Renderers take a Request: built here, before the first await. Fetch refuses some methods (TRACE, TRACK,
   // CONNECT): their renderers get a stand-in GET of the same URL, so the API's own error shape is kept.
   let request: Request

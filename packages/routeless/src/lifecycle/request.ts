@@ -106,7 +106,11 @@ export interface BodyOptions {
 /** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
 export type BodyKind = 'json' | 'form' | 'multipart'
 
-export const MEDIA_TYPES: Record<BodyKind, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' }
+export const MEDIA_TYPES: Record<BodyKind, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+}
 
 export interface ParsedBody {
   /** Decoded value: JSON, form fields object, raw bytes, or undefined when there is no body. */
@@ -144,9 +148,13 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     if (bytes.byteLength === 0) return NO_BODY
     const taken = (options.consumes ?? (['json', 'form', 'multipart'] as const)).map((k) => MEDIA_TYPES[k]).join(', ')
     const only = options.consumes?.length === 1 ? `: send ${taken}` : ''
-    throw new HttpError(415, type ? `Unsupported Content-Type: ${type}${only}` : `A request body needs a Content-Type header${only}`, {
-      headers: { 'Accept-Post': taken, 'Accept-Patch': taken },
-    })
+    throw new HttpError(
+      415,
+      type ? `Unsupported Content-Type: ${type}${only}` : `A request body needs a Content-Type header${only}`,
+      {
+        headers: { 'Accept-Post': taken, 'Accept-Patch': taken },
+      },
+    )
   }
   const bytes = await readBytes(body, options.limit)
   if (bytes.byteLength === 0) return NO_BODY
@@ -181,7 +189,9 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     case 'multipart': {
       let form: FormData
       try {
-        form = await new Response(bytes as BodyInit, { headers: { 'content-type': source.header('content-type')! } }).formData()
+        form = await new Response(bytes as BodyInit, {
+          headers: { 'content-type': source.header('content-type')! },
+        }).formData()
       } catch {
         throw new HttpError(400, 'Malformed multipart body')
       }
@@ -194,8 +204,12 @@ export async function readBody(request: Request | IncomingRequest, options: Body
   }
 }
 
-function bodyKind(type: string, accepts: readonly string[] | undefined): 'json' | 'form' | 'multipart' | 'raw' | undefined {
-  if (accepts && (accepts.includes(type) || accepts.includes('*/*') || accepts.includes(type.split('/')[0] + '/*'))) return 'raw'
+function bodyKind(
+  type: string,
+  accepts: readonly string[] | undefined,
+): 'json' | 'form' | 'multipart' | 'raw' | undefined {
+  if (accepts && (accepts.includes(type) || accepts.includes('*/*') || accepts.includes(type.split('/')[0] + '/*')))
+    return 'raw'
   if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return 'json'
   if (type === 'application/x-www-form-urlencoded') return 'form'
   if (type === 'multipart/form-data') return 'multipart'
@@ -234,7 +248,10 @@ export interface WholeBody extends AsyncIterable<Uint8Array> {
 }
 
 /** Reads the whole body, failing with 413 as soon as it passes `limit` bytes. */
-export async function readBytes(request: Request | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+export async function readBytes(
+  request: Request | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
   const body = request instanceof Request ? request.body : request
   if (body === null) return new Uint8Array(0)
   const whole = typeof (body as Partial<WholeBody>).whole === 'function' ? (body as WholeBody).whole(limit) : undefined

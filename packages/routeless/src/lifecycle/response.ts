@@ -68,7 +68,8 @@ export function toReply(value: unknown, state?: ResponseState): Answer {
   }
   const noBody = status === 204 || status === 205 || status === 304
   // Strings first: the most common return value.
-  if (typeof value === 'string' && !noBody) return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
+  if (typeof value === 'string' && !noBody)
+    return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
   if (value instanceof Response) {
     if (!headers) return value
     let out = value
@@ -81,7 +82,8 @@ export function toReply(value: unknown, state?: ResponseState): Answer {
     }
     return out
   }
-  if (value === undefined || value === null || noBody) return { status: status ?? 204, headers, type: undefined, body: null }
+  if (value === undefined || value === null || noBody)
+    return { status: status ?? 204, headers, type: undefined, body: null }
   if (typeof value === 'object') {
     if (value instanceof Uint8Array) return bytes(value, status, headers, 'application/octet-stream')
     if (value instanceof ArrayBuffer) return bytes(new Uint8Array(value), status, headers, 'application/octet-stream')
@@ -90,9 +92,11 @@ export function toReply(value: unknown, state?: ResponseState): Answer {
     if (isGenerator(value)) {
       // JSON unless the handler chose another type (`text/event-stream`, `text/plain`: its chunks go out as they are).
       const type = headers?.get('content-type')
-      if (!type || /json/i.test(type)) return bytes(jsonStream(value, type ? NDJSON_TYPES.test(type) : false), status, headers, JSON_TYPE)
+      if (!type || /json/i.test(type))
+        return bytes(jsonStream(value, type ? NDJSON_TYPES.test(type) : false), status, headers, JSON_TYPE)
     }
-    if (Symbol.asyncIterator in value || isGenerator(value)) return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
+    if (Symbol.asyncIterator in value || isGenerator(value))
+      return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
   }
   const body = stringify(value)
   if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
@@ -144,13 +148,18 @@ function faithful(this: unknown, key: string, value: unknown): unknown {
   if (value instanceof Map) {
     const out: Record<string, unknown> = {}
     for (const [k, v] of value) {
-      if (typeof k !== 'string') throw new TypeError(`${where(key)} is a Map with a ${typeof k} key, which JSON cannot represent: convert it first`)
+      if (typeof k !== 'string')
+        throw new TypeError(
+          `${where(key)} is a Map with a ${typeof k} key, which JSON cannot represent: convert it first`,
+        )
       out[k] = v
     }
     return out
   }
   if (value instanceof WeakMap || value instanceof WeakSet || value instanceof Promise || isGenerator(value)) {
-    const kind = isGenerator(value) ? String((value as unknown as Record<symbol, unknown>)[Symbol.toStringTag]) : proto.constructor.name
+    const kind = isGenerator(value)
+      ? String((value as unknown as Record<symbol, unknown>)[Symbol.toStringTag])
+      : proto.constructor.name
     throw new TypeError(`${where(key)} is a ${kind}, which JSON cannot represent`)
   }
   return value
@@ -161,7 +170,10 @@ function where(key: string): string {
 }
 
 /** A generator's values as one JSON array (`[a,b]`) or, `ndjson`, one JSON value per line, encoded as they come. */
-function jsonStream(generator: Iterator<unknown> | AsyncIterator<unknown>, ndjson: boolean): ReadableStream<Uint8Array> {
+function jsonStream(
+  generator: Iterator<unknown> | AsyncIterator<unknown>,
+  ndjson: boolean,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let first = true
   return new ReadableStream<Uint8Array>({
@@ -188,7 +200,8 @@ function bytes(body: Reply['body'], status: number | undefined, headers: Headers
 /** Wraps a `Reply` in a Fetch `Response` (a `Response` passes through). */
 export function toFetchResponse(answer: Answer): Response {
   if (answer instanceof Response) return answer
-  const headers = answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
+  const headers =
+    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
   if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
   return new Response(answer.body as BodyInit | null, { status: answer.status, statusText: answer.statusText, headers })
 }
@@ -210,7 +223,13 @@ function iterableStream(iterable: AsyncIterable<unknown> | Iterable<unknown>): R
     async pull(controller) {
       const { done, value } = await iterator.next()
       if (done) return controller.close()
-      controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value instanceof Uint8Array ? value : encoder.encode(stringify(value) ?? ''))
+      controller.enqueue(
+        typeof value === 'string'
+          ? encoder.encode(value)
+          : value instanceof Uint8Array
+            ? value
+            : encoder.encode(stringify(value) ?? ''),
+      )
     },
     async cancel(reason) {
       await iterator.return?.(reason)
@@ -237,5 +256,11 @@ export function errorReply(error: HttpError): Answer {
     headers.delete('content-type')
     break
   }
-  return { status: error.status, statusText: error.statusText, headers, type: JSON_TYPE, body: JSON.stringify(error.toJSON()) }
+  return {
+    status: error.status,
+    statusText: error.statusText,
+    headers,
+    type: JSON_TYPE,
+    body: JSON.stringify(error.toJSON()),
+  }
 }

@@ -37,7 +37,11 @@ export type UpgradeDecision =
   | { accepted: false; response: Response }
 
 /** Runs a handler of the socket, so that a throw or a rejection closes that socket with 1011, never the server. */
-export function runSocketHandler(socket: Socket, onError: (error: unknown) => void, fn: () => void | Promise<void>): void {
+export function runSocketHandler(
+  socket: Socket,
+  onError: (error: unknown) => void,
+  fn: () => void | Promise<void>,
+): void {
   const fail = (error: unknown) => {
     onError(error)
     try {

@@ -35,14 +35,30 @@ export function nodeAt(from: RouteNode, keys: string[]): RouteNode {
   return node
 }
 
-type Statics = { bodyLimit?: number; accepts?: readonly string[]; consumes?: readonly BodyKind[]; renderError?: ErrorRenderer; params?: Record<string, ParamSpec>; auth?: AuthSpec }
+type Statics = {
+  bodyLimit?: number
+  accepts?: readonly string[]
+  consumes?: readonly BodyKind[]
+  renderError?: ErrorRenderer
+  params?: Record<string, ParamSpec>
+  auth?: AuthSpec
+}
 
-export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExports, cwd: string, signatures: Signatures, compile: (types: HandlerTypes) => TypedBinder | undefined): void {
+export function addModule(
+  table: RouteTable,
+  s: ModuleSource,
+  exports: ModuleExports,
+  cwd: string,
+  signatures: Signatures,
+  compile: (types: HandlerTypes) => TypedBinder | undefined,
+): void {
   const file = rel(cwd, s.file)
   const keys = s.parts.map(toSegment)
   const unreachable = s.parts.find((_, i) => !isReachableSegment(keys[i]!))
   if (unreachable !== undefined) {
-    table.warnings.push(`${file}: no request path can name "${unreachable}" (use lower-case letters, digits, dots, and - or _ between words): its controllers are not served`)
+    table.warnings.push(
+      `${file}: no request path can name "${unreachable}" (use lower-case letters, digits, dots, and - or _ between words): its controllers are not served`,
+    )
     return
   }
   // Listed as written when a request may spell it so (`biometric_kyc`), else as requests must (`userProfile` → `user-profile`).
@@ -52,7 +68,11 @@ export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExp
   if (exports.auth !== undefined) {
     const spec = exports.auth as AuthSpec
     const unknown = unknownAuthKeys(spec)
-    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${file} exports auth for ${unknown.join(', ')}, which are not handler methods`)
+    if (unknown.length)
+      throw new RoutelessError(
+        'ROUTELESS_ERR_AUTH_SPEC',
+        `${file} exports auth for ${unknown.join(', ')}, which are not handler methods`,
+      )
     moduleNode.auth.push(spec)
   }
   const touched = new Set<Endpoint>()
@@ -60,11 +80,15 @@ export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExp
     if (!isClass(value)) continue
     const { handlers, malformed } = handlerMethods(value)
     for (const name of malformed) {
-      table.warnings.push(`${file}: ${className}.${name}() looks like a handler but is not one: handlers are named GET, POST … QUERY, ANY or WEBSOCKET, optionally followed by _words and _$ (GET_bar, GET_$_entries)`)
+      table.warnings.push(
+        `${file}: ${className}.${name}() looks like a handler but is not one: handlers are named GET, POST … QUERY, ANY or WEBSOCKET, optionally followed by _words and _$ (GET_bar, GET_$_entries)`,
+      )
     }
     if (handlers.length === 0) continue
     if (!isControllerName(className)) {
-      table.warnings.push(`${file}: class ${className} has handlers but its name cannot name a path (export it under a name such as ${className.replace(/^[^A-Za-z]+/, '').replace(/^./, (c) => c.toUpperCase()) || 'Default'})`)
+      table.warnings.push(
+        `${file}: class ${className} has handlers but its name cannot name a path (export it under a name such as ${className.replace(/^[^A-Za-z]+/, '').replace(/^./, (c) => c.toUpperCase()) || 'Default'})`,
+      )
       continue
     }
     const classKeys = className === 'Default' ? [] : [toSegment(className)]
@@ -76,7 +100,10 @@ export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExp
       const signature = types ? signatureFromTypes(types) : readSignature(fn)
       const captures = placeholders(parsed.steps)
       if (signature.max < captures) {
-        throw new RoutelessError('ROUTELESS_ERR_HANDLER_NAME', `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`)
+        throw new RoutelessError(
+          'ROUTELESS_ERR_HANDLER_NAME',
+          `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`,
+        )
       }
       let node = classNode
       const shownPath = [...shown, ...classKeys]
@@ -92,20 +119,40 @@ export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExp
         }
       }
       const urlPath = '/' + shownPath.join('/')
-      const endpoint = (node.endpoint ??= { path: urlPath, methods: new Map(), allow: '', renderError: undefined, minArgs: Infinity, maxArgs: 0 })
+      const endpoint = (node.endpoint ??= {
+        path: urlPath,
+        methods: new Map(),
+        allow: '',
+        renderError: undefined,
+        minArgs: Infinity,
+        maxArgs: 0,
+      })
       const existing = endpoint.methods.get(parsed.verb)
       if (existing) {
-        throw new RoutelessError('ROUTELESS_ERR_ROUTE_CONFLICT', `${parsed.verb} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${existing.name}) and ${file} (${className}.${name})`)
+        throw new RoutelessError(
+          'ROUTELESS_ERR_ROUTE_CONFLICT',
+          `${parsed.verb} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${existing.name}) and ${file} (${className}.${name})`,
+        )
       }
       const spec = statics.params?.[name]
       endpoint.methods.set(parsed.verb, {
-        method: parsed.verb, name, path: urlPath, captures, file, className, cls: value, fn,
+        method: parsed.verb,
+        name,
+        path: urlPath,
+        captures,
+        file,
+        className,
+        cls: value,
+        fn,
         signature,
         params: spec,
         // A spec with schemas binds by them; one that only documents (summary, tags, responses) leaves the types to bind.
         binder: spec && (spec.args || spec.kwargs) ? compileBinder(spec, signature.names) : undefined,
         types,
-        typed: types && !(spec?.args || spec?.kwargs) ? compileTyped(compile, types, `${file} (${className}.${name})`) : undefined,
+        typed:
+          types && !(spec?.args || spec?.kwargs)
+            ? compileTyped(compile, types, `${file} (${className}.${name})`)
+            : undefined,
         guards: classGuards(statics.auth, name, parsed.verb, `${file} (${className})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
@@ -115,7 +162,19 @@ export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExp
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
       })
       touched.add(endpoint)
-      table.rows.push({ method: parsed.verb, path: urlPath, file, handler: `${className}.${name}`, params: describeParams(signature.names, signature.min, spec, signature.kwargs, kwargsObject(types, signatures.defs)) })
+      table.rows.push({
+        method: parsed.verb,
+        path: urlPath,
+        file,
+        handler: `${className}.${name}`,
+        params: describeParams(
+          signature.names,
+          signature.min,
+          spec,
+          signature.kwargs,
+          kwargsObject(types, signatures.defs),
+        ),
+      })
     }
   }
   for (const endpoint of touched) {
@@ -129,17 +188,29 @@ export function addModule(table: RouteTable, s: ModuleSource, exports: ModuleExp
 }
 
 /** The object schema of a handler's typed keyword parameter (a named type looked up), for `routeless routes`. */
-function kwargsObject(types: HandlerTypes | undefined, defs: Record<string, Record<string, any>>): Record<string, any> | undefined {
+function kwargsObject(
+  types: HandlerTypes | undefined,
+  defs: Record<string, Record<string, any>>,
+): Record<string, any> | undefined {
   const schema = types?.kwargs?.schema
-  const ref = typeof schema?.$ref === 'string' && schema.$ref.startsWith('#/$defs/') ? defs[schema.$ref.slice(8)] : schema
+  const ref =
+    typeof schema?.$ref === 'string' && schema.$ref.startsWith('#/$defs/') ? defs[schema.$ref.slice(8)] : schema
   return ref?.type === 'object' && ref.additionalProperties === false ? ref : undefined
 }
 
-function compileTyped(compile: (types: HandlerTypes) => TypedBinder | undefined, types: HandlerTypes, where: string): TypedBinder | undefined {
+function compileTyped(
+  compile: (types: HandlerTypes) => TypedBinder | undefined,
+  types: HandlerTypes,
+  where: string,
+): TypedBinder | undefined {
   try {
     return compile(types)
   } catch (cause) {
-    throw new RoutelessError('ROUTELESS_ERR_TYPES', `${where}: its parameter types cannot be checked: ${(cause as Error).message}`, { cause })
+    throw new RoutelessError(
+      'ROUTELESS_ERR_TYPES',
+      `${where}: its parameter types cannot be checked: ${(cause as Error).message}`,
+      { cause },
+    )
   }
 }
 
@@ -154,7 +225,11 @@ function allowHeader(methods: Map<string, Handler>): string {
 
 function classGuards(spec: AuthSpec | undefined, name: string, verb: string, where: string): Guard[] {
   const unknown = unknownAuthKeys(spec)
-  if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `${where} has static auth for ${unknown.join(', ')}, which are not handler methods`)
+  if (unknown.length)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_AUTH_SPEC',
+      `${where} has static auth for ${unknown.join(', ')}, which are not handler methods`,
+    )
   return guardsFor(spec, name, verb)
 }
 
@@ -168,7 +243,12 @@ function handlerMethods(cls: Function): { handlers: { name: string; parsed: Hand
   const malformed = new Set<string>()
   for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
-      if (handlers.has(name) || malformed.has(name) || typeof Object.getOwnPropertyDescriptor(proto, name)?.value !== 'function') continue
+      if (
+        handlers.has(name) ||
+        malformed.has(name) ||
+        typeof Object.getOwnPropertyDescriptor(proto, name)?.value !== 'function'
+      )
+        continue
       const parsed = parseHandlerName(name)
       if (parsed === 'malformed') malformed.add(name)
       else if (parsed) handlers.set(name, parsed)
@@ -184,7 +264,10 @@ const BODY_KINDS: readonly BodyKind[] = ['json', 'form', 'multipart']
 function consumesOf(value: unknown, where: string): readonly BodyKind[] | undefined {
   if (value === undefined) return undefined
   if (!Array.isArray(value) || value.some((k) => !BODY_KINDS.includes(k))) {
-    throw new RoutelessError('ROUTELESS_ERR_CONTROLLER', `${where}: static consumes must list some of ${BODY_KINDS.map((k) => `'${k}'`).join(', ')}, got ${JSON.stringify(value)}`)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_CONTROLLER',
+      `${where}: static consumes must list some of ${BODY_KINDS.map((k) => `'${k}'`).join(', ')}, got ${JSON.stringify(value)}`,
+    )
   }
   return value as BodyKind[]
 }

@@ -120,7 +120,10 @@ function hasDefault(param: string): boolean {
 }
 
 /** The signature the TypeScript types declare (`id?: string` is optional; names survive minification). */
-export function signatureFromTypes(types: { positional: { name: string; optional: boolean; rest: boolean }[]; kwargs: unknown }): Signature {
+export function signatureFromTypes(types: {
+  positional: { name: string; optional: boolean; rest: boolean }[]
+  kwargs: unknown
+}): Signature {
   const positional = types.positional
   const rest = positional.some((p) => p.rest)
   let min = 0
@@ -128,5 +131,11 @@ export function signatureFromTypes(types: { positional: { name: string; optional
     if (p.rest || p.optional) break
     min++
   }
-  return { min, max: rest ? Infinity : positional.length, slots: positional.length - (rest ? 1 : 0), kwargs: types.kwargs !== null, names: positional.map((p) => p.name) }
+  return {
+    min,
+    max: rest ? Infinity : positional.length,
+    slots: positional.length - (rest ? 1 : 0),
+    kwargs: types.kwargs !== null,
+    names: positional.map((p) => p.name),
+  }
 }

@@ -32,7 +32,10 @@ export function discoverModules(prefix: string, cwd = process.cwd(), generation 
   const asFile = resolveModuleFile(abs)
   if (!existsSync(abs) || !statSync(abs).isDirectory()) {
     if (!asFile) {
-      throw new RoutelessError('ROUTELESS_ERR_PREFIX_NOT_FOUND', `Controller prefix "${prefix}" not found: ${abs} is neither a directory nor a module file`)
+      throw new RoutelessError(
+        'ROUTELESS_ERR_PREFIX_NOT_FOUND',
+        `Controller prefix "${prefix}" not found: ${abs} is neither a directory nor a module file`,
+      )
     }
     found.push(source([], asFile, abs, generation))
     return found
@@ -68,7 +71,9 @@ function walk(dir: string, parts: string[], out: ModuleSource[], root: string, g
 function source(parts: string[], file: string, root: string, generation: number): ModuleSource {
   const url = pathToFileURL(file).href + (generation > 0 ? `?routeless-generation=${generation}` : '')
   return {
-    parts, file, root,
+    parts,
+    file,
+    root,
     load: async () => {
       if (generation > 0) delete requireCache[file]
       // A library user's process (plain node, vitest: it leaves node_modules to Node) may have no TypeScript loader.

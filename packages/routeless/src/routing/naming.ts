@@ -7,9 +7,21 @@
  */
 
 /** Path parts that would name inherited members; never routed. */
-const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype', 'tostring', 'valueof', 'hasownproperty',
-  'isprototypeof', 'propertyisenumerable', 'tolocalestring', '__definegetter__', '__definesetter__',
-  '__lookupgetter__', '__lookupsetter__'])
+const FORBIDDEN = new Set([
+  'constructor',
+  '__proto__',
+  'prototype',
+  'tostring',
+  'valueof',
+  'hasownproperty',
+  'isprototypeof',
+  'propertyisenumerable',
+  'tolocalestring',
+  '__definegetter__',
+  '__definesetter__',
+  '__lookupgetter__',
+  '__lookupsetter__',
+])
 
 /**
  * The table key a request path part selects, or undefined when the part is not written the documented way: lower-case
@@ -44,7 +56,10 @@ function words(name: string): string[] {
     if (!chunk) continue
     // Break before an upper-case letter that follows a lower-case letter or a digit, and before the last capital of
     // an acronym that a lower-case letter follows.
-    const split = chunk.replace(/([a-z0-9])([A-Z])/g, '$1\0$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1\0$2').split('\0')
+    const split = chunk
+      .replace(/([a-z0-9])([A-Z])/g, '$1\0$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1\0$2')
+      .split('\0')
     // A single leading capital joins the word after it: `OAuth` is one word, not `O Auth`.
     if (split.length > 1 && /^[A-Z]$/.test(split[0]!)) split.splice(0, 2, split[0]! + split[1]!)
     out.push(...split)
@@ -54,7 +69,9 @@ function words(name: string): string[] {
 
 /** `HTTPServer` → `http-server`, `userProfile` → `user-profile`, `foo_bar` → `foo-bar`, `openapi.json` → `openapi.json`. */
 export function toSegment(name: string): string {
-  return words(name).map((w) => w.toLowerCase()).join('-')
+  return words(name)
+    .map((w) => w.toLowerCase())
+    .join('-')
 }
 
 /** True when `segment` is a key some request can select (see `toRequestKey`). */
@@ -62,7 +79,10 @@ export function isReachableSegment(segment: string): boolean {
   return toRequestKey(segment) === segment
 }
 
-const [SHORTEST, LONGEST] = [Math.min(...[...FORBIDDEN].map((n) => n.length)), Math.max(...[...FORBIDDEN].map((n) => n.length))]
+const [SHORTEST, LONGEST] = [
+  Math.min(...[...FORBIDDEN].map((n) => n.length)),
+  Math.max(...[...FORBIDDEN].map((n) => n.length)),
+]
 
 /** True for a decoded path part that must never reach the route table (traversal, NUL, inherited names). */
 export function isForbiddenPart(part: string): boolean {

@@ -9,7 +9,14 @@ import { isForbiddenPart, toRequestKey } from './naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
-  | { kind: 'match'; handler: Handler; endpoint: Endpoint; args: string[]; renderError: ErrorRenderer | undefined; head: boolean }
+  | {
+      kind: 'match'
+      handler: Handler
+      endpoint: Endpoint
+      args: string[]
+      renderError: ErrorRenderer | undefined
+      head: boolean
+    }
   | { kind: 'options'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
   | { kind: 'not-found'; reason: string; renderError: ErrorRenderer | undefined; handler?: Handler }
   | { kind: 'method-not-allowed'; endpoint: Endpoint; renderError: ErrorRenderer | undefined }
@@ -48,7 +55,14 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   }
   const endpoint = node.endpoint
   if (endpoint === undefined) return { kind: 'not-found', reason: 'no controller', renderError }
-  const args = captured === undefined ? (i === 0 ? parts : parts.slice(i)) : i === parts.length ? captured : captured.concat(parts.slice(i))
+  const args =
+    captured === undefined
+      ? i === 0
+        ? parts
+        : parts.slice(i)
+      : i === parts.length
+        ? captured
+        : captured.concat(parts.slice(i))
   let handler = endpoint.methods.get(method)
   let head = false
   if (handler === undefined) {
@@ -57,7 +71,12 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
       head = true
     } else if (isHttpMethod(method)) {
       handler = endpoint.methods.get('ANY')
-      if (handler === undefined && method === 'OPTIONS' && args.length >= endpoint.minArgs && args.length <= endpoint.maxArgs) {
+      if (
+        handler === undefined &&
+        method === 'OPTIONS' &&
+        args.length >= endpoint.minArgs &&
+        args.length <= endpoint.maxArgs
+      ) {
         return { kind: 'options', endpoint, renderError }
       }
     }
@@ -65,12 +84,18 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   if (handler === undefined) {
     if (!isHttpMethod(method)) return { kind: 'not-implemented', renderError }
     // A path none of the endpoint's methods could take is not found, whatever the method.
-    if (args.length < endpoint.minArgs || args.length > endpoint.maxArgs) return { kind: 'not-found', reason: 'no handler takes these path parts', renderError }
+    if (args.length < endpoint.minArgs || args.length > endpoint.maxArgs)
+      return { kind: 'not-found', reason: 'no handler takes these path parts', renderError }
     return { kind: 'method-not-allowed', endpoint, renderError }
   }
   const sig = handler.signature
   if (args.length > sig.max || args.length < sig.min) {
-    return { kind: 'not-found', reason: args.length > sig.max ? 'too many path parts' : 'missing path parts', renderError, handler }
+    return {
+      kind: 'not-found',
+      reason: args.length > sig.max ? 'too many path parts' : 'missing path parts',
+      renderError,
+      handler,
+    }
   }
   return { kind: 'match', handler, endpoint, args, renderError, head }
 }

@@ -44,26 +44,40 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
     const key = `${s.root ?? ''}\0${s.parts.map(toSegment).join('/')}`
     const other = seen.get(key)
     if (other !== undefined) {
-      throw new RoutelessError('ROUTELESS_ERR_MODULE_CONFLICT', `Modules ${rel(cwd, other)} and ${rel(cwd, s.file)} both answer /${s.parts.join('/')}`)
+      throw new RoutelessError(
+        'ROUTELESS_ERR_MODULE_CONFLICT',
+        `Modules ${rel(cwd, other)} and ${rel(cwd, s.file)} both answer /${s.parts.join('/')}`,
+      )
     }
     seen.set(key, s.file)
   }
-  const loaded = await Promise.all(sources.map(async (s) => {
-    try {
-      return { s, exports: await s.load() }
-    } catch (cause) {
-      throw new RoutelessError('ROUTELESS_ERR_MODULE_LOAD', `Controller module ${rel(cwd, s.file)} failed to load: ${describeLoadError(cause)}`, { cause })
-    }
-  }))
+  const loaded = await Promise.all(
+    sources.map(async (s) => {
+      try {
+        return { s, exports: await s.load() }
+      } catch (cause) {
+        throw new RoutelessError(
+          'ROUTELESS_ERR_MODULE_LOAD',
+          `Controller module ${rel(cwd, s.file)} failed to load: ${describeLoadError(cause)}`,
+          { cause },
+        )
+      }
+    }),
+  )
   const signatures = await loadSignatures(sources, { cwd, mode: options.types, manifest: options.manifest })
   table.warnings.push(...signatures.warnings)
   table.defs = signatures.defs as RouteTable['defs']
   table.types = signatures.origin
   let validators: TypeValidators | undefined
-  const compile = (types: HandlerTypes) => compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
+  const compile = (types: HandlerTypes) =>
+    compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
-    if (unknown.length) throw new RoutelessError('ROUTELESS_ERR_AUTH_SPEC', `The app's auth option names ${unknown.join(', ')}, which are not handler methods`)
+    if (unknown.length)
+      throw new RoutelessError(
+        'ROUTELESS_ERR_AUTH_SPEC',
+        `The app's auth option names ${unknown.join(', ')}, which are not handler methods`,
+      )
     table.root.auth.push(options.auth)
   }
   for (const { s, exports } of loaded) addModule(table, s, exports, cwd, signatures, compile)
@@ -72,7 +86,9 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   if (ambiguity) throw new RoutelessError('ROUTELESS_ERR_ROUTE_AMBIGUOUS', ambiguity)
   if (table.rows.length === 0) {
     const where = [...new Set(sources.map((s) => rel(cwd, s.root ?? s.file)))].join(', ') || 'the given modules'
-    table.warnings.push(`No handlers found in ${where}: every request will answer 404 (a handler is an UPPERCASE method such as GET() on an exported class)`)
+    table.warnings.push(
+      `No handlers found in ${where}: every request will answer 404 (a handler is an UPPERCASE method such as GET() on an exported class)`,
+    )
   }
   return table
 }
@@ -96,7 +112,12 @@ function applyTreeGuards(table: RouteTable): void {
 function describeLoadError(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause)
   // Keep the first stack frame that points into user code: it carries file and line.
-  const frame = (cause.stack ?? '').split('\n').find((l) => /^\s+at .*:\d+:\d+\)?$/.test(l) && !l.includes('node:internal'))
-  const where = frame?.trim().replace(/^at /, '').replace(/^.*\((.*)\)$/, '$1')
+  const frame = (cause.stack ?? '')
+    .split('\n')
+    .find((l) => /^\s+at .*:\d+:\d+\)?$/.test(l) && !l.includes('node:internal'))
+  const where = frame
+    ?.trim()
+    .replace(/^at /, '')
+    .replace(/^.*\((.*)\)$/, '$1')
   return where ? `${cause.message} (${where})` : cause.message
 }

@@ -22,7 +22,10 @@ export function checkTable(table: RouteTable): string[] {
     const spec = (cls as { params?: unknown }).params
     if (spec && typeof spec === 'object') {
       for (const key of Object.keys(spec)) {
-        if (!names.has(key)) problems.push(`${file}: ${className}.params.${key} names no handler of ${className} (its handlers: ${[...names].sort().join(', ')})`)
+        if (!names.has(key))
+          problems.push(
+            `${file}: ${className}.params.${key} names no handler of ${className} (its handlers: ${[...names].sort().join(', ')})`,
+          )
       }
     }
     for (const h of handlers) {
@@ -30,10 +33,14 @@ export function checkTable(table: RouteTable): string[] {
       if (!args) continue
       const { names: positional, max } = h.signature
       if (args.length > max) {
-        problems.push(`${file}: ${className}.params.${h.name}.args describes ${args.length} path parts but ${className}.${h.name} takes ${max}`)
+        problems.push(
+          `${file}: ${className}.params.${h.name}.args describes ${args.length} path parts but ${className}.${h.name} takes ${max}`,
+        )
       } else if (args.length < positional.length) {
         const bare = positional.slice(args.length)
-        problems.push(`${file}: ${className}.${h.name}'s parameter${bare.length > 1 ? 's' : ''} ${bare.join(', ')} ${bare.length > 1 ? 'have' : 'has'} no schema in params.${h.name}.args: ${bare.length > 1 ? 'they arrive' : 'it arrives'} unchecked, as strings`)
+        problems.push(
+          `${file}: ${className}.${h.name}'s parameter${bare.length > 1 ? 's' : ''} ${bare.join(', ')} ${bare.length > 1 ? 'have' : 'has'} no schema in params.${h.name}.args: ${bare.length > 1 ? 'they arrive' : 'it arrives'} unchecked, as strings`,
+        )
       }
     }
   }

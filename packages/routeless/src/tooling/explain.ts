@@ -37,11 +37,25 @@ export function explain(table: RouteTable, method: string, target: string): Expl
       return { status: 200, lines }
     }
     case 'options':
-      return { status: 204, lines: [`${upper} ${pathname} → 204 answered by routeless, Allow: ${r.endpoint.allow} (${r.endpoint.path})`] }
+      return {
+        status: 204,
+        lines: [`${upper} ${pathname} → 204 answered by routeless, Allow: ${r.endpoint.allow} (${r.endpoint.path})`],
+      }
     case 'not-implemented':
-      return { status: 501, lines: [`${upper} ${pathname} → 501: ${upper} is not an HTTP method routeless routes (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, QUERY)`] }
+      return {
+        status: 501,
+        lines: [
+          `${upper} ${pathname} → 501: ${upper} is not an HTTP method routeless routes (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, QUERY)`,
+        ],
+      }
     case 'method-not-allowed':
-      return { status: 405, lines: [`${upper} ${pathname} → 405: ${r.endpoint.path} has no ${upper} handler; Allow: ${r.endpoint.allow}`, ...candidates(r.endpoint, undefined)] }
+      return {
+        status: 405,
+        lines: [
+          `${upper} ${pathname} → 405: ${r.endpoint.path} has no ${upper} handler; Allow: ${r.endpoint.allow}`,
+          ...candidates(r.endpoint, undefined),
+        ],
+      }
     case 'not-found':
       return { status: 404, lines: [`${upper} ${pathname} → 404: ${notFoundHint(table, upper, pathname)}`] }
   }
@@ -53,7 +67,8 @@ export function explain(table: RouteTable, method: string, target: string): Expl
  */
 export function notFoundHint(table: RouteTable, method: string, pathname: string): string {
   const parts = splitPath(pathname)
-  if (parts === undefined) return 'the path has a part no controller may receive (.., an encoded / or \\, a control character)'
+  if (parts === undefined)
+    return 'the path has a part no controller may receive (.., an encoded / or \\, a control character)'
   const { node, depth, trail } = walk(table.root, parts)
   const left = parts.length - depth
   const endpoint = node.endpoint
@@ -65,7 +80,9 @@ export function notFoundHint(table: RouteTable, method: string, pathname: string
   const next = [...node.children.keys()].sort()
   const at = trail.length ? '/' + trail.join('/') : '/'
   const where = `nothing answers at ${at} (a module without Default and no class there)`
-  return next.length ? `${where}; names that may follow it: ${next.slice(0, 12).join(', ')}${next.length > 12 ? ' …' : ''}` : where
+  return next.length
+    ? `${where}; names that may follow it: ${next.slice(0, 12).join(', ')}${next.length > 12 ? ' …' : ''}`
+    : where
 }
 
 /** The greedy walk of `resolve()` over fixed names only: where it stops, and the names it followed. */
@@ -85,7 +102,9 @@ function walk(root: RouteNode, parts: string[]): { node: RouteNode; depth: numbe
 
 /** `Posts.GET takes 1–2 path parts` for each handler at `endpoint` (the method's own first). */
 function candidates(endpoint: Endpoint, method: string | undefined): string[] {
-  const handlers = [...endpoint.methods.values()].sort((a, b) => Number(b.method === method) - Number(a.method === method))
+  const handlers = [...endpoint.methods.values()].sort(
+    (a, b) => Number(b.method === method) - Number(a.method === method),
+  )
   return handlers.map((h) => `  ${h.className}.${h.name} takes ${arity(h)} (${h.file})`)
 }
 

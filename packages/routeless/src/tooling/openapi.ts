@@ -35,7 +35,10 @@ const ENVELOPE_SCHEMA = {
     status: { type: 'integer' },
     error: { type: 'string' },
     message: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } } },
+    },
   },
 }
 
@@ -53,7 +56,12 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
     if (!handler || row.method === 'HEAD' || row.method === 'WEBSOCKET' || row.method === 'ANY') continue
     for (const variant of pathVariants(handler)) {
       const operationId = uniqueId(`${row.method.toLowerCase()}${camel(variant.path)}`, seen)
-      ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(handler, variant.params, operationId, table.defs)
+      ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(
+        handler,
+        variant.params,
+        operationId,
+        table.defs,
+      )
     }
   }
   return {
@@ -85,19 +93,42 @@ function pathVariants(h: Handler): { path: string; params: PathParam[] }[] {
   const base = h.path === '/' ? '' : h.path
   const out: { path: string; params: PathParam[] }[] = []
   for (let n = from; n <= upper; n++) {
-    const params = names.slice(0, n).map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? typedArg(h, i) ?? { type: 'string' } }))
-    out.push({ path: base + params.slice(h.captures).map((p) => `/{${p.name}}`).join('') || '/', params })
+    const params = names
+      .slice(0, n)
+      .map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? typedArg(h, i) ?? { type: 'string' } }))
+    out.push({
+      path:
+        base +
+          params
+            .slice(h.captures)
+            .map((p) => `/{${p.name}}`)
+            .join('') || '/',
+      params,
+    })
   }
   return out
 }
 
-function operation(h: Handler, pathParams: PathParam[], operationId: string, defs: Record<string, Record<string, any>>): Record<string, unknown> {
+function operation(
+  h: Handler,
+  pathParams: PathParam[],
+  operationId: string,
+  defs: Record<string, Record<string, any>>,
+): Record<string, unknown> {
   const spec: ParamSpec = h.params ?? {}
   const doc = h.types?.doc
-  const op: Record<string, unknown> = { operationId, summary: spec.summary ?? doc?.split('\n')[0] ?? `${h.className}.${h.name}` }
+  const op: Record<string, unknown> = {
+    operationId,
+    summary: spec.summary ?? doc?.split('\n')[0] ?? `${h.className}.${h.name}`,
+  }
   if (spec.description ?? (doc?.includes('\n') ? doc : undefined)) op.description = spec.description ?? doc
   if (spec.tags) op.tags = spec.tags
-  const parameters: Record<string, unknown>[] = pathParams.map((p) => ({ name: p.name, in: 'path', required: true, schema: p.schema }))
+  const parameters: Record<string, unknown>[] = pathParams.map((p) => ({
+    name: p.name,
+    in: 'path',
+    required: true,
+    schema: p.schema,
+  }))
   const kwargs = jsonSchemaOf(spec.kwargs) ?? typedKwargs(h, defs)
   if (kwargs && !BODY_METHODS.has(h.method)) {
     const required = new Set<string>((kwargs.required as string[] | undefined) ?? [])
@@ -110,10 +141,13 @@ function operation(h: Handler, pathParams: PathParam[], operationId: string, def
   if (parameters.length) op.parameters = parameters
   if (BODY_METHODS.has(h.method)) {
     const schema = kwargs ?? { type: 'object' }
-    const kinds = h.consumes ?? (JSON.stringify(kwargs ?? {}).includes('"format":"binary"') ? ['multipart'] : ['json', 'form'])
+    const kinds =
+      h.consumes ?? (JSON.stringify(kwargs ?? {}).includes('"format":"binary"') ? ['multipart'] : ['json', 'form'])
     // Fields sent as JSON text (`@json`): the form's `encoding` says so, as OpenAPI does for a part's media type.
     const json = spec.kwargs ? [] : jsonFieldsOf(h.types?.kwargs?.schema, defs)
-    const encoding = json.length ? { encoding: Object.fromEntries(json.map((name) => [name, { contentType: 'application/json' }])) } : {}
+    const encoding = json.length
+      ? { encoding: Object.fromEntries(json.map((name) => [name, { contentType: 'application/json' }])) }
+      : {}
     op.requestBody = {
       required: Boolean(kwargs?.required?.length),
       content: Object.fromEntries(kinds.map((k) => [MEDIA_TYPES[k], { schema, ...(k === 'json' ? {} : encoding) }])),
@@ -145,7 +179,7 @@ function linked<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(linked) as T
   if (typeof schema !== 'object' || schema === null) return schema
   const out: Record<string, unknown> = {}
-  if ((schema as Record<string, unknown>)[JS_MARK] === 'File') out.type = 'string', out.format = 'binary' // a multipart part
+  if ((schema as Record<string, unknown>)[JS_MARK] === 'File') (out.type = 'string'), (out.format = 'binary') // a multipart part
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'errorMessage' || k === JS_MARK || k === JSON_MARK) continue // routeless's own keywords: no part of the published schema
     out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : linked(v)
@@ -180,23 +214,39 @@ function toComponents(defs: Record<string, Record<string, unknown>>): Record<str
   return Object.fromEntries(Object.entries(defs).map(([name, schema]) => [name, linked(schema)]))
 }
 
-function responses(declared: ParamSpec['responses'], method: string, returns?: Record<string, unknown>): Record<string, unknown> {
+function responses(
+  declared: ParamSpec['responses'],
+  method: string,
+  returns?: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   if (declared && Object.keys(declared).some((k) => k.startsWith('2'))) {
     for (const [status, value] of Object.entries(declared)) {
       if (value === undefined) continue
       const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
       // A success documented without a schema takes the declared return type's.
-      const schema = r.schema === 'returns' ? returns : jsonSchemaOf(r.schema, 'output') ?? (status.startsWith('2') && !r.contentType ? returns : undefined)
-      out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
+      const schema =
+        r.schema === 'returns'
+          ? returns
+          : (jsonSchemaOf(r.schema, 'output') ?? (status.startsWith('2') && !r.contentType ? returns : undefined))
+      out[status] = {
+        description: r.description,
+        ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}),
+      }
     }
   } else {
-    out['200'] = { description: method === 'DELETE' ? 'Deleted' : 'Success', ...(returns ? { content: { 'application/json': { schema: returns } } } : {}) }
+    out['200'] = {
+      description: method === 'DELETE' ? 'Deleted' : 'Success',
+      ...(returns ? { content: { 'application/json': { schema: returns } } } : {}),
+    }
     for (const [status, value] of Object.entries(declared ?? {})) {
       if (value === undefined) continue
       const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
       const schema = r.schema === 'returns' ? returns : jsonSchemaOf(r.schema, 'output')
-      out[status] = { description: r.description, ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}) }
+      out[status] = {
+        description: r.description,
+        ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}),
+      }
     }
   }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
@@ -206,7 +256,13 @@ function responses(declared: ParamSpec['responses'], method: string, returns?: R
 }
 
 function camel(path: string): string {
-  return path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1)).join('') || 'Root'
+  return (
+    path
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((p) => p[0]!.toUpperCase() + p.slice(1))
+      .join('') || 'Root'
+  )
 }
 
 function uniqueId(id: string, seen: Set<string>): string {

@@ -56,5 +56,6 @@ const requireCache = createRequire(import.meta.url).cache
 
 /** Drops local CommonJS modules (a `.ts` outside a `"type": "module"` package) so they load afresh. */
 export function forgetLocalCommonJs(): void {
-  for (const key of Object.keys(requireCache)) if (!key.includes('/node_modules/') && !key.includes('\\node_modules\\')) delete requireCache[key]
+  for (const key of Object.keys(requireCache))
+    if (!key.includes('/node_modules/') && !key.includes('\\node_modules\\')) delete requireCache[key]
 }

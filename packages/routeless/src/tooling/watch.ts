@@ -43,7 +43,12 @@ export function watchControllers(app: Application, prefixes: string[], options: 
     const started = performance.now()
     try {
       forgetLocalCommonJs()
-      const table = await buildRouteTable(collectSources(list, cwd, ++generation), { cwd, types: app.options.types, manifest: app.options.manifest, auth: app.options.auth })
+      const table = await buildRouteTable(collectSources(list, cwd, ++generation), {
+        cwd,
+        types: app.options.types,
+        manifest: app.options.manifest,
+        auth: app.options.auth,
+      })
       app.replaceTable(table)
       for (const warning of table.warnings) app.warn(warning)
       options.onReload?.({ handlers: table.rows.length, ms: Math.round(performance.now() - started) })

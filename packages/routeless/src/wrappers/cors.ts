@@ -26,7 +26,8 @@ export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: R
   const vary = wildcard ? undefined : 'Origin'
   return async (request, env) => {
     const origin = request.headers.get('origin')
-    const preflight = request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')
+    const preflight =
+      request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')
     if (preflight) {
       const allow = allowOf(request)
       const headers = new Headers({ Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' })
@@ -53,7 +54,8 @@ export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: R
     if (allowed(origin)) {
       out.headers.set('Access-Control-Allow-Origin', wildcard ? '*' : origin)
       if (options.credentials) out.headers.set('Access-Control-Allow-Credentials', 'true')
-      if (options.exposeHeaders?.length) out.headers.set('Access-Control-Expose-Headers', options.exposeHeaders.join(', '))
+      if (options.exposeHeaders?.length)
+        out.headers.set('Access-Control-Expose-Headers', options.exposeHeaders.join(', '))
     }
     return out
   }
@@ -65,7 +67,9 @@ export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: R
  */
 export function originCheck(options: CorsOptions): (origin: string) => boolean {
   if (options.origins === '*' && options.credentials) {
-    throw new RangeError("cors: origins '*' with credentials would let every site send credentialed requests; list the origins")
+    throw new RangeError(
+      "cors: origins '*' with credentials would let every site send credentialed requests; list the origins",
+    )
   }
   if (options.origins === '*') return () => true
   const origins = options.origins
@@ -86,7 +90,8 @@ function appendVary(response: Response, value: string): void {
   try {
     const current = response.headers.get('vary')
     if (!current) response.headers.set('Vary', value)
-    else if (!current.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase())) response.headers.set('Vary', `${current}, ${value}`)
+    else if (!current.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase()))
+      response.headers.set('Vary', `${current}, ${value}`)
   } catch {
     // immutable headers (a Response from fetch()): leave as is
   }

@@ -14,7 +14,9 @@ export class Default extends AdminController {
 
 /** GET /v2/admin/analytics/custom-tags?start_date&end_date&aggregate_by&page */
 export class CustomTags extends AdminController {
-  static params = { GET: params({ summary: 'Characters per X-DeepL-Reporting-Tag in a date range, paged', tags: ['admin'] }) }
+  static params = {
+    GET: params({ summary: 'Characters per X-DeepL-Reporting-Tag in a date range, paged', tags: ['admin'] }),
+  }
   GET(query: CustomTagReportQuery) {
     return customTagReport(query, this.context.usage, this.context.customTagPageSize)
   }

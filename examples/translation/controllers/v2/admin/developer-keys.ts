@@ -1,12 +1,21 @@
 import { params } from 'routeless'
-import { developerKey, type KeyLabelChange, type KeyLimits, type KeyRef, limitsUpdate, type NewDeveloperKey } from '../../../src/admin/developer-key-params.ts'
+import {
+  developerKey,
+  type KeyLabelChange,
+  type KeyLimits,
+  type KeyRef,
+  limitsUpdate,
+  type NewDeveloperKey,
+} from '../../../src/admin/developer-key-params.ts'
 import { AdminController } from '../../../src/http/api-controller.ts'
 import { notSpecified } from '../../../src/http/params.ts'
 import { toApiKeyJson } from '../../../src/keys/api-key.ts'
 
 /** POST /v2/admin/developer-keys (create; the secret is in `key`, shown once), GET (list). */
 export class Default extends AdminController {
-  static params = { POST: params({ summary: 'Create a developer key (its secret is in `key`, shown once)', tags: ['admin'] }) }
+  static params = {
+    POST: params({ summary: 'Create a developer key (its secret is in `key`, shown once)', tags: ['admin'] }),
+  }
 
   async POST({ label }: NewDeveloperKey) {
     const created = await this.context.keys.create({ admin: false, label: label || undefined })
@@ -41,7 +50,9 @@ export class Label extends AdminController {
 
 /** PUT /v2/admin/developer-keys/limits */
 export class Limits extends AdminController {
-  static params = { PUT: params({ summary: "Set a developer key's usage limits (fields given only)", tags: ['admin'] }) }
+  static params = {
+    PUT: params({ summary: "Set a developer key's usage limits (fields given only)", tags: ['admin'] }),
+  }
 
   async PUT(limits: KeyLimits) {
     const key = await developerKey(limits.key_id, this.context.keys)

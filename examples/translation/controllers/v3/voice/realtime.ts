@@ -25,7 +25,9 @@ export class Connect extends Controller<Services> {
 
   /** Audio in, transcripts and translations out (src/voice/realtime-session.ts). */
   async WEBSOCKET({ token }: { token: string }): Promise<SocketHandlers> {
-    const authorization = this.request.headers.has('authorization') ? await authenticate(this.context.keys, this.request) : undefined
+    const authorization = this.request.headers.has('authorization')
+      ? await authenticate(this.context.keys, this.request)
+      : undefined
     return this.context.voice.open(token, authorization)
   }
 }

@@ -16,7 +16,13 @@ export class Default extends ApiController {
 
 /** POST /v3/aml/sync */
 export class Sync extends ApiController {
-  static params = { POST: params({ summary: 'One-time AML screening, answered inline (SmileID-Idempotency-Key makes a repeat return the first result)', tags: ['products'] }) }
+  static params = {
+    POST: params({
+      summary:
+        'One-time AML screening, answered inline (SmileID-Idempotency-Key makes a repeat return the first result)',
+      tags: ['products'],
+    }),
+  }
   static auth = productAuth('one_time_aml')
 
   async POST(form: AmlForm) {

@@ -4,7 +4,9 @@ import { supportedDocumentList, type SupportedDocumentsQuery } from '../../../sr
 
 /** GET /v3/services/supported_documents (no token) */
 export class Default extends CatalogueController {
-  static params = { GET: params({ summary: 'Documents accepted for document verification (no token)', tags: ['catalogue'] }) }
+  static params = {
+    GET: params({ summary: 'Documents accepted for document verification (no token)', tags: ['catalogue'] }),
+  }
 
   GET(query: SupportedDocumentsQuery) {
     return supportedDocumentList(query)

@@ -152,7 +152,14 @@ function writeEmpty(res: ServerResponse, status: number, statusText: string | un
 
 /** Header pairs as the flat list `writeHead` takes; framing headers are node's to write (and ours to compute). */
 function headLines(headers: HeaderList | undefined, type: string | undefined, close: boolean): string[] {
-  if (headers === undefined) return type === undefined ? (close ? ['connection', 'close'] : []) : close ? ['content-type', type, 'connection', 'close'] : ['content-type', type]
+  if (headers === undefined)
+    return type === undefined
+      ? close
+        ? ['connection', 'close']
+        : []
+      : close
+        ? ['content-type', type, 'connection', 'close']
+        : ['content-type', type]
   const out: string[] = []
   let hasType = false
   // Names are lower case: a `Headers` makes them so, and shared pair lists are written that way.
@@ -172,7 +179,10 @@ function headLines(headers: HeaderList | undefined, type: string | undefined, cl
 
 /** Streams `body` with backpressure; a client that leaves cancels it, a failing stream cuts the connection. */
 async function pipe(res: ServerResponse, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Promise<void> {
-  const reader = typeof (body as ReadableStream).getReader === 'function' ? (body as ReadableStream<Uint8Array>).getReader() : undefined
+  const reader =
+    typeof (body as ReadableStream).getReader === 'function'
+      ? (body as ReadableStream<Uint8Array>).getReader()
+      : undefined
   const iterator = reader ? undefined : (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
   try {
     for (;;) {
@@ -214,12 +224,19 @@ function chunksOf(message: IncomingMessage): WholeBody {
   return {
     whole(limit: number): Promise<Uint8Array> | undefined {
       const length = message.headers['content-length']
-      if (started || length === undefined || message.headers['transfer-encoding'] !== undefined || Number(length) > limit) return undefined
+      if (
+        started ||
+        length === undefined ||
+        message.headers['transfer-encoding'] !== undefined ||
+        Number(length) > limit
+      )
+        return undefined
       started = true
       return new Promise<Uint8Array>((resolve, reject) => {
         const chunks: Buffer[] = []
         let total = 0
-        const stop = () => void message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
+        const stop = () =>
+          void message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
         const onData = (chunk: Buffer) => void (chunks.push(chunk), (total += chunk.byteLength))
         const onEnd = () => void (stop(), resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)))
         const onError = (error: Error) => void (stop(), reject(error))
@@ -248,10 +265,11 @@ function chunksOf(message: IncomingMessage): WholeBody {
       const onClose = () => void (!message.complete && onError(new Error('The client closed the connection')))
       message.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
       return {
-        next: () => new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
-          waiting = { resolve, reject }
-          settle()
-        }),
+        next: () =>
+          new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+            waiting = { resolve, reject }
+            settle()
+          }),
         return: () => {
           message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
           message.resume() // node:http drops what is left

@@ -10,7 +10,14 @@ import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
 import type { Application } from '../../app/application.ts'
 import { HttpError } from '../../app/errors.ts'
 import { attachWebSockets } from './websocket.ts'
-import { DRAIN_TIMEOUT, IDLE_GRACE, type RunningServer, type Servable, type ServeOptions, type UpgradingApp } from '../shared/serving.ts'
+import {
+  DRAIN_TIMEOUT,
+  IDLE_GRACE,
+  type RunningServer,
+  type Servable,
+  type ServeOptions,
+  type UpgradingApp,
+} from '../shared/serving.ts'
 
 export type { RunningServer, ServeOptions } from '../shared/serving.ts'
 import { NodeEnv, NodeIncoming, sendAnswer } from './exchange.ts'
@@ -52,7 +59,10 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
   const server = createServer({ keepAliveTimeout: 5000 }, onRequest)
   server.on('connect', (req: IncomingMessage, socket: Socket) => refuseConnect(socket))
   // WebSockets: upgrades are decided by the app's WEBSOCKET handlers (only for apps that can upgrade).
-  const sockets = typeof (app as Partial<UpgradingApp>).upgrade === 'function' ? attachWebSockets(server, app as unknown as UpgradingApp) : undefined
+  const sockets =
+    typeof (app as Partial<UpgradingApp>).upgrade === 'function'
+      ? attachWebSockets(server, app as unknown as UpgradingApp)
+      : undefined
   await listen(server, host, options.port ?? 8000)
   const port = (server.address() as AddressInfo).port
   let closed: Promise<void> | undefined
@@ -83,7 +93,11 @@ function leavesBodyUnread(incoming: NodeIncoming, req: IncomingMessage): boolean
 /** `OPTIONS *` → 204 with every method the application answers; `*` with any other method → 400. */
 function asterisk(req: IncomingMessage, res: ServerResponse, app: Servable, closing: boolean): void {
   if (req.method !== 'OPTIONS') return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
-  sendAnswer(res, { status: 204, headers: [['allow', serverAllow(app.table?.rows)]], type: undefined, body: null }, closing)
+  sendAnswer(
+    res,
+    { status: 204, headers: [['allow', serverAllow(app.table?.rows)]], type: undefined, body: null },
+    closing,
+  )
 }
 
 /** A client mistake the core never sees: the standard error envelope, and the connection closed. */
@@ -95,7 +109,9 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 function refuseConnect(socket: Socket): void {
   const reply = errorReply(new HttpError(501, 'CONNECT is not supported: this server is not a proxy')) as Reply
   const body = reply.body as string
-  socket.end(`HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  socket.end(
+    `HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
 
 function internalError(error: unknown): Answer {
@@ -107,7 +123,11 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening)
-      reject(error.code === 'EADDRINUSE' ? Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' }) : error)
+      reject(
+        error.code === 'EADDRINUSE'
+          ? Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
+          : error,
+      )
     }
     const onListening = () => {
       server.off('error', onError)

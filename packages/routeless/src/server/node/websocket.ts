@@ -13,7 +13,6 @@ const HEARTBEAT_MS = 60_000
 /** Bytes queued for one client before it counts as too slow (uWS's default backpressure limit is similar). */
 const MAX_BUFFERED = 16 * 1024 * 1024
 
-
 /** Answers `upgrade` events of `server`; returns the set of open sockets (closed by `close()` on shutdown). */
 export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload = 1024 * 1024): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload, handleProtocols: () => false })
@@ -34,7 +33,8 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
     socket.on('error', () => socket.destroy())
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return answerNormally(server, req, socket, head)
     const target = upgradeTarget(req.url ?? '/')
-    if (typeof target === 'number') return refuse(socket, errorResponse(new HttpError(target, `No WebSocket endpoint at ${req.url}`)))
+    if (typeof target === 'number')
+      return refuse(socket, errorResponse(new HttpError(target, `No WebSocket endpoint at ${req.url}`)))
     const host = req.headers.host ?? 'localhost'
     let request: Request
     try {
@@ -42,38 +42,44 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
     } catch {
       return refuse(socket, new Response(null, { status: 400 }))
     }
-    app.upgrade(request, { req, remoteAddress: req.socket.remoteAddress }).then(async (decision) => {
-      if (socket.destroyed) return
-      if (!decision.accepted) return refuse(socket, decision.response)
-      const { handlers, protocol } = decision
-      if (protocol) req.headers['sec-websocket-protocol'] = protocol
-      else delete req.headers['sec-websocket-protocol']
-      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-        alive.set(ws, true)
-        ws.on('pong', () => alive.set(ws, true))
-        const wrapped: Socket = {
-          send: (data) => {
-            if (ws.bufferedAmount > MAX_BUFFERED) ws.close(1008, 'Client too slow')
-            else ws.send(data)
-          },
-          close: (code, reason) => ws.close(code, reason),
-          remoteAddress: req.socket.remoteAddress,
-        }
-        ws.on('message', (data: RawData, isBinary: boolean) => {
-          if (!handlers.message) return
-          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
-          runSocketHandler(wrapped, onError, () => handlers.message!(wrapped, isBinary ? new Uint8Array(bytes) : bytes.toString('utf8')))
+    app.upgrade(request, { req, remoteAddress: req.socket.remoteAddress }).then(
+      async (decision) => {
+        if (socket.destroyed) return
+        if (!decision.accepted) return refuse(socket, decision.response)
+        const { handlers, protocol } = decision
+        if (protocol) req.headers['sec-websocket-protocol'] = protocol
+        else delete req.headers['sec-websocket-protocol']
+        wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+          alive.set(ws, true)
+          ws.on('pong', () => alive.set(ws, true))
+          const wrapped: Socket = {
+            send: (data) => {
+              if (ws.bufferedAmount > MAX_BUFFERED) ws.close(1008, 'Client too slow')
+              else ws.send(data)
+            },
+            close: (code, reason) => ws.close(code, reason),
+            remoteAddress: req.socket.remoteAddress,
+          }
+          ws.on('message', (data: RawData, isBinary: boolean) => {
+            if (!handlers.message) return
+            const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
+            runSocketHandler(wrapped, onError, () =>
+              handlers.message!(wrapped, isBinary ? new Uint8Array(bytes) : bytes.toString('utf8')),
+            )
+          })
+          ws.on('close', (code: number, reason: Buffer) => {
+            if (handlers.close)
+              runSocketHandler(wrapped, onError, () => handlers.close!(wrapped, code, reason.toString('utf8')))
+          })
+          ws.on('error', onError)
+          if (handlers.open) runSocketHandler(wrapped, onError, () => handlers.open!(wrapped))
         })
-        ws.on('close', (code: number, reason: Buffer) => {
-          if (handlers.close) runSocketHandler(wrapped, onError, () => handlers.close!(wrapped, code, reason.toString('utf8')))
-        })
-        ws.on('error', onError)
-        if (handlers.open) runSocketHandler(wrapped, onError, () => handlers.open!(wrapped))
-      })
-    }, (error) => {
-      onError(error)
-      refuse(socket, new Response(null, { status: 500 }))
-    })
+      },
+      (error) => {
+        onError(error)
+        refuse(socket, new Response(null, { status: 500 }))
+      },
+    )
   })
   return {
     close() {

@@ -13,7 +13,8 @@ import { splitPath } from '../../routing/resolver.ts'
 
 /** Characters an origin-form target may hold as they are (`%` is left to the resolver's decoding). */
 const PLAIN = new Uint8Array(128)
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?%|^[]") PLAIN[c.charCodeAt(0)] = 1
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?%|^[]')
+  PLAIN[c.charCodeAt(0)] = 1
 
 /**
  * A raw request target as the core routes it: `/path?query`, or `'*'` for asterisk-form, or undefined when the target
@@ -47,7 +48,13 @@ function encode(raw: string): string {
       out += '/'
       continue
     }
-    const escape = c <= 0x20 || c >= 0x7f || ch === '"' || ch === '<' || ch === '>' || (query ? ch === "'" : ch === '`' || ch === '{' || ch === '}')
+    const escape =
+      c <= 0x20 ||
+      c >= 0x7f ||
+      ch === '"' ||
+      ch === '<' ||
+      ch === '>' ||
+      (query ? ch === "'" : ch === '`' || ch === '{' || ch === '}')
     out += escape ? utf8Escape(ch) : ch
   }
   return out

@@ -31,7 +31,15 @@ export class Exchange extends UwsResponse implements IncomingRequest {
    * `length` and `coding`: the request's Content-Length and Transfer-Encoding ('' when absent, framing already
    * checked). `headers`: its header lines, when the server copied them already.
    */
-  constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost, target: string, length: string, coding: string, headers?: [string, string][]) {
+  constructor(
+    res: HttpResponse,
+    req: HttpRequest,
+    server: ExchangeHost,
+    target: string,
+    length: string,
+    coding: string,
+    headers?: [string, string][],
+  ) {
     super(res, req, server)
     const hasBody = (length !== '' && length !== '0') || coding !== ''
     this.declared = hasBody
@@ -67,7 +75,8 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   body(): AsyncIterable<Uint8Array> | null {
     // A guard or `before()` may have built the Fetch Request (and handed it the body) before the core reads it.
     // (A GET's Fetch Request has no body — Fetch allows none — so a GET's declared body is still here.)
-    if (this.built && this.method !== 'GET') return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
+    if (this.built && this.method !== 'GET')
+      return this.built.bodyUsed ? null : (this.built.body as unknown as AsyncIterable<Uint8Array> | null)
     const queue = this.queue
     if (queue === undefined || queue.taken) return null
     queue.taken = true

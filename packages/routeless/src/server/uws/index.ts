@@ -12,7 +12,13 @@ import { createServer } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import type { Application } from '../../app/application.ts'
 import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
-import { DRAIN_TIMEOUT, IDLE_GRACE, type RunningServer, type ServeOptions, type UpgradingApp } from '../shared/serving.ts'
+import {
+  DRAIN_TIMEOUT,
+  IDLE_GRACE,
+  type RunningServer,
+  type ServeOptions,
+  type UpgradingApp,
+} from '../shared/serving.ts'
 import { normalizeTarget, serverAllow } from '../shared/request-target.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
 import { Exchange, headerList, internalError } from './exchange.ts'
@@ -63,16 +69,24 @@ function requireUws(): Uws {
   try {
     uws = createRequire(import.meta.url)('uWebSockets.js') as Uws
   } catch (cause) {
-    const missing = (cause as { code?: string }).code === 'MODULE_NOT_FOUND' && (cause as Error).message.includes("'uWebSockets.js'")
-    const why = missing ? 'uWebSockets.js is not installed' : `uWebSockets.js failed to load (${(cause as Error).message.split('\n')[0]})`
-    throw new Error(`${why}: it is an optional dependency, installed with\n  ${UWS_INSTALL}\nor serve on node:http, the default (--server=node)`, { cause })
+    const missing =
+      (cause as { code?: string }).code === 'MODULE_NOT_FOUND' && (cause as Error).message.includes("'uWebSockets.js'")
+    const why = missing
+      ? 'uWebSockets.js is not installed'
+      : `uWebSockets.js failed to load (${(cause as Error).message.split('\n')[0]})`
+    throw new Error(
+      `${why}: it is an optional dependency, installed with\n  ${UWS_INSTALL}\nor serve on node:http, the default (--server=node)`,
+      { cause },
+    )
   } finally {
     console.warn = warn
     console.log = log
   }
   if (!/\[native code\]/.test(Function.prototype.toString.call(uws.App))) {
     const reason = notes.join(' ').replace(/\s+/g, ' ').trim()
-    throw new Error(`uWebSockets.js has no native build for Node.js ${process.version} on ${process.platform}-${process.arch}${reason ? `: ${reason}` : ''}`)
+    throw new Error(
+      `uWebSockets.js has no native build for Node.js ${process.version} on ${process.platform}-${process.arch}${reason ? `: ${reason}` : ''}`,
+    )
   }
   return (loaded = uws)
 }
@@ -103,7 +117,8 @@ async function listenError(host: string, port: number): Promise<Error> {
     probe.once('error', resolve)
     probe.listen(port, host, () => probe.close(() => resolve(undefined)))
   })
-  if (error?.code === 'EADDRINUSE') return Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
+  if (error?.code === 'EADDRINUSE')
+    return Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
   if (error) return error
   return new Error(`uWebSockets.js could not listen on ${host}:${port}`)
 }
@@ -116,7 +131,11 @@ type Servable = Pick<Application, 'handle'> & Partial<Pick<Application, 'table'>
  * `length` and `coding` are the first of each header (what uWS's `getHeader` gives). The message, or undefined when
  * the framing is sound.
  */
-function framingError(headers: readonly (readonly [string, string])[], length: string, coding: string): string | undefined {
+function framingError(
+  headers: readonly (readonly [string, string])[],
+  length: string,
+  coding: string,
+): string | undefined {
   if (coding !== '') {
     if (length !== '') return 'Both Transfer-Encoding and Content-Length'
     if (coding.trim().toLowerCase() !== 'chunked') return `Unsupported Transfer-Encoding: ${coding}`
@@ -154,7 +173,6 @@ function refuseFraming(res: HttpResponse, message: string): void {
   })
 }
 
-
 class UwsServer {
   readonly uapp: UwsApp
   listenSocket: us_listen_socket | undefined
@@ -169,7 +187,8 @@ class UwsServer {
     this.app = app
     this.uapp = uapp
     // WebSocket upgrades first (uWS hands requests without an upgrade on to `any`).
-    if (typeof (app as Partial<UpgradingApp>).upgrade === 'function') uapp.ws('/*', websocketBehavior(app as unknown as UpgradingApp))
+    if (typeof (app as Partial<UpgradingApp>).upgrade === 'function')
+      uapp.ws('/*', websocketBehavior(app as unknown as UpgradingApp))
     uapp.any('/*', (res, req) => this.onRequest(res, req))
   }
 
@@ -189,7 +208,8 @@ class UwsServer {
       if (framing !== undefined) return refuseFraming(res, framing)
     }
     if (target === '*') {
-      if (req.getCaseSensitiveMethod() !== 'OPTIONS') return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
+      if (req.getCaseSensitiveMethod() !== 'OPTIONS')
+        return refuse(res, 400, 'The asterisk-form target is only for OPTIONS')
       res.writeStatus('204 No Content').writeHeader('allow', serverAllow(this.app.table?.rows))
       if (this.closing) res.writeHeader('connection', 'close')
       return void res.endWithoutBody()
@@ -208,7 +228,10 @@ class UwsServer {
       return
     }
     exchange.goAsync()
-    answer.then((a) => exchange.send(a), (error) => exchange.send(internalError(error)))
+    answer.then(
+      (a) => exchange.send(a),
+      (error) => exchange.send(internalError(error)),
+    )
   }
 
   settled(exchange: Exchange): void {
@@ -237,10 +260,13 @@ class UwsServer {
         for (const exchange of this.pending) exchange.cut()
         finish()
       }, timeout)
-      const grace = setTimeout(() => {
-        graceOver = true
-        if (this.pending.size === 0) finish()
-      }, Math.min(IDLE_GRACE, timeout))
+      const grace = setTimeout(
+        () => {
+          graceOver = true
+          if (this.pending.size === 0) finish()
+        },
+        Math.min(IDLE_GRACE, timeout),
+      )
       cut.unref()
       this.idle = () => void (graceOver && finish())
     }))

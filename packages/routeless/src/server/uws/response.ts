@@ -60,7 +60,11 @@ export abstract class UwsResponse {
     try {
       if (answer instanceof Response) return void this.sendResponse(answer).catch((error) => this.failed(error))
       const body = answer.body
-      if (body === null || (typeof body === 'string' && body.length <= DIRECT_LIMIT) || (body instanceof Uint8Array && body.byteLength <= DIRECT_LIMIT)) {
+      if (
+        body === null ||
+        (typeof body === 'string' && body.length <= DIRECT_LIMIT) ||
+        (body instanceof Uint8Array && body.byteLength <= DIRECT_LIMIT)
+      ) {
         // Inside uWS's callback (the request still readable) the socket is already corked.
         if (this.req !== undefined) this.sendPlain(answer)
         else this.res.cork(() => this.sendPlain(answer))
@@ -71,7 +75,8 @@ export abstract class UwsResponse {
         const bytes = typeof body === 'string' ? Buffer.from(body) : body
         return void this.sendKnown([bytes], bytes.byteLength, answer).catch((error) => this.failed(error))
       }
-      if (body instanceof Blob) return void this.sendKnown(chunksOf(body.stream()), body.size, answer).catch((error) => this.failed(error))
+      if (body instanceof Blob)
+        return void this.sendKnown(chunksOf(body.stream()), body.size, answer).catch((error) => this.failed(error))
       void this.sendChunked(chunksOf(body), answer).catch((error) => this.failed(error))
     } catch (error) {
       this.failed(error)
@@ -86,7 +91,12 @@ export abstract class UwsResponse {
 
   private async sendResponse(response: Response): Promise<void> {
     const length = response.headers.get('content-length')
-    const answer = { status: response.status, statusText: response.statusText, headers: response.headers, type: undefined }
+    const answer = {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      type: undefined,
+    }
     if (response.body === null) {
       this.res.cork(() => {
         const close = this.head(answer.status, answer.statusText, answer.headers, undefined)
@@ -100,7 +110,11 @@ export abstract class UwsResponse {
   }
 
   /** A body of known length: `Content-Length` is sent, then chunks with `tryEnd`, waiting while the client is slow. */
-  private async sendKnown(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, total: number, answer: Head): Promise<void> {
+  private async sendKnown(
+    chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    total: number,
+    answer: Head,
+  ): Promise<void> {
     let headPending = true
     let sent = 0
     for await (const chunk of chunks) {
@@ -205,7 +219,12 @@ export abstract class UwsResponse {
   }
 
   /** Writes the status line and headers. Returns whether the connection is to be closed after this answer. */
-  private head(status: number, statusText: string | undefined, headers: HeaderList | undefined, type: string | undefined): boolean {
+  private head(
+    status: number,
+    statusText: string | undefined,
+    headers: HeaderList | undefined,
+    type: string | undefined,
+  ): boolean {
     const res = this.res
     this.headSent = true
     if (status !== 200 || statusText) res.writeStatus(statusLine(status, statusText))
@@ -215,7 +234,8 @@ export abstract class UwsResponse {
       for (const [name, value] of headers) {
         // uWS writes Date, Content-Length and Transfer-Encoding itself; connection handling is its own too.
         if (name === 'content-type') hasType = true
-        else if (name === 'content-length' || name === 'transfer-encoding' || name === 'date' || name === 'keep-alive') continue
+        else if (name === 'content-length' || name === 'transfer-encoding' || name === 'date' || name === 'keep-alive')
+          continue
         else if (name === 'connection') {
           if (/\bclose\b/i.test(value)) close = true
           continue

@@ -32,8 +32,14 @@ export function websocketBehavior(app: UpgradingApp, maxPayload = 1024 * 1024): 
       const query = req.getQuery()
       const target = upgradeTarget(req.getUrl() + (query ? `?${query}` : ''))
       if (typeof target === 'number') {
-        const refusal = errorReply(new HttpError(target, `No WebSocket endpoint at ${req.getUrl()}`)) as { type: string; body: string }
-        res.writeStatus(`${target} ${STATUS_TEXT[target]}`).writeHeader('content-type', refusal.type).end(refusal.body, true)
+        const refusal = errorReply(new HttpError(target, `No WebSocket endpoint at ${req.getUrl()}`)) as {
+          type: string
+          body: string
+        }
+        res
+          .writeStatus(`${target} ${STATUS_TEXT[target]}`)
+          .writeHeader('content-type', refusal.type)
+          .end(refusal.body, true)
         return
       }
       const path = target
@@ -48,27 +54,31 @@ export function websocketBehavior(app: UpgradingApp, maxPayload = 1024 * 1024): 
       } catch {
         request = new Request(`http://localhost${path}`, { headers })
       }
-      app.upgrade(request, { remoteAddress }).then(async (decision) => {
-        if (aborted) return
-        if (decision.accepted) {
-          const data: SocketData = { handlers: decision.handlers, remoteAddress }
-          res.cork(() => res.upgrade(data, key, decision.protocol ?? '', extensions, context))
-          return
-        }
-        const response = decision.response
-        const body = new Uint8Array(await response.arrayBuffer())
-        if (aborted) return
-        res.cork(() => {
-          res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ''}`.trimEnd())
-          response.headers.forEach((value, name) => {
-            if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') res.writeHeader(name, value)
+      app.upgrade(request, { remoteAddress }).then(
+        async (decision) => {
+          if (aborted) return
+          if (decision.accepted) {
+            const data: SocketData = { handlers: decision.handlers, remoteAddress }
+            res.cork(() => res.upgrade(data, key, decision.protocol ?? '', extensions, context))
+            return
+          }
+          const response = decision.response
+          const body = new Uint8Array(await response.arrayBuffer())
+          if (aborted) return
+          res.cork(() => {
+            res.writeStatus(`${response.status} ${STATUS_TEXT[response.status] ?? ''}`.trimEnd())
+            response.headers.forEach((value, name) => {
+              if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection')
+                res.writeHeader(name, value)
+            })
+            res.end(body, true)
           })
-          res.end(body, true)
-        })
-      }, (error) => {
-        onError(error)
-        if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end(undefined, true))
-      })
+        },
+        (error) => {
+          onError(error)
+          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end(undefined, true))
+        },
+      )
     },
     open: (ws) => {
       const data = ws.getUserData()
@@ -85,7 +95,10 @@ export function websocketBehavior(app: UpgradingApp, maxPayload = 1024 * 1024): 
     close: (ws, code, message) => {
       const data = ws.getUserData()
       data.closed = true
-      if (data.handlers.close) runSocketHandler(data.socket!, onError, () => data.handlers.close!(data.socket!, code, Buffer.from(message).toString('utf8')))
+      if (data.handlers.close)
+        runSocketHandler(data.socket!, onError, () =>
+          data.handlers.close!(data.socket!, code, Buffer.from(message).toString('utf8')),
+        )
     },
   }
 }

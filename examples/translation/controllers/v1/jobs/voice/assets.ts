@@ -19,14 +19,23 @@ export class Default extends Controller<Services> {
 
   /** PUT /v1/jobs/voice/assets/{job_id}/source: the job's audio file (the body, raw). */
   async PUT_$_source(jobId: string, query: Presigned = {}): Promise<Response> {
-    await this.context.voiceJobs.upload(jobId, this.signature(query), (this.body as Uint8Array | undefined) ?? new Uint8Array(0))
+    await this.context.voiceJobs.upload(
+      jobId,
+      this.signature(query),
+      (this.body as Uint8Array | undefined) ?? new Uint8Array(0),
+    )
     return new Response(null, { status: 204 })
   }
 
   /** GET /v1/jobs/voice/assets/{job_id}/results/{index}: one target's output. */
   async GET_$_results(jobId: string, index: number, query: Presigned = {}): Promise<Response> {
     const { bytes, type, name } = await this.context.voiceJobs.download(jobId, index, this.signature(query))
-    return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': type, 'Content-Disposition': `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"` } })
+    return new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: {
+        'Content-Type': type,
+        'Content-Disposition': `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`,
+      },
+    })
   }
 
   private signature({ signature }: Presigned): string | undefined {
