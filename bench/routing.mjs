@@ -98,5 +98,5 @@ if (child) {
   const app = await createApp(child.slice('--startup-child='.length))
   process.stdout.write(JSON.stringify({ ms: performance.now() - t0, handlers: app.table.rows.length }))
 } else {
-  process.stdout.write(JSON.stringify({ resolve: await resolution(), startup: await startup() }, null, 2) + '\n')
+  process.stdout.write(`${JSON.stringify({ resolve: await resolution(), startup: await startup() }, null, 2)}\n`)
 }

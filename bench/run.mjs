@@ -104,7 +104,6 @@ const has = (cmd) => {
   }
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
@@ -483,7 +482,7 @@ async function main() {
     process.stdout.write(render(JSON.parse(readFileSync(o.report, 'utf8'))))
     return
   }
-  const log = (line) => process.stderr.write(line + '\n')
+  const log = (line) => process.stderr.write(`${line}\n`)
   if (o.build) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
   if (!has('taskset')) throw new Error('taskset (util-linux) is required to pin server and load generator to cores')
   mkdirSync(o.out, { recursive: true })
@@ -495,7 +494,7 @@ async function main() {
       execFileSync(process.execPath, [path.join(BENCH, 'routing.mjs')], { cwd: ROOT }).toString(),
     )
   if (o.workers) json.workers = await workersBench(o, log)
-  writeFileSync(path.join(o.out, 'latest.json'), JSON.stringify(json, null, 2) + '\n')
+  writeFileSync(path.join(o.out, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`)
   writeFileSync(path.join(o.out, 'latest.md'), render(json))
   process.stdout.write(render(json))
 }
@@ -525,7 +524,7 @@ function render(json) {
       workersTable(json.workers),
       '',
     )
-  return report.join('\n') + '\n'
+  return `${report.join('\n')}\n`
 }
 
 function routingTable(r) {

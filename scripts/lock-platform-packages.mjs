@@ -50,5 +50,5 @@ for (const [path, meta] of Object.entries(packages)) {
 lock.packages = Object.fromEntries(
   Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
 )
-writeFileSync(file, JSON.stringify(lock, null, 2) + '\n')
+writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(`lock-platform-packages: added ${added} platform entries`)

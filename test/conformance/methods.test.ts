@@ -50,7 +50,7 @@ describeTargets('HTTP methods', fixtureApp('basic'), (t) => {
     const url = t().url
     if (!url) return // Fetch refuses to build a TRACE request: only real servers can receive one
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(url + '/', { method: 'TRACE' }, (res) => {
+      const req = httpRequest(`${url}/`, { method: 'TRACE' }, (res) => {
         let body = ''
         res.on('data', (d) => (body += d))
         res.on('end', () => resolve({ status: res.statusCode!, body }))
@@ -66,7 +66,7 @@ describeTargets('HTTP methods', fixtureApp('basic'), (t) => {
     if (!url) return
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(
-        url + '/foo',
+        `${url}/foo`,
         {
           headers: {
             connection: 'Upgrade, HTTP2-Settings',

@@ -72,9 +72,9 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
     const url = await s.listening
     expect(s.out.stdout).toContain('ready: 3 handlers, context {"greeting":"hello"}')
     expect(s.out.stdout).toMatch(/3 handlers from api listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/)
-    const allowed = await fetch(url + '/foo', { headers: { origin: 'https://app.example' } })
+    const allowed = await fetch(`${url}/foo`, { headers: { origin: 'https://app.example' } })
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example')
-    const missing = await fetch(url + '/nope/a/b/c')
+    const missing = await fetch(`${url}/nope/a/b/c`)
     expect(missing.status).toBe(404)
     expect(await missing.json()).toEqual({ oops: expect.stringContaining('No controller answers') })
     // logLevel 'warn' from the file: no access lines.
@@ -88,7 +88,7 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
   it('lets ROUTELESS_HOST win over the file, and --log-level over its logLevel', async () => {
     const s = serve(['--log-level=info'], { cwd: dir, env: { ROUTELESS_HOST: '127.0.0.1:0' } })
     const url = await s.listening
-    await (await fetch(url + '/foo')).text()
+    await (await fetch(`${url}/foo`)).text()
     s.child.kill('SIGTERM')
     const done = await s.done
     expect(JSON.parse(done.stderr.trim().split('\n')[0]!)).toMatchObject({ msg: 'request', path: '/foo', status: 200 })
@@ -129,7 +129,7 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
     expect(s.out.stdout).toMatch(/listening on \S+ \(node, 2 workers\)/)
     expect(s.out.stdout.match(/ready: 3 handlers, context \{"greeting":"hello"\}/g)).toHaveLength(2)
     expect(
-      (await fetch(url + '/foo', { headers: { origin: 'https://app.example' } })).headers.get(
+      (await fetch(`${url}/foo`, { headers: { origin: 'https://app.example' } })).headers.get(
         'access-control-allow-origin',
       ),
     ).toBe('https://app.example')
@@ -150,10 +150,10 @@ describe('routeless.config.ts', { timeout: 120_000 }, () => {
       expect(s.out.stdout).toMatch(
         /routeless: \d+ handlers from controllers listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/,
       )
-      const doc = await (await fetch(url + '/openapi.json')).json()
+      const doc = await (await fetch(`${url}/openapi.json`)).json()
       expect(doc.info.title).toBe('routeless configurations example')
-      expect((await fetch(url + '/configurations/')).status).toBe(403) // no session
-      const login = await fetch(url + '/login', {
+      expect((await fetch(`${url}/configurations/`)).status).toBe(403) // no session
+      const login = await fetch(`${url}/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'demo', password: 'demo-password' }),

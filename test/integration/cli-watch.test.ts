@@ -45,15 +45,15 @@ export class Default {
     )
     server = start(process.execPath, [BIN, '--watch', '--host=127.0.0.1:0', '--log-level=warn'], { cwd: dir })
     const url = await server.listening
-    expect(await (await fetch(url + '/')).json()).toBe('one!')
+    expect(await (await fetch(`${url}/`)).json()).toBe('one!')
 
     writeFileSync(path.join(dir, 'lib/greeting.ts'), `export const greeting: string = 'two'\n`)
     await reloads(server, 1)
-    expect(await (await fetch(url + '/')).json()).toBe('two!')
+    expect(await (await fetch(`${url}/`)).json()).toBe('two!')
 
     writeFileSync(path.join(dir, 'controllers/_lib/suffix.ts'), `export const suffix = '?'\n`)
     await reloads(server, 2)
-    expect(await (await fetch(url + '/')).json()).toBe('two?')
+    expect(await (await fetch(`${url}/`)).json()).toBe('two?')
 
     server.child.kill('SIGTERM')
     expect((await server.done).code).toBe(0)

@@ -60,9 +60,9 @@ describe('routeless CLI', () => {
     const s = start(['--prefix=basic', `--host=127.0.0.1:${port}`])
     const url = await s.listening
     expect(url).toBe(`http://127.0.0.1:${port}`)
-    expect(await (await fetch(url + '/')).text()).toBe('"Default handler"')
-    expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
-    const posted = await fetch(url + '/', {
+    expect(await (await fetch(`${url}/`)).text()).toBe('"Default handler"')
+    expect(await (await fetch(`${url}/foo`)).text()).toBe('"Foo handler"')
+    const posted = await fetch(`${url}/`, {
       method: 'POST',
       body: 'name=Awesome you',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -91,7 +91,7 @@ describe('routeless CLI', () => {
     ] as const) {
       const s = start(['--prefix=basic', '--host=127.0.0.1:0', '--log-level=warn', ...args], { env })
       const url = await s.listening
-      expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
+      expect(await (await fetch(`${url}/foo`)).text()).toBe('"Foo handler"')
       s.child.kill('SIGTERM')
       const result = await s.done
       expect(result.stdout).toMatch(/\(uws\)/)
@@ -106,8 +106,8 @@ describe('routeless CLI', () => {
     ] as const) {
       const s = start(['--prefix=basic', '--host=127.0.0.1:0', ...args], { env })
       const url = await s.listening
-      await (await fetch(url + '/foo')).text()
-      await (await fetch(url + '/nope/a/b')).text()
+      await (await fetch(`${url}/foo`)).text()
+      await (await fetch(`${url}/nope/a/b`)).text()
       s.child.kill('SIGTERM')
       const lines = (await s.done).stderr.trim().split('\n')
       expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} GET \/foo 200 [\d.]+ ms$/)
@@ -119,7 +119,7 @@ describe('routeless CLI', () => {
     const port = await freePort()
     const s = start(['--prefix=basic', `--host=127.0.0.1:${port}`, '--log-level=warn'])
     const url = await s.listening
-    await (await fetch(url + '/')).text()
+    await (await fetch(`${url}/`)).text()
     s.child.kill('SIGTERM')
     expect((await s.done).stderr).toBe('')
   })
@@ -128,7 +128,7 @@ describe('routeless CLI', () => {
     const port = await freePort()
     const s = start([], { env: { ROUTELESS_PREFIX: 'multi/one:multi/two', ROUTELESS_HOST: `127.0.0.1:${port}` } })
     const url = await s.listening
-    expect(await (await fetch(url + '/beta')).text()).toBe('"beta from two"')
+    expect(await (await fetch(`${url}/beta`)).text()).toBe('"beta from two"')
     s.child.kill('SIGINT')
     expect((await s.done).code).toBe(0)
   })
@@ -139,7 +139,7 @@ describe('routeless CLI', () => {
     const port = await freePort()
     const s = start(['--prefix', 'controllers', '--host', `127.0.0.1:${port}`], { cwd: dir })
     const url = await s.listening
-    expect(await (await fetch(url + '/foo')).text()).toBe('"Foo handler"')
+    expect(await (await fetch(`${url}/foo`)).text()).toBe('"Foo handler"')
     s.child.kill('SIGTERM')
     await s.done
   })

@@ -92,7 +92,7 @@ describe('the signature manifest', () => {
     expect(strict).toMatch(/build --strict: 1 parameter cannot be checked; \.routeless\/manifest\.json not written/)
     expect(existsSync(path.join(dir, '.routeless/manifest.json'))).toBe(false)
     expect(await build(dir)).toMatch(
-      /warning: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked[^]*wrote \.routeless\/manifest\.json/,
+      /warning: controllers\/maps\.ts: Default\.GET: keyword parameter: a Map cannot be checked[\s\S]*wrote \.routeless\/manifest\.json/,
     )
   })
 

@@ -7,7 +7,7 @@ const available = redisAvailable()
 
 describe.skipIf(!available)('Rate limits shared through Redis', () => {
   let redis: Awaited<ReturnType<typeof startRedis>>
-  let clients: Redis[] = []
+  const clients: Redis[] = []
   beforeAll(async () => {
     redis = await startRedis()
   })

@@ -103,7 +103,7 @@ describe.skipIf(!existsSync(BIN))('routeless --workers (built CLI)', () => {
       const pids = new Set<string>()
       // node:cluster deals connections round-robin; uWS workers share the port with SO_REUSEPORT and the kernel
       // hashes each new connection to one of them: a few dozen connections reach both.
-      for (let i = 0; i < 200 && pids.size < 2; i++) pids.add(await getFresh(url + '/pid'))
+      for (let i = 0; i < 200 && pids.size < 2; i++) pids.add(await getFresh(`${url}/pid`))
       expect(pids.size).toBe(2)
       expect(pids.has(String(s.child.pid))).toBe(false)
       s.child.kill('SIGTERM')
@@ -115,7 +115,7 @@ describe.skipIf(!existsSync(BIN))('routeless --workers (built CLI)', () => {
       const s = start(['--prefix=.', '--host=127.0.0.1:0', `--server=${server}`, '--workers=2'], dir)
       const url = await s.listening
       const body = new Promise<string>((resolve, reject) => {
-        httpRequest(url + '/slow/go', { agent: false }, (res) => {
+        httpRequest(`${url}/slow/go`, { agent: false }, (res) => {
           let text = ''
           res.on('data', (d) => {
             text += d

@@ -78,12 +78,12 @@ describe('the CLI of the installed package', { timeout: 120_000 }, () => {
     expect(s.out.stdout).toMatch(
       /routeless: 2 handlers from controllers listening on http:\/\/127\.0\.0\.1:\d+ \(node\)/,
     )
-    expect(await (await fetch(url + '/')).json()).toBe('Default handler')
-    expect(await (await fetch(url + '/api/v1/items/7')).json()).toEqual({ id: 7, name: 'seven' })
-    expect(await (await fetch(url + '/api/v1/items/7?fields=name')).json()).toEqual({ name: 'seven' })
+    expect(await (await fetch(`${url}/`)).json()).toBe('Default handler')
+    expect(await (await fetch(`${url}/api/v1/items/7`)).json()).toEqual({ id: 7, name: 'seven' })
+    expect(await (await fetch(`${url}/api/v1/items/7?fields=name`)).json()).toEqual({ name: 'seven' })
     // The signature is read with the project's own typescript: a path part that is not a number is a 400.
-    expect((await fetch(url + '/api/v1/items/seven')).status).toBe(400)
-    expect((await fetch(url + '/api/v1/items/8')).status).toBe(404)
+    expect((await fetch(`${url}/api/v1/items/seven`)).status).toBe(400)
+    expect((await fetch(`${url}/api/v1/items/8`)).status).toBe(404)
     s.child.kill('SIGTERM')
     expect((await s.done).code).toBe(0)
   })
@@ -103,7 +103,7 @@ export default defineConfig({
     const s = start(project.bin, ['--host=127.0.0.1:0'], { cwd: path.join(dir, 'configured') })
     servers.push(s)
     const url = await s.listening
-    const res = await fetch(url + '/api/v1/items/7', { headers: { origin: 'https://app.example' } })
+    const res = await fetch(`${url}/api/v1/items/7`, { headers: { origin: 'https://app.example' } })
     expect(await res.json()).toEqual({ id: 7, name: 'seven' })
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
     s.child.kill('SIGTERM')

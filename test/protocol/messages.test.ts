@@ -77,7 +77,7 @@ describeServers('messages', (server, name) => {
     name,
     'a body cut short (half its Content-Length, then the client leaves) troubles nothing: the next client is answered',
     async () => {
-      const body = '{"a":"' + 'x'.repeat(200) + '"}'
+      const body = `{"a":"${'x'.repeat(200)}"}`
       const socket = await open(server().port)
       socket.write(
         `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 100)}`,

@@ -98,4 +98,4 @@ export interface Credentials {
 }
 
 /** A request that takes no fields and no query parameters. */
-export interface NoInput {}
+export type NoInput = {}

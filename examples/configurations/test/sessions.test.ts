@@ -93,12 +93,10 @@ forEachDatabase((database) => {
     })
 
     it('answers 415 for a form body, and 400 for broken JSON', async () => {
-      const form = await api
-        .client()
-        .send('POST', '/login', {
-          body: 'username=alice&password=secret',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        })
+      const form = await api.client().send('POST', '/login', {
+        body: 'username=alice&password=secret',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
       expect(form.status).toBe(415)
       const broken = await api
         .client()

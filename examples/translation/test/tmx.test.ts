@@ -149,6 +149,6 @@ describe('TMX', () => {
   it('refuses a TMX over TMX_MAX_BYTES with 413, and one over the body limit too', async () => {
     const big = `<tmx><body>${'<tu/>'.repeat(50_000)}</body></tmx>`
     await refused(big, 413, /at most 200000 bytes/)
-    expect((await post('<tmx>' + ' '.repeat(12 * 1024 * 1024) + '</tmx>')).status).toBe(413)
+    expect((await post(`<tmx>${' '.repeat(12 * 1024 * 1024)}</tmx>`)).status).toBe(413)
   })
 })

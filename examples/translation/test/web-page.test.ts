@@ -27,7 +27,7 @@ describe.runIf(available || process.env.CI === '1')('translator page in Chromium
   it('translates text picked from the form, with JavaScript disabled', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false })
     const page = await context.newPage()
-    const response = await page.goto(server.url + '/')
+    const response = await page.goto(`${server.url}/`)
     expect(response!.status()).toBe(200)
     expect(response!.headers()['x-trace-id']).toMatch(/^[0-9a-f]{32}$/)
     await page.fill('#text', 'How are you?')
@@ -53,7 +53,7 @@ describe.runIf(available || process.env.CI === '1')('translator page in Chromium
 
   it('shows errors on the page: a wrong key, and escapes what it echoes', async () => {
     const page = await browser.newPage()
-    await page.goto(server.url + '/')
+    await page.goto(`${server.url}/`)
     await page.fill('#text', '<script>window.pwned = 1</script>Hello')
     await page.fill('#auth_key', 'wrong-key')
     const [response] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')])

@@ -5,7 +5,7 @@
  * that are suspicious for the language pair. Each check sees one segment and answers its issues.
  */
 import { tokenize } from '../markup/tokenize.ts'
-import { CodePoints, type QualityIssue } from './issue.ts'
+import type { CodePoints, QualityIssue } from './issue.ts'
 
 export interface SegmentPair {
   source: CodePoints

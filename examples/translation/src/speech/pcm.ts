@@ -40,7 +40,7 @@ export class Resampler {
 
 export function clamp(x: number): number {
   const r = Math.round(x)
-  return r > 32767 ? 32767 : r < -32768 ? -32768 : r
+  return r > 32767 ? 32767 : Math.max(r, -32768)
 }
 
 /** Little-endian 16-bit samples of `bytes` (an even number of bytes). */

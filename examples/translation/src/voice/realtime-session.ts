@@ -247,7 +247,7 @@ export class RealtimeSession {
     this.decoder.free()
     // A close reason is at most 123 bytes.
     let short = reason
-    while (Buffer.byteLength(short) > 123) short = short.slice(0, -2) + '…'
+    while (Buffer.byteLength(short) > 123) short = `${short.slice(0, -2)}…`
     this.socket.close(code, short)
   }
 

@@ -90,7 +90,7 @@ export function writeParams(request: RephraseRequest, rephrase: boolean): WriteP
       'Bad request. Reason: Both writing_style and tone defined. Currently only style OR tone can be chosen for a single request.',
     )
   }
-  const base = target?.split('-')[0]!.toLowerCase()
+  const base = target?.split('-')[0]?.toLowerCase()
   if (base !== undefined && !STYLED.has(base)) {
     if (style !== 'default' && !style.startsWith('prefer_'))
       throw new HttpError(400, `Language ${base} does not support setting a writing style.`)

@@ -109,7 +109,7 @@ export class PartnerStore {
 
   /** The API key that signs for the partner: `keyId` when still active, else the partner's newest active key. */
   async signingKey(partnerId: string, keyId: string | null): Promise<string | undefined> {
-    let query = this.db
+    const query = this.db
       .selectFrom('api_keys')
       .select('sealed')
       .where('partner_id', '=', partnerId)

@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 
 export function sidSignature(apiKey: string, partnerId: string, timestamp: string): string {
   return createHmac('sha256', apiKey)
-    .update(timestamp + partnerId + 'sid_request', 'utf8')
+    .update(`${timestamp + partnerId}sid_request`, 'utf8')
     .digest('base64')
 }
 

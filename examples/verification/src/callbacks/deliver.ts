@@ -14,7 +14,7 @@ import { postCallback, type AttemptOutcome } from './post-callback.ts'
 export async function deliver(s: Services, queued: ClaimedJob): Promise<void> {
   const { callbackTimeoutMs, callbackAttempts, callbackBackoffMs } = s.config
   const delivery = await s.deliveries.get(queued.ref)
-  if (!delivery || delivery.state !== 'pending') return void (await queued.complete())
+  if (delivery?.state !== 'pending') return void (await queued.complete())
   const job = await s.jobs.get(delivery.job_id)
   const apiKey = job && (await s.partners.signingKey(job.partnerId, job.apiKeyId))
   const attempt = Number(delivery.attempts) + 1

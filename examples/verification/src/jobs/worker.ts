@@ -37,7 +37,7 @@ export class Worker {
       DECISION,
       async (job) => {
         const found = await s.jobs.get(job.ref)
-        if (!found || found.status !== 'processing') return void (await job.complete()) // decided inline (sync) already
+        if (found?.status !== 'processing') return void (await job.complete()) // decided inline (sync) already
         await finishJob(s, found, { sendCallback: true, commit: job.complete })
       },
       { maxAttempts: 5 },

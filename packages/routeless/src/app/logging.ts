@@ -35,7 +35,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger & { level: LogLevel; format: 'json' | 'pretty' } {
   const level = options.level ?? 'info'
   const rank = LOG_LEVELS.indexOf(level)
-  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'))
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`))
   const format =
     options.format === 'json' || options.format === 'pretty'
       ? options.format
@@ -76,7 +76,7 @@ export function prettyLine(
   colour = false,
 ): string {
   const paint = (c: keyof typeof PAINT, text: string) => (colour ? `\x1b[${PAINT[c]}m${text}\x1b[0m` : text)
-  const clock = paint('dim', time.toTimeString().slice(0, 8) + '.' + String(time.getMilliseconds()).padStart(3, '0'))
+  const clock = paint('dim', `${time.toTimeString().slice(0, 8)}.${String(time.getMilliseconds()).padStart(3, '0')}`)
   if (msg === 'request' && typeof fields.status === 'number') {
     const { method, path, status, duration_ms, request_id, ...rest } = fields
     const code = String(status)

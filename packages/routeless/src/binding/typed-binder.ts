@@ -1,12 +1,3 @@
-/**
- * Enforces a handler's TypeScript signature before the call: path parts and query/form strings are coerced by the
- * declared type (numbers, booleans, literal unions, arrays from repeated keys or comma lists, `Date` from ISO 8601),
- * then validated by validators Ajv compiled once at start-up. One 400 names every failing parameter; a required
- * keyword that is missing, or a keyword the type does not declare (unless it has an index signature), is a 400.
- * @module
- */
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
 import type { ValidateFunction, ErrorObject } from 'ajv'
 import type { Kwargs } from '../app/controller.ts'
 import { HttpError } from '../app/errors.ts'
@@ -15,7 +6,7 @@ import type { ParamIssue } from './standard-schema.ts'
 import { coercer, holdsObjects, isAny, isJsonField, nestForm } from './form-values.ts'
 import { dateReviver, isDateSchema } from './dates.ts'
 import { JS_MARK } from './manifest.ts'
-import { TypeValidators, type Fail } from './validators.ts'
+import type { TypeValidators, Fail } from './validators.ts'
 
 export { TypeValidators } from './validators.ts'
 
@@ -115,7 +106,7 @@ export function compileTypedBinder(types: HandlerTypes, validators: TypeValidato
   const required = (kwSchema?.required ?? []) as string[]
   const extra = kwSchema?.additionalProperties
   const extraCheck = extra && extra !== true && typeof extra === 'object' && !isAny(extra) ? check(extra) : undefined
-  const extrasAllowed = extra !== false && extra !== undefined ? true : false
+  const extrasAllowed = !!(extra !== false && extra !== undefined)
 
   // Rules on the keyword object as a whole (`@minProperties 1` on a patch type), checked once its members are.
   const whole = kwSchema ? objectRules(kwSchema) : undefined
@@ -226,12 +217,12 @@ function dotted(error: ErrorObject | undefined): string {
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (error.keyword === 'required') path.push(String(error.params.missingProperty))
   if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty))
-  return path.length ? '.' + path.join('.') : ''
+  return path.length ? `.${path.join('.')}` : ''
 }
 
 /** A reason a person can act on: "must be an integer, got \"1.5\"", "must be one of \"a\", \"b\"". */
 function reasonOf(error: ErrorObject | undefined, schema: JsonSchema, raw: unknown): string {
-  const got = typeof raw === 'string' ? `, got "${raw.length > 40 ? raw.slice(0, 40) + '…' : raw}"` : ''
+  const got = typeof raw === 'string' ? `, got "${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}"` : ''
   if (!error) return 'is invalid'
   // A `@json` field sent more than once: the last text counted, and it was not the value.
   if (Array.isArray(raw) && error.instancePath === '' && isJsonField(schema))

@@ -7,6 +7,6 @@ export interface CliIO {
 }
 
 export const defaultIO: CliIO = {
-  stdout: (line) => process.stdout.write(line + '\n'),
-  stderr: (line) => process.stderr.write(line + '\n'),
+  stdout: (line) => process.stdout.write(`${line}\n`),
+  stderr: (line) => process.stderr.write(`${line}\n`),
 }

@@ -191,12 +191,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       'build',
       'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking',
       (y) =>
-        y
-          .option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH })
-          .option('strict', {
-            type: 'boolean',
-            describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
-          }),
+        y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }).option('strict', {
+          type: 'boolean',
+          describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
+        }),
       async (args) => {
         code = await buildCommand((await settings(args)).prefix, args.out, io, Boolean(args.strict))
       },
@@ -323,7 +321,7 @@ async function explainCommand(prefix: string[], method: string, target: string, 
   const app = await loadApp(prefix, io)
   if (!app) return 1
   const { explain } = await import('../tooling/explain.ts')
-  const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : '/' + target)
+  const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : `/${target}`)
   for (const line of lines) io.stdout(line)
   return status < 400 ? 0 : 1
 }

@@ -139,7 +139,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
 /** A prefix as given, relative to the working directory when it lies below it. */
 function shortPath(p: string): string {
   const cwd = process.cwd()
-  return p.startsWith(cwd + '/') ? p.slice(cwd.length + 1) : p
+  return p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p
 }
 
 type Serve = (app: Application, options: { host: string; port: number; reusePort?: boolean }) => Promise<RunningServer>

@@ -208,7 +208,7 @@ function bodyKind(
   type: string,
   accepts: readonly string[] | undefined,
 ): 'json' | 'form' | 'multipart' | 'raw' | undefined {
-  if (accepts && (accepts.includes(type) || accepts.includes('*/*') || accepts.includes(type.split('/')[0] + '/*')))
+  if (accepts && (accepts.includes(type) || accepts.includes('*/*') || accepts.includes(`${type.split('/')[0]}/*`)))
     return 'raw'
   if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return 'json'
   if (type === 'application/x-www-form-urlencoded') return 'form'

@@ -184,7 +184,7 @@ function jsonStream(
         return controller.close()
       }
       const json = stringify(value) ?? 'null' // as in an array, an undefined element is null
-      controller.enqueue(encoder.encode(ndjson ? json + '\n' : (first ? '[' : ',') + json))
+      controller.enqueue(encoder.encode(ndjson ? `${json}\n` : (first ? '[' : ',') + json))
       first = false
     },
     async cancel() {

@@ -118,7 +118,7 @@ export function addModule(
           shownPath.push(step.segment)
         }
       }
-      const urlPath = '/' + shownPath.join('/')
+      const urlPath = `/${shownPath.join('/')}`
       const endpoint = (node.endpoint ??= {
         path: urlPath,
         methods: new Map(),

@@ -1,24 +1,13 @@
-/**
- * Compiles controller modules, once, into a `RouteTable`: a tree keyed by path segment whose nodes carry the handlers
- * that answer there. Module discovery lives in `discover.ts`, handler names in `handler-names.ts`, placing a
- * module's handlers in the tree in `add-module.ts`.
- * @module
- */
-import type { ErrorRenderer } from '../app/controller.ts'
 import { RoutelessError } from '../app/errors.ts'
 import { toSegment } from './naming.ts'
-import { HTTP_METHODS } from './handler-names.ts'
-import type { Signature } from './arity.ts'
-import { loadSignatures, type Signatures, type TypesMode } from '../binding/type-source.ts'
-import { compileTypedBinder, TypeValidators, type TypedBinder } from '../binding/typed-binder.ts'
+import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
+import { compileTypedBinder, TypeValidators } from '../binding/typed-binder.ts'
 import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
-import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
-import type { BodyKind } from '../lifecycle/request.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import { findAmbiguity } from './ambiguity.ts'
 import type { ModuleSource } from './discover.ts'
 import { addModule, rel } from './add-module.ts'
-import { newNode, RouteTable, type RouteNode } from './table.ts'
+import { RouteTable, type RouteNode } from './table.ts'
 
 export { discoverModules, type ModuleExports, type ModuleSource } from './discover.ts'
 export { HTTP_METHODS } from './handler-names.ts'

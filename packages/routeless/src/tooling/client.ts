@@ -43,6 +43,7 @@ export function generateClient(table: RouteTable): string {
     '',
     'export class ApiError extends Error {',
     '  constructor(readonly status: number, readonly body: unknown) {',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated client's own template literal
     '    super(`HTTP ${status}`)',
     '  }',
     '}',

@@ -78,7 +78,7 @@ export function notFoundHint(table: RouteTable, method: string, pathname: string
     return near.map((h) => `${h.className}.${h.name} takes ${arity(h)}, got ${left} (${h.file})`).join('; ')
   }
   const next = [...node.children.keys()].sort()
-  const at = trail.length ? '/' + trail.join('/') : '/'
+  const at = trail.length ? `/${trail.join('/')}` : '/'
   const where = `nothing answers at ${at} (a module without Default and no class there)`
   return next.length
     ? `${where}; names that may follow it: ${next.slice(0, 12).join(', ')}${next.length > 12 ? ' …' : ''}`

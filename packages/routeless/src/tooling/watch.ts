@@ -37,7 +37,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
   let generation = 0
   let timer: NodeJS.Timeout | undefined
   let running = Promise.resolve()
-  let waiters: (() => void)[] = []
+  const waiters: (() => void)[] = []
 
   const rebuild = async () => {
     const started = performance.now()

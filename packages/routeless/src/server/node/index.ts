@@ -7,7 +7,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
-import type { Application } from '../../app/application.ts'
 import { HttpError } from '../../app/errors.ts'
 import { attachWebSockets } from './websocket.ts'
 import {
@@ -57,7 +56,7 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
   }
 
   const server = createServer({ keepAliveTimeout: 5000 }, onRequest)
-  server.on('connect', (req: IncomingMessage, socket: Socket) => refuseConnect(socket))
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => refuseConnect(socket))
   // WebSockets: upgrades are decided by the app's WEBSOCKET handlers (only for apps that can upgrade).
   const sockets =
     typeof (app as Partial<UpgradingApp>).upgrade === 'function'

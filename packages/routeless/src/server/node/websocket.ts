@@ -7,7 +7,7 @@ import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
 import type { UpgradingApp } from '../shared/serving.ts'
 import { errorResponse } from '../../lifecycle/response.ts'
-import { runSocketHandler, type Socket, type UpgradeDecision } from '../../lifecycle/websocket.ts'
+import { runSocketHandler, type Socket } from '../../lifecycle/websocket.ts'
 
 const HEARTBEAT_MS = 60_000
 /** Bytes queued for one client before it counts as too slow (uWS's default backpressure limit is similar). */

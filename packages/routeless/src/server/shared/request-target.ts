@@ -48,14 +48,14 @@ function encode(raw: string): string {
       out += '/'
       continue
     }
-    const escape =
+    const encode =
       c <= 0x20 ||
       c >= 0x7f ||
       ch === '"' ||
       ch === '<' ||
       ch === '>' ||
       (query ? ch === "'" : ch === '`' || ch === '{' || ch === '}')
-    out += escape ? utf8Escape(ch) : ch
+    out += encode ? utf8Escape(ch) : ch
   }
   return out
 }
@@ -126,7 +126,7 @@ export function requestAt(origin: string, target: string, init: RequestInit): Re
     return new Request(origin + target, init)
   } catch (error) {
     if (!(error instanceof TypeError) || !/URL/i.test(error.message)) throw error
-    return new Request('http://localhost' + target, init)
+    return new Request(`http://localhost${target}`, init)
   }
 }
 
