@@ -170,3 +170,41 @@ describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
     expect(res.status).toBe(200)
   })
 })
+
+describeTargets('Request headers (this.headers)', fixtureApp('args'), (t) => {
+  it('reads headers, cookies and the negotiated type without a Fetch Request', async () => {
+    const res = await t().request('/reader', {
+      headers: {
+        'X-Thing': 'a, b',
+        cookie: 'theme="dark"; session=abc%20def; session=second',
+        accept: 'text/html;q=0.9, application/*;q=0.5',
+      },
+    })
+    expect(await res.json()).toEqual({ thing: 'a, b', has: true, session: 'abc def', theme: 'dark', type: 'text/html' })
+  })
+  it('answers with the first offered type when Accept is absent, and none when nothing offered is acceptable', async () => {
+    expect((await (await t().request('/reader', { headers: { accept: '' } })).json()).type).toBe('application/json')
+    expect((await (await t().request('/reader', { headers: { accept: 'image/png' } })).json()).type).toBe(null)
+    expect(
+      (await (await t().request('/reader', { headers: { accept: 'application/json;q=0, */*;q=0.1' } })).json()).type,
+    ).toBe('text/html')
+    expect(await (await t().request('/reader')).json()).toMatchObject({ thing: null, has: false, session: null })
+  })
+})
+
+describeTargets('A keyword that repeats a positional', fixtureApp('args'), (t) => {
+  it('is the argument given twice: 400 naming it', async () => {
+    const res = await t().request('/one/1?id=2')
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toBe('Invalid parameters: id: was given twice, as a path part and as a keyword')
+    const body = await t().request('/ctx/1', json({ id: 2 }))
+    expect(body.status).toBe(400)
+    expect((await body.json()).errors).toEqual([
+      { name: 'id', reason: 'was given twice, as a path part and as a keyword', kind: 'invalid' },
+    ])
+  })
+  it('is no repeat when the path left that optional positional out', async () => {
+    expect(await (await t().request('/optional/x?a=y')).status).toBe(400)
+    expect(await (await t().request('/optional/x?b=y')).json()).toEqual({ a: 'x', b: 'default-b' })
+  })
+})

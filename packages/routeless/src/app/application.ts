@@ -4,28 +4,20 @@
  */
 import type { ErrorRenderer } from './controller.ts'
 import { HttpError, isHttpError } from './errors.ts'
-import { fromRequest, parseQuery, readBody, type IncomingRequest } from '../lifecycle/request.ts'
-import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
-import { resolve } from '../routing/resolver.ts'
-import { notFoundHint } from '../tooling/explain.ts'
-import { originCheck, withCors } from '../wrappers/cors.ts'
-import { withAccessLog, withAccessLogHandle, type Logger } from './logging.ts'
-import type { SocketHandlers, UpgradeDecision } from '../lifecycle/websocket.ts'
-import { ResponseDraft, toFetchResponse, toReply, withoutBody, type Answer } from '../lifecycle/response.ts'
-import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
+import type { Logger } from './logging.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
-import {
-  bind,
-  callArguments,
-  controllerClasses,
-  declaresBody,
-  INCOMING,
-  installLazyMembers,
-  isEmpty,
-  isThenable,
-  type Call,
-} from '../lifecycle/call.ts'
+import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
+import { compilePipeline, type Pipeline } from '../lifecycle/pipeline.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
+import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
+import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
+import type { UpgradeDecision } from '../lifecycle/websocket.ts'
+import { resolve } from '../routing/resolver.ts'
+import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
+import { notFoundHint } from '../tooling/explain.ts'
+import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
+import { originCheck } from '../wrappers/cors.ts'
+import { wrap, type Handle } from '../wrappers/wrap.ts'
 
 export {
   collectSources,
@@ -42,6 +34,10 @@ export class Application {
   table: RouteTable
   readonly options: Required<Pick<AppOptions, 'bodyLimit'>> & AppOptions
   private readonly logger: Logger
+  /** Each handler's lifecycle (`lifecycle/pipeline.ts`), built with the table it belongs to. */
+  private pipelines = new Map<Handler, Pipeline>()
+  /** The lifecycle inside its wrappers (`wrappers/wrap.ts`): what `handle` and `fetch` run. */
+  private readonly wrapped: Handle
 
   constructor(table: RouteTable, options: AppOptions = {}) {
     this.table = table
@@ -50,21 +46,13 @@ export class Application {
       throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
-    if (options.cors) {
-      // CORS speaks Fetch: with it on, adapters' requests go through it (so through a Request).
-      const core = async (request: Request, env: Record<string, unknown> = {}) =>
-        toFetchResponse(await this.answer(fromRequest(request), env))
-      let fetch = withCors(core, options.cors, (request) => this.allowOf(request))
-      if (options.accessLog) fetch = withAccessLog(fetch, this.logger)
-      this.fetch = fetch
-      this.handle = (incoming, env) => fetch(incoming.request(), env)
-    } else {
-      this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
-      // The access log wraps the core's own path: no Fetch objects are built for it.
-      if (options.accessLog)
-        this.handle = withAccessLogHandle((incoming, env) => this.answer(incoming, env ?? {}), this.logger)
-    }
-    for (const cls of controllerClasses(table)) installLazyMembers(cls)
+    this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
+      accessLog: options.accessLog ? this.logger : undefined,
+      cors: options.cors,
+      allowOf: (incoming) => this.allowOf(incoming),
+    })
+    this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
+    this.pipelines = this.compile(table)
   }
 
   /** A start-up warning: to the logger's `warn` when it has one, else to stderr. */
@@ -75,13 +63,23 @@ export class Application {
 
   /** Swaps in a freshly built route table: requests already running finish on the old one. */
   replaceTable(table: RouteTable): void {
-    for (const cls of controllerClasses(table)) installLazyMembers(cls)
+    const pipelines = this.compile(table)
     this.table = table
+    this.pipelines = pipelines
+  }
+
+  /** Builds every handler's lifecycle (`lifecycle/pipeline.ts`) and installs its class's lazy members. */
+  private compile(table: RouteTable): Map<Handler, Pipeline> {
+    const options = { context: this.options.context, bodyLimit: this.options.bodyLimit }
+    const pipelines = new Map<Handler, Pipeline>()
+    for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))
+    for (const cls of controllerClasses(table)) installLazyMembers(cls)
+    return pipelines
   }
 
   /** The `Allow` header of the path a request names, or undefined when no controller answers it. */
-  private allowOf(request: Request): string | undefined {
-    const r = resolve(this.table, 'OPTIONS', new URL(request.url).pathname)
+  private allowOf(incoming: IncomingRequest): string | undefined {
+    const r = resolve(this.table, 'OPTIONS', pathOf(incoming.target))
     return r.kind === 'options' ? r.endpoint.allow : r.kind === 'match' ? r.endpoint.allow : undefined
   }
 
@@ -101,7 +99,7 @@ export class Application {
 
   /** Answers one request. Never rejects: every failure becomes an error response. */
   async fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
-    return toFetchResponse(await this.handle(fromRequest(request), env))
+    return toFetchResponse(await this.wrapped(fromRequest(request), env))
   }
 
   /**
@@ -111,16 +109,16 @@ export class Application {
    * Never throws and never rejects: every failure becomes an error answer.
    */
   handle(incoming: IncomingRequest, env: Record<string, unknown> = {}): Answer | Promise<Answer> {
-    return this.answer(incoming, env)
+    return this.wrapped(incoming, env)
   }
 
+  /** Resolves the request, answers what needs no controller, and runs the handler's lifecycle for the rest. */
   private answer(incoming: IncomingRequest, env: Record<string, unknown>): Answer | Promise<Answer> {
     const method = incoming.method
     const target = incoming.target
     const q = target.indexOf('?')
     const pathname = q < 0 ? target : target.slice(0, q)
-    // 1. Resolve: a few map look-ups; every answer that needs no controller is made here. (`WEBSOCKET` names the
-    //    upgrade handler: as an HTTP method token it is unknown, never a call.)
+    // `WEBSOCKET` names the upgrade handler: as an HTTP method token it is unknown, never a call.
     const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
     switch (r.kind) {
       case 'not-found':
@@ -147,126 +145,13 @@ export class Application {
       case 'options':
         return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
-    const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
-    // 2. Read the body, for the methods that carry one, and for a GET that declares one (clients such as DeepL's send
-    //    GET parameters as a form body) — after the guards and `before()`, when there are any, so an unauthenticated
-    //    client learns 401/403 without the server reading (or judging) its body. HEAD and OPTIONS bodies are never read.
-    if (method === 'GET' ? declaresBody(incoming) : method !== 'HEAD' && method !== 'OPTIONS') {
-      return r.handler.guards.length > 0 || r.handler.before ? this.admitThenRead(call) : this.readThenRun(call)
-    }
-    return this.run(call, undefined)
-  }
-
-  private async admitThenRead(call: Call): Promise<Answer> {
-    const { handler } = call.r
-    const state = new ResponseDraft()
-    let controller: InstanceType<Handler['cls']>
+    const call = newCall(r, incoming, pathname, env, q < 0 ? '' : target.slice(q + 1))
     try {
-      controller = this.construct(call, undefined, state)
-      for (const guard of handler.guards) await guard(controller)
-      if (handler.before) await handler.before.call(controller)
-      const parsed = await readBody(call.incoming, {
-        limit: handler.bodyLimit ?? this.options.bodyLimit,
-        accepts: handler.accepts,
-        consumes: handler.consumes,
-      })
-      controller.body = parsed.body
-      if (parsed.json) call.json = parsed.body
-      if (parsed.fields) Object.assign(call.kwargs, parsed.fields)
+      const answer = this.pipelines.get(r.handler)!.run(call)
+      return answer instanceof Promise ? answer.then(undefined, (error) => this.fail(call, error)) : answer
     } catch (error) {
       return this.fail(call, error)
     }
-    return this.runGuarded(call, controller, state, true)
-  }
-
-  private construct(call: Call, body: unknown, state: ResponseDraft): InstanceType<Handler['cls']> {
-    const controller = new call.r.handler.cls()
-    controller[INCOMING] = call.incoming
-    controller.context = this.options.context
-    controller.kwargs = call.kwargs
-    controller.body = body
-    controller.args = call.r.args
-    controller.env = call.env
-    controller.response = state
-    return controller
-  }
-
-  private async readThenRun(call: Call): Promise<Answer> {
-    const { handler } = call.r
-    let body: unknown
-    try {
-      const parsed = await readBody(call.incoming, {
-        limit: handler.bodyLimit ?? this.options.bodyLimit,
-        accepts: handler.accepts,
-        consumes: handler.consumes,
-      })
-      body = parsed.body
-      if (parsed.json) call.json = body
-      // A JSON body's fields are already a copy of their own: with no query to merge into, they are the keywords.
-      if (parsed.fields)
-        call.kwargs = parsed.json && isEmpty(call.kwargs) ? parsed.fields : Object.assign(call.kwargs, parsed.fields)
-    } catch (error) {
-      return this.fail(call, error)
-    }
-    return this.run(call, body)
-  }
-
-  /** 3. Construct the controller, 4. run the handler (synchronously when nothing on the way awaits). */
-  private run(call: Call, body: unknown): Answer | Promise<Answer> {
-    const { r } = call
-    const { handler } = r
-    const state = new ResponseDraft()
-    let value: unknown
-    try {
-      const controller = this.construct(call, body, state)
-      if (handler.guards.length > 0 || handler.before || handler.binder) return this.runGuarded(call, controller, state)
-      if (handler.typed) {
-        const bound = handler.typed(r.args, call.kwargs, call.json)
-        controller.kwargs = bound.kwargs
-        controller.args = bound.args
-        value = handler.fn.apply(controller, callArguments(bound.args, bound.kwargs, handler.signature))
-      } else value = handler.fn.apply(controller, callArguments(r.args, call.kwargs, handler.signature))
-    } catch (error) {
-      return this.fail(call, error)
-    }
-    if (isThenable(value))
-      return Promise.resolve(value).then(
-        (v) => this.finish(call, v, state),
-        (e) => this.fail(call, e),
-      )
-    return this.finish(call, value, state)
-  }
-
-  /** Guards and `before()` (unless `admitted` already ran them), the binder, then the handler. */
-  private async runGuarded(
-    call: Call,
-    controller: InstanceType<Handler['cls']>,
-    state: ResponseDraft,
-    admitted = false,
-  ): Promise<Answer> {
-    const { handler } = call.r
-    try {
-      if (!admitted) {
-        for (const guard of handler.guards) await guard(controller)
-        if (handler.before) await handler.before.call(controller)
-      }
-      const { args, kwargs } = await bind(handler, call.r.args, call.kwargs, controller, call.json)
-      const value = await handler.fn.apply(controller, callArguments(args, kwargs, handler.signature))
-      return this.finish(call, value, state)
-    } catch (error) {
-      return this.fail(call, error)
-    }
-  }
-
-  /** 5. Turn the returned value into the answer. */
-  private finish(call: Call, value: unknown, state: ResponseDraft): Answer | Promise<Answer> {
-    let answer: Answer
-    try {
-      answer = toReply(value, state)
-    } catch (error) {
-      return this.fail(call, error)
-    }
-    return call.r.head ? withoutBody(answer) : answer
   }
 
   private fail(call: Call, error: unknown): Answer | Promise<Answer> {
@@ -280,9 +165,9 @@ export class Application {
 
   /**
    * Decides a WebSocket upgrade for `request` (a GET with `Upgrade: websocket`): resolves the path with the
-   * `WEBSOCKET` handler, runs guards, `before()`, the parameter binder and the handler, and returns its socket
-   * handlers — or the HTTP answer that refuses (404 when no controller takes WebSockets there, the handler's error).
-   * Adapters call this; it never rejects.
+   * `WEBSOCKET` handler and runs its lifecycle (guards, `before()`, the parameter binder and the handler), whose
+   * last stage accepts with the socket handlers — or returns the HTTP answer that refuses (404 when no controller
+   * takes WebSockets there, the handler's error). Adapters call this; it never rejects.
    */
   async upgrade(request: Request, env: Record<string, unknown> = {}): Promise<UpgradeDecision> {
     const incoming = fromRequest(request)
@@ -315,22 +200,9 @@ export class Application {
         ),
       )
     }
-    const call: Call = { r, incoming, pathname, env, kwargs: parseQuery(q < 0 ? '' : target.slice(q + 1)) }
-    const { handler } = r
+    const call = newCall(r, incoming, pathname, env, q < 0 ? '' : target.slice(q + 1))
     try {
-      const controller = this.construct(call, undefined, new ResponseDraft())
-      for (const guard of handler.guards) await guard(controller)
-      if (handler.before) await handler.before.call(controller)
-      const { args, kwargs } = await bind(handler, r.args, call.kwargs, controller)
-      const handlers = (await handler.fn.apply(
-        controller,
-        callArguments(args, kwargs, handler.signature),
-      )) as SocketHandlers
-      if (typeof handlers !== 'object' || handlers === null) {
-        throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
-      }
-      const protocol = (controller.response as ResponseDraft).touched?.get('sec-websocket-protocol') ?? undefined
-      return { accepted: true, handlers, protocol }
+      return (await this.pipelines.get(r.handler)!.run(call)) as unknown as UpgradeDecision
     } catch (error) {
       return refuse(this.fail(call, error))
     }
@@ -370,6 +242,33 @@ export class Application {
       return renderCustom(error, incoming, [classRenderer, moduleRenderer, this.options.renderError], this.logger)
     return standardError(error, incoming)
   }
+}
+
+/** A request's `Call`, before its first stage. */
+function newCall(
+  r: Call['r'],
+  incoming: IncomingRequest,
+  pathname: string,
+  env: Record<string, unknown>,
+  query: string,
+): Call {
+  return {
+    r,
+    incoming,
+    pathname,
+    env,
+    kwargs: parseQuery(query),
+    args: r.args,
+    json: undefined,
+    controller: undefined,
+    state: undefined as unknown as ResponseDraft,
+    value: undefined,
+  }
+}
+
+function pathOf(target: string): string {
+  const q = target.indexOf('?')
+  return q < 0 ? target : target.slice(0, q)
 }
 
 /** Builds an application from controller prefixes (or a module map). */

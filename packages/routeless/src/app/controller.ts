@@ -3,6 +3,7 @@
  * extending `Controller` gives typed access to the request and the response being built.
  * @module
  */
+import type { RequestHeaders } from '../lifecycle/headers.ts'
 import type { HttpError } from './errors.ts'
 
 /** A keyword argument's value: query and form fields are strings (arrays when repeated), JSON keeps its types. */
@@ -62,6 +63,11 @@ export class Controller<Context = unknown, Principal = unknown> {
   declare context: Context
   declare request: Request
   declare url: URL
+  /**
+   * The request's headers, cookies (`this.headers.cookie('session')`) and content negotiation
+   * (`this.headers.accepts('text/html', 'application/json')`), read without building a Fetch `Request`.
+   */
+  declare headers: RequestHeaders
   /**
    * Keyword arguments: query parameters, then body fields on top. In the handler, converted and checked by its
    * types (a `count: number` is a number here too); in guards and `before()`, as sent. Typed: `this.kwargsOf(this.GET)`.

@@ -1,11 +1,8 @@
 /**
- * Structured logging: JSON lines with levels, and an access log (method, path, status, duration, request id taken
- * from `X-Request-ID` or generated, and echoed on the response).
+ * Structured logging: JSON lines with levels, or pretty lines on a terminal. The access log that writes a line per
+ * request is a wrapper: `wrappers/access-log.ts`.
  * @module
  */
-import { randomUUID } from 'node:crypto'
-import type { IncomingRequest } from '../lifecycle/request.ts'
-import type { Answer } from '../lifecycle/response.ts'
 
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -107,81 +104,4 @@ function extras(fields: Record<string, unknown>): string {
 
 function describe(error: unknown): unknown {
   return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error
-}
-
-type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Response>
-
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/
-
-/** Wraps a fetch function with an access log line per request and the `X-Request-ID` header. */
-export function withAccessLog(next: Fetch, logger: Logger): Fetch {
-  return async (request, env) => {
-    const started = performance.now()
-    const given = request.headers.get('x-request-id')
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
-    if (env) env.requestId = requestId
-    const response = await next(request, env)
-    try {
-      response.headers.set('X-Request-ID', requestId)
-    } catch {
-      // immutable headers: the id stays in the log only
-    }
-    const url = new URL(request.url)
-    logger.info?.('request', {
-      method: request.method,
-      path: url.pathname,
-      status: response.status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      request_id: requestId,
-    })
-    return response
-  }
-}
-
-type Handle = (incoming: IncomingRequest, env?: Record<string, unknown>) => Answer | Promise<Answer>
-
-/**
- * The access log on the core's own path (`Application.handle`): no Fetch objects are built for it, so logging keeps
- * the uWS and node fast paths. Same line and header as `withAccessLog`.
- */
-export function withAccessLogHandle(next: Handle, logger: Logger): Handle {
-  return (incoming, env = {}) => {
-    const started = performance.now()
-    const given = incoming.header('x-request-id')
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
-    env.requestId = requestId
-    const done = (answer: Answer): Answer => {
-      const out = withHeader(answer, 'X-Request-ID', requestId)
-      const target = incoming.target
-      const q = target.indexOf('?')
-      logger.info?.('request', {
-        method: incoming.method,
-        path: q < 0 ? target : target.slice(0, q),
-        status: out.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        request_id: requestId,
-      })
-      return out
-    }
-    const answer = next(incoming, env)
-    return answer instanceof Promise ? answer.then(done) : done(answer)
-  }
-}
-
-/** `answer` with one more header; shared header lists and immutable Response headers are copied, never changed. */
-function withHeader(answer: Answer, name: string, value: string): Answer {
-  if (answer instanceof Response) {
-    try {
-      answer.headers.set(name, value)
-      return answer
-    } catch {
-      const copy = new Response(answer.body, answer)
-      copy.headers.set(name, value)
-      return copy
-    }
-  }
-  const headers =
-    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
-  headers.set(name, value)
-  return { ...answer, headers }
 }

@@ -10,6 +10,14 @@ import type { Controller } from '../app/controller.ts'
 import { AccessDenied, HttpError } from '../app/errors.ts'
 import { parseHandlerName } from '../routing/handler-names.ts'
 
+/**
+ * The request's headers as a guard reads them: `this.headers` (no Fetch `Request` is built), or the `Request`'s for a
+ * controller made outside routeless.
+ */
+function headersOf(controller: Controller<any>): { get(name: string): string | null } {
+  return controller.headers ?? controller.request.headers
+}
+
 /** Runs before the handler, with the controller instance (request, kwargs, context …). */
 export type Guard = (controller: Controller<any>) => void | Promise<void>
 
@@ -37,7 +45,7 @@ export function basicAuth<P>(
 ): Guard {
   const realm = options.realm ?? 'routeless'
   return async (controller) => {
-    const header = controller.request.headers.get('authorization') ?? ''
+    const header = headersOf(controller).get('authorization') ?? ''
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)
     if (!m) throw new AccessDenied('Authentication required', { scheme: 'Basic', realm })
     const decoded = Buffer.from(m[1]!, 'base64').toString('utf8')
@@ -89,7 +97,7 @@ export function bearerAuth<P>(
           headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined,
         })
   return async (controller) => {
-    const headers = controller.request.headers
+    const headers = headersOf(controller)
     const token = header
       ? headers.get(header)?.trim() || undefined
       : pattern.exec(headers.get('authorization') ?? '')?.[1]

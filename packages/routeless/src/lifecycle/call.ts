@@ -1,22 +1,55 @@
 /**
- * Internal to application.ts: one request's call of a handler — what travels with it (`Call`), the controller
- * instance's lazy `request`/`url`, the binding of arguments by schemas or types, and the argument list.
+ * One request's call of a handler: what travels through the stages (`Call`), how stages are chained, the
+ * controller instance's lazy members, and the argument list.
  * @module
  */
 import type { Kwargs } from '../app/controller.ts'
-import type { IncomingRequest } from './request.ts'
 import type { Resolution } from '../routing/resolver.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
+import { RequestHeaders } from './headers.ts'
+import type { IncomingRequest } from './request.ts'
+import type { ResponseDraft } from './response.ts'
 
-/** One request on its way through the core. */
+/** One request on its way through the stages; each stage reads what the ones before it left here. */
 export interface Call {
   r: Extract<Resolution, { kind: 'match' }>
   incoming: IncomingRequest
   pathname: string
   env: Record<string, unknown>
+  /** Keyword arguments: the query's, then the body's fields on top; converted by the bind stage. */
   kwargs: Kwargs
+  /** Positional arguments: the path parts, converted by the bind stage. */
+  args: unknown[]
   /** The decoded JSON body, when the body was JSON (its members are not coerced from strings). */
   json?: unknown
+  /** The controller instance (made by the construct stage). */
+  controller: InstanceType<Handler['cls']>
+  /** `this.response`: the status and headers the handler sets. */
+  state: ResponseDraft
+  /** What the handler returned (set by the invoke stage). */
+  value?: unknown
+}
+
+/** A step of the lifecycle: done when it returns, or when the promise it returns settles. */
+export type Stage = (call: Call) => void | PromiseLike<unknown>
+
+/** Stages run in order, then `last` makes the result: synchronously, in the same tick, until a stage returns a promise. */
+export function chain<T>(
+  stages: readonly Stage[],
+  last: (call: Call) => T | Promise<T>,
+): (call: Call) => T | Promise<T> {
+  let next: (call: Call) => T | Promise<T> = last
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const stage = stages[i]!
+    const after = next
+    next = (call) => {
+      const pending = stage(call)
+      return pending !== undefined && isThenable(pending)
+        ? Promise.resolve(pending).then(() => after(call))
+        : after(call)
+    }
+  }
+  return next
 }
 
 /** No keywords at all (a request without a query). */
@@ -29,8 +62,10 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
-/** Where a controller instance keeps the request it answers (read by the lazy `request` and `url`). */
+/** Where a controller instance keeps the request it answers (read by the lazy `request`, `url` and `headers`). */
 export const INCOMING = Symbol('routeless.incoming')
+/** Where a request keeps its header reader once made (cookies are parsed once per request). */
+const HEADERS = Symbol('routeless.headers')
 
 /** Every class that has at least one handler. */
 export function controllerClasses(table: RouteTable): Set<Function> {
@@ -40,15 +75,17 @@ export function controllerClasses(table: RouteTable): Set<Function> {
 }
 
 /**
- * `this.request` and `this.url` are built on first use from what the adapter gave, so a controller that never
- * reads them never costs a Fetch `Request` or a `URL`. Installed once per controller class at start-up; a class that
- * has either member itself (or inherits one) keeps it. Assigning either replaces it on that instance.
+ * `this.request`, `this.url` and `this.headers` are built on first use from what the adapter gave, so a controller
+ * that never reads them never costs a Fetch `Request`, a `URL` or a header reader. Installed once per controller
+ * class at start-up; a class that has one of these members itself (or inherits one) keeps it. Assigning one replaces
+ * it on that instance.
  */
 export function installLazyMembers(cls: Function): void {
   const proto = cls.prototype as object
-  const members: [string, (incoming: IncomingRequest) => unknown][] = [
+  const members: [string, (incoming: IncomingRequest & { [HEADERS]?: RequestHeaders }) => unknown][] = [
     ['request', (i) => i.request()],
     ['url', (i) => i.url()],
+    ['headers', (i) => (i[HEADERS] ??= new RequestHeaders(i))],
   ]
   for (const [name, make] of members) {
     if (name in proto) continue
@@ -63,24 +100,6 @@ export function installLazyMembers(cls: Function): void {
       },
     })
   }
-}
-
-/** The handler's arguments as its schemas (`params`) or its types convert them; `this.kwargs` is the converted object. */
-export async function bind(
-  handler: Handler,
-  args: string[],
-  kwargs: Kwargs,
-  controller: InstanceType<Handler['cls']>,
-  json?: unknown,
-): Promise<{ args: unknown[]; kwargs: Kwargs }> {
-  const bound = handler.binder
-    ? await handler.binder(args, kwargs)
-    : handler.typed
-      ? handler.typed(args, kwargs, json)
-      : { args, kwargs }
-  controller.kwargs = bound.kwargs
-  controller.args = bound.args
-  return bound
 }
 
 /** Positional parts in order; the kwargs object after the positional slots when the handler asks for it. */

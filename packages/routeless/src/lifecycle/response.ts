@@ -59,8 +59,15 @@ export function toResponse(value: unknown, state?: ResponseState): Response {
   return toFetchResponse(toReply(value, state))
 }
 
-/** `toResponse` without building the Response: the same rules, as a `Reply` (or the handler's own `Response`). */
-export function toReply(value: unknown, state?: ResponseState): Answer {
+/**
+ * `toResponse` without building the Response: the same rules, as a `Reply` (or the handler's own `Response`).
+ * `serialize` writes a data value as JSON when the handler's return type was compiled into a serializer.
+ */
+export function toReply(
+  value: unknown,
+  state?: ResponseState,
+  serialize?: (value: unknown) => string | undefined,
+): Answer {
   const headers = state instanceof ResponseDraft ? state.touched : state?.headers
   const status = state?.status
   if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599)) {
@@ -98,7 +105,9 @@ export function toReply(value: unknown, state?: ResponseState): Answer {
     if (Symbol.asyncIterator in value || isGenerator(value))
       return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
   }
-  const body = stringify(value)
+  // The handler's return type compiled into a serializer (`binding/serializer.ts`), when it has one; it gives up
+  // (undefined) on a value its type does not describe, which the checked `JSON.stringify` then writes.
+  const body = (serialize !== undefined ? serialize(value) : undefined) ?? stringify(value)
   if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
   return { status: status ?? 200, headers, type: JSON_TYPE, body }
 }
@@ -204,6 +213,38 @@ export function toFetchResponse(answer: Answer): Response {
     answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
   if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
   return new Response(answer.body as BodyInit | null, { status: answer.status, statusText: answer.statusText, headers })
+}
+
+/** A header of `answer` (any case), or null. */
+export function headerOf(answer: Answer, name: string): string | null {
+  const headers = answer.headers
+  if (headers === undefined) return null
+  if (headers instanceof Headers) return headers.get(name)
+  const lower = name.toLowerCase()
+  for (const [k, v] of headers) if (k.toLowerCase() === lower) return v
+  return null
+}
+
+/**
+ * `answer` with `entries` set (each replacing a header of its name). A reply's shared header pairs and a Response's
+ * immutable headers are copied, never changed.
+ */
+export function withHeaders(answer: Answer, entries: ReadonlyArray<readonly [string, string]>): Answer {
+  if (entries.length === 0) return answer
+  if (answer instanceof Response) {
+    try {
+      for (const [k, v] of entries) answer.headers.set(k, v)
+      return answer
+    } catch {
+      const copy = new Response(answer.body, answer)
+      for (const [k, v] of entries) copy.headers.set(k, v)
+      return copy
+    }
+  }
+  const headers =
+    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
+  for (const [k, v] of entries) headers.set(k, v)
+  return answer.headers === headers ? answer : { ...answer, headers }
 }
 
 /** The same answer without its body, for HEAD (RFC 9110 §9.3.2: HEAD is GET without the content). */

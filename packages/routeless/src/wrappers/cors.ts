@@ -3,6 +3,9 @@
  * right headers and `Vary`.
  * @module
  */
+import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
+import { headerOf, toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
+import type { Wrapper } from './types.ts'
 
 export interface CorsOptions {
   /** Allowed origins: a list (`https://app.example`), `'*'`, or a predicate. */
@@ -19,46 +22,61 @@ export interface CorsOptions {
 
 type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Response>
 
-/** Wraps a fetch function with CORS. `allowOf(path)` gives the `Allow` of a path (undefined when none answers). */
-export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: Request) => string | undefined): Fetch {
+const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
+
+/** CORS around the core. `allowOf` gives the `Allow` of the path a request names (undefined when none answers). */
+export function cors(options: CorsOptions, allowOf: (incoming: IncomingRequest) => string | undefined): Wrapper {
   const allowed = originCheck(options)
   const wildcard = options.origins === '*' && !options.credentials
   const vary = wildcard ? undefined : 'Origin'
-  return async (request, env) => {
-    const origin = request.headers.get('origin')
-    const preflight =
-      request.method === 'OPTIONS' && origin !== null && request.headers.has('access-control-request-method')
-    if (preflight) {
-      const allow = allowOf(request)
-      const headers = new Headers({ Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers' })
-      if (allow === undefined) return next(request, env)
-      headers.set('Allow', allow)
-      if (allowed(origin)) {
-        headers.set('Access-Control-Allow-Origin', wildcard ? '*' : origin)
-        if (options.credentials) headers.set('Access-Control-Allow-Credentials', 'true')
-        headers.set('Access-Control-Allow-Methods', allow)
-        const asked = request.headers.get('access-control-request-headers')
-        const allowHeaders = options.allowHeaders?.join(', ') ?? asked
-        if (allowHeaders) headers.set('Access-Control-Allow-Headers', allowHeaders)
-        headers.set('Access-Control-Max-Age', String(options.maxAge ?? 600))
-      }
-      return new Response(null, { status: 204, headers })
+  const maxAge = String(options.maxAge ?? 600)
+  const expose = options.exposeHeaders?.length ? options.exposeHeaders.join(', ') : undefined
+  const decorate = (answer: Answer, origin: string | null): Answer => {
+    const entries: [string, string][] = []
+    if (vary) {
+      const current = headerOf(answer, 'vary')
+      if (!current) entries.push(['Vary', vary])
+      else if (!current.split(',').some((v) => v.trim().toLowerCase() === 'origin'))
+        entries.push(['Vary', `${current}, ${vary}`])
     }
-    const response = await next(request, env)
-    if (origin === null) {
-      if (vary) appendVary(response, vary)
-      return response
+    if (origin !== null && allowed(origin)) {
+      entries.push(['Access-Control-Allow-Origin', wildcard ? '*' : origin])
+      if (options.credentials) entries.push(['Access-Control-Allow-Credentials', 'true'])
+      if (expose) entries.push(['Access-Control-Expose-Headers', expose])
     }
-    const out = mutable(response)
-    if (vary) appendVary(out, vary)
-    if (allowed(origin)) {
-      out.headers.set('Access-Control-Allow-Origin', wildcard ? '*' : origin)
-      if (options.credentials) out.headers.set('Access-Control-Allow-Credentials', 'true')
-      if (options.exposeHeaders?.length)
-        out.headers.set('Access-Control-Expose-Headers', options.exposeHeaders.join(', '))
-    }
-    return out
+    return withHeaders(answer, entries)
   }
+  return (next) => (incoming, env) => {
+    const origin = incoming.header('origin')
+    if (incoming.method === 'OPTIONS' && origin !== null && incoming.header('access-control-request-method') !== null) {
+      const allow = allowOf(incoming)
+      if (allow !== undefined) {
+        const headers: [string, string][] = [
+          ['Vary', PREFLIGHT_VARY],
+          ['Allow', allow],
+        ]
+        if (allowed(origin)) {
+          headers.push(['Access-Control-Allow-Origin', wildcard ? '*' : origin])
+          if (options.credentials) headers.push(['Access-Control-Allow-Credentials', 'true'])
+          headers.push(['Access-Control-Allow-Methods', allow])
+          const allowHeaders = options.allowHeaders?.join(', ') ?? incoming.header('access-control-request-headers')
+          if (allowHeaders) headers.push(['Access-Control-Allow-Headers', allowHeaders])
+          headers.push(['Access-Control-Max-Age', maxAge])
+        }
+        return { status: 204, headers: new Headers(headers), type: undefined, body: null }
+      }
+    }
+    const answer = next(incoming, env)
+    return answer instanceof Promise ? answer.then((a) => decorate(a, origin)) : decorate(answer, origin)
+  }
+}
+
+/** CORS around any fetch function (the same rules); `allowOf` gives the `Allow` of the path a request names. */
+export function withCors(next: Fetch, options: CorsOptions, allowOf: (request: Request) => string | undefined): Fetch {
+  const handle = cors(options, (incoming) => allowOf(incoming.request()))((incoming, env) =>
+    next(incoming.request(), env),
+  )
+  return async (request, env) => toFetchResponse(await handle(fromRequest(request), env ?? {}))
 }
 
 /**
@@ -84,26 +102,4 @@ export function originCheck(options: CorsOptions): (origin: string) => boolean {
   }
   const list = new Set(origins)
   return (origin) => list.has(origin)
-}
-
-function appendVary(response: Response, value: string): void {
-  try {
-    const current = response.headers.get('vary')
-    if (!current) response.headers.set('Vary', value)
-    else if (!current.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase()))
-      response.headers.set('Vary', `${current}, ${value}`)
-  } catch {
-    // immutable headers (a Response from fetch()): leave as is
-  }
-}
-
-/** Responses from `fetch()` have immutable headers; copy those. */
-function mutable(response: Response): Response {
-  try {
-    response.headers.set('x-routeless-probe', '1')
-    response.headers.delete('x-routeless-probe')
-    return response
-  } catch {
-    return new Response(response.body, response)
-  }
 }

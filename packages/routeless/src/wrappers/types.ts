@@ -1,0 +1,12 @@
+/**
+ * The shape of the core as wrappers see it.
+ * @module
+ */
+import type { IncomingRequest } from '../lifecycle/request.ts'
+import type { Answer } from '../lifecycle/response.ts'
+
+/** The core as adapters call it: a request in, its answer out (synchronously when nothing had to wait). */
+export type Handle = (incoming: IncomingRequest, env: Record<string, unknown>) => Answer | Promise<Answer>
+
+/** Something that runs around the lifecycle. */
+export type Wrapper = (next: Handle) => Handle

@@ -1,0 +1,36 @@
+/**
+ * The wrappers around the lifecycle, declared in one place: what runs around every request, whatever answers it
+ * (a handler, a 404, a preflight). Outermost first:
+ *
+ * 1. **access log** (`accessLog`): a JSON line per request, and its `X-Request-ID`;
+ * 2. **CORS** (`cors`): preflights answered, allowed origins told so on every answer.
+ *
+ * Each is a `Wrapper`: it takes the next `Handle` and returns one, working on the core's own request and answer, so
+ * no Fetch object is built for it on node or uWS.
+ * @module
+ */
+import type { Logger } from '../app/logging.ts'
+import type { IncomingRequest } from '../lifecycle/request.ts'
+import { accessLog } from './access-log.ts'
+import { cors, type CorsOptions } from './cors.ts'
+import type { Handle, Wrapper } from './types.ts'
+
+export type { Handle, Wrapper } from './types.ts'
+
+export interface WrapOptions {
+  /** Log a line per request to this logger. */
+  accessLog?: Logger
+  cors?: CorsOptions
+  /** The `Allow` of the path a request names, or undefined when no controller answers it (for preflights). */
+  allowOf: (incoming: IncomingRequest) => string | undefined
+}
+
+/** `core` inside the wrappers `options` turn on. */
+export function wrap(core: Handle, options: WrapOptions): Handle {
+  const wrappers: Wrapper[] = []
+  if (options.accessLog) wrappers.push(accessLog(options.accessLog))
+  if (options.cors) wrappers.push(cors(options.cors, options.allowOf))
+  let handle = core
+  for (let i = wrappers.length - 1; i >= 0; i--) handle = wrappers[i]!(handle)
+  return handle
+}
