@@ -63,7 +63,13 @@ return function serialize(value) {
   if (out === undefined) throw new TypeError('A handler returned a value that is not JSON: ' + typeof value)
   return out
 }`
-  return new Function('M', 'fb', 'str', 'MAX_DEPTH', source)(MISMATCH, fallback, str, MAX_DEPTH) as Serializer
+  return new Function('M', 'fb', 'str', 'MAX_DEPTH', 'DJ', source)(
+    MISMATCH,
+    fallback,
+    str,
+    MAX_DEPTH,
+    Date.prototype.toJSON,
+  ) as Serializer
 }
 
 /** A string as JSON: short strings with nothing to escape without `JSON.stringify`. */
@@ -172,8 +178,12 @@ class Compiler {
 
   private date(x: string): string {
     this.precise++
+    // A Date as Date.prototype.toJSON writes it, without its lookups (an ISO string has nothing to escape).
+    const t = this.fresh()
     return `if (typeof ${x} === 'string') s += str(${x});
-else if (typeof ${x} === 'object' && ${x} !== null && typeof ${x}.toJSON === 'function') {
+else if (${x} instanceof Date && ${x}.toJSON === DJ) {
+  const ${t} = ${x}.getTime(); if (${t} !== ${t}) throw M; s += '"' + ${x}.toISOString() + '"';
+} else if (typeof ${x} === 'object' && ${x} !== null && typeof ${x}.toJSON === 'function') {
   const j = ${x}.toJSON(); if (typeof j !== 'string') throw M; s += str(j);
 } else throw M;`
   }
@@ -235,26 +245,39 @@ s += '}';`
     if (extra === undefined) return undefined // an open object: its other properties are part of it
     this.precise++
     const required = new Set<string>(Array.isArray(schema.required) ? schema.required : [])
-    // What is known to be written before the next property: nothing, something, or "look at the flag".
-    let state: 'none' | 'some' | 'flag' = 'none'
+    // What is written before the next property: not even `{`, `{` alone, a property for sure, or "see the flag".
+    let state: 'open' | 'none' | 'some' | 'flag' = 'open'
     const flag = this.fresh()
-    let code = `${isObject}\nlet ${flag} = false;\ns += '{';`
+    let code = isObject
+    const literal = (text: string) => JSON.stringify(text)
     for (const name of names) {
       const prop = unwrap(properties[name]!)
       if (isNever(prop)) continue // `x?: never`: must not be sent
       const y = this.fresh()
-      const key = JSON.stringify(`${JSON.stringify(name)}:`)
-      const comma = state === 'none' ? '' : state === 'some' ? `',' + ` : `(${flag} ? ',' : '') + `
-      const write = `s += ${comma}${key};\n${this.part(prop, y, d)}`
+      const key = `${JSON.stringify(name)}:`
+      code += `\nconst ${y} = ${x}[${JSON.stringify(name)}];`
+      if (!required.has(name) && state === 'open') {
+        code += `\nlet ${flag} = false;\ns += '{';`
+        state = 'none'
+      }
+      const write =
+        state === 'open'
+          ? literal(`{${key}`)
+          : state === 'none'
+            ? literal(key)
+            : state === 'some'
+              ? literal(`,${key}`)
+              : `(${flag} ? ${literal(`,${key}`)} : ${literal(key)})`
+      const value = `s += ${write};\n${this.part(prop, y, d)}`
       if (required.has(name)) {
-        code += `\nconst ${y} = ${x}[${JSON.stringify(name)}];\nif (${y} === undefined) throw M;\n${write}`
+        code += `\nif (${y} === undefined) throw M;\n${value}`
         state = 'some'
       } else {
-        code += `\nconst ${y} = ${x}[${JSON.stringify(name)}];\nif (${y} !== undefined) {\n${write}\n${state === 'some' ? '' : `${flag} = true;`}\n}`
+        code += `\nif (${y} !== undefined) {\n${value}${state === 'some' ? '' : `\n${flag} = true;`}\n}`
         if (state === 'none') state = 'flag'
       }
     }
-    return `${code}\ns += '}';`
+    return `${code}\ns += ${state === 'open' ? "'{}'" : "'}'"};`
   }
 
   /**
