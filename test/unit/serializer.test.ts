@@ -287,6 +287,12 @@ describe('compileSerializer', () => {
     const text = { ...value, createdAt: '2020-01-01T00:00:00.000Z' }
     expect(user(text)).toBe(JSON.stringify(text))
     const date = compileSerializer(DATE, defs)!
+    const r = random(5)
+    const edges = [0, -1, 1, 999, -62198755200000, -62198755200001, 253402300799999, 253402300800000, 8.64e15, -8.64e15]
+    for (const time of [...edges, ...Array.from({ length: 2000 }, () => Math.floor((r.next() - 0.3) * 1e14))]) {
+      const at = new Date(time)
+      expect(date(at), String(time)).toBe(JSON.stringify(at))
+    }
     const luxonLike = { toJSON: () => '2021-05-05T00:00:00.000Z' }
     expect(date(luxonLike)).toBe('"2021-05-05T00:00:00.000Z"')
   })

@@ -63,10 +63,11 @@ return function serialize(value) {
   if (out === undefined) throw new TypeError('A handler returned a value that is not JSON: ' + typeof value)
   return out
 }`
-  return new Function('M', 'fb', 'str', 'MAX_DEPTH', 'DJ', source)(
+  return new Function('M', 'fb', 'str', 'iso', 'MAX_DEPTH', 'DJ', source)(
     MISMATCH,
     fallback,
     str,
+    iso,
     MAX_DEPTH,
     Date.prototype.toJSON,
   ) as Serializer
@@ -81,6 +82,24 @@ function str(text: string): string {
     if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text)
   }
   return `"${text}"`
+}
+
+/**
+ * A Date as JSON, as `toJSON` writes it (`"2024-01-31T09:05:00.000Z"`), or undefined for an invalid one (which
+ * `toJSON` makes `null`). Put together from the UTC fields: `toISOString` costs about three times as much.
+ */
+function iso(date: Date): string | undefined {
+  const year = date.getUTCFullYear()
+  if (Number.isNaN(year)) return undefined
+  if (year < 1000 || year > 9999) return `"${date.toISOString()}"` // signed six-digit years, zero-padded ones
+  const ms = date.getUTCMilliseconds()
+  return `"${year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(
+    date.getUTCMinutes(),
+  )}:${two(date.getUTCSeconds())}.${ms < 100 ? (ms < 10 ? '00' : '0') : ''}${ms}Z"`
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`
 }
 
 /** The JSON kinds a value is told apart by in a union; `date` is an object with a `toJSON` (a `Date`). */
@@ -182,7 +201,7 @@ class Compiler {
     const t = this.fresh()
     return `if (typeof ${x} === 'string') s += str(${x});
 else if (${x} instanceof Date && ${x}.toJSON === DJ) {
-  const ${t} = ${x}.getTime(); if (${t} !== ${t}) throw M; s += '"' + ${x}.toISOString() + '"';
+  const ${t} = iso(${x}); if (${t} === undefined) throw M; s += ${t};
 } else if (typeof ${x} === 'object' && ${x} !== null && typeof ${x}.toJSON === 'function') {
   const j = ${x}.toJSON(); if (typeof j !== 'string') throw M; s += str(j);
 } else throw M;`
