@@ -7,21 +7,26 @@
  * - **Declared properties only.** An object is written with the properties its type declares, in declaration order;
  *   its other own properties are not sent (a DB row's extra columns never leak), as Fastify does with a response
  *   schema. `JSON.stringify` would keep them. An `undefined` optional property is left out, as `JSON.stringify` does.
+ *   Properties are read as `value[name]`, so a declared getter of a class instance is sent (`JSON.stringify` sends
+ *   own enumerable properties only). `x?: never` properties are never sent.
  * - **A value that does not match its type is not the serializer's to write.** When a value is not of the kind its
- *   type declares (a string where an object is declared, a missing required property, `NaN` or `Infinity` where a
- *   number is, an object with its own `toJSON` where a plain object is declared, a recursive value nested deeper than
- *   `MAX_DEPTH`), the whole value is written by the fallback instead (`JSON.stringify` unless another is given; the
- *   lifecycle gives its checked `stringify`, which throws an explained error for `NaN` and what JSON cannot hold). So
- *   the output is always valid JSON or an explained error, never a half-written text. Finer constraints (`@integer`,
- *   `@minimum`, `@pattern`, `@format`, lengths) are not checked here: `checkReturn` checks everything in development.
+ *   type declares (a string where an object is declared, a missing required property, a string outside its enum,
+ *   `NaN` or `Infinity` where a number is, an object with a `toJSON` where a plain object is declared, an invalid
+ *   Date, a recursive value nested deeper than `MAX_DEPTH`), the whole value is written by the fallback instead
+ *   (`JSON.stringify` unless another is given; the lifecycle should give its checked `stringify`, which throws an
+ *   explained error for `NaN` and what JSON cannot hold, so that a typed handler fails as an untyped one does). So the
+ *   output is valid JSON or an explained error, never half-written text; for such a value the undeclared properties
+ *   are kept, as they were before serializers. Finer constraints (`@integer`, `@minimum`, `@pattern`, `@format`,
+ *   lengths) are not checked here (`1.5` is written where an integer is declared): `checkReturn`, the development-mode
+ *   check, reports them, and mismatches and undeclared properties too.
  * - **What gets a serializer.** Objects with declared properties, strings, numbers, booleans, `null`, nullable
  *   unions (`type: [..., 'null']`, `anyOf` with `{type: 'null'}`), unions whose members are of different JSON kinds,
- *   string/number/boolean enums and consts, arrays, `Record<string, T>` of a precise `T`, `Date` (written with its
- *   `toJSON`, an ISO string, as `JSON.stringify` does; a string is accepted there too), and named types (`$ref`,
- *   recursive ones included, with a depth guard). A part whose type says too little (`unknown`, `any`, tuples, unions
- *   of objects, objects with both properties and an index signature, `File`) is written by the fallback, with its
- *   own properties all kept; `compileSerializer` answers `undefined` when the whole type is such a part (or an array
- *   of one), and the caller uses the fallback for every value.
+ *   string/number/boolean enums and consts, arrays, `Record<string, T>` of a precise `T`, `Date` and named types
+ *   (`$ref`, recursive ones included, with a depth guard). A `Date` is written as its `toJSON` writes it (the ISO
+ *   string); another object with a `toJSON` (a Luxon or dayjs date) there has it called, and a string is taken as it
+ *   is. A part whose type says too little (`unknown`, `any`, tuples, unions of objects, objects with both properties
+ *   and an index signature, `File`) is written by the fallback, with all its own properties; `compileSerializer`
+ *   answers `undefined` when the whole type is such a part (or an array of one), and the caller uses the fallback.
  * @module
  */
 import { TypeValidators } from './validators.ts'
