@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { JsonSchema } from '../../packages/routeless/src/binding/manifest.ts'
 import { checkReturn, compileSerializer, MAX_DEPTH } from '../../packages/routeless/src/binding/serializer.ts'
+import { stringify } from '../../packages/routeless/src/lifecycle/response.ts'
 
 // Schemas as the analyser writes them (binding/type-schema.ts): named types in $defs, `#/$defs/Name` references.
 const DATE = { type: 'string', format: 'date-time', 'x-js': 'Date' }
@@ -103,6 +104,14 @@ const PRECISE: Record<string, JsonSchema> = {
     required: ['id'],
     additionalProperties: false,
   },
+  tuple: {
+    type: 'array',
+    prefixItems: [{ type: 'number' }, { $ref: '#/$defs/Tag' }, { type: ['string', 'null'] }],
+    minItems: 3,
+    maxItems: 3,
+  },
+  emptyTuple: { type: 'array', prefixItems: [], minItems: 0, maxItems: 0 },
+  tupleWithUnknown: { type: 'array', prefixItems: [{ type: 'string' }, {}], minItems: 2, maxItems: 2 },
   oddKeys: {
     type: 'object',
     properties: { 'a"b': { type: 'number' }, 'line\nbreak': { type: 'string' }, constructor: { type: 'number' } },
@@ -206,6 +215,7 @@ function withExtras(schema: JsonSchema, value: unknown, r: Random): unknown {
   if (value === null || typeof value !== 'object' || value instanceof Date) return value
   if (Array.isArray(value)) {
     const items = schema.anyOf ? schema.anyOf.map(resolve).find((s: JsonSchema) => s.type === 'array') : schema
+    if (items?.prefixItems) return value.map((v, i) => withExtras(items.prefixItems[i], v, r))
     return items ? value.map((v) => withExtras(items.items, v, r)) : value
   }
   const object = schema.anyOf ? schema.anyOf.map(resolve).find((s: JsonSchema) => s.type === 'object') : schema
@@ -240,7 +250,16 @@ describe('compileSerializer', () => {
 
   it('drops the properties a type does not declare, at every level, and keeps those of its records', () => {
     const r = random(7)
-    for (const name of ['users', 'user', 'record', 'optionalsFirst', 'allOptional', 'kindUnion', 'nullableObject']) {
+    for (const name of [
+      'users',
+      'user',
+      'record',
+      'optionalsFirst',
+      'allOptional',
+      'kindUnion',
+      'nullableObject',
+      'tuple',
+    ]) {
       const serialize = compileSerializer(PRECISE[name]!, defs)!
       for (let i = 0; i < 200; i++) {
         const value = conforming(PRECISE[name]!, r)
@@ -260,6 +279,25 @@ describe('compileSerializer', () => {
     const serialize = compileSerializer(PRECISE.withUnknown!, defs)!
     const value = { id: 1, data: { anything: [1, { goes: true }] }, pair: [1, 'extra'], hidden: 1 }
     expect(JSON.parse(serialize(value))).toEqual({ id: 1, data: value.data, pair: [1, 'extra'] })
+  })
+
+  it('writes a tuple of another length as the fallback does, undeclared properties kept', () => {
+    const serialize = compileSerializer(PRECISE.tuple!, defs)!
+    expect(serialize([1, { id: 2, label: 'x', extra: 1 }, null])).toBe('[1,{"id":2,"label":"x"},null]')
+    for (const value of [[1, { id: 2, label: 'x', extra: 1 }], [1, { id: 2, label: 'x' }, 'a', 4], []])
+      expect(serialize(value)).toBe(JSON.stringify(value))
+  })
+
+  it("with the lifecycle's checked stringify as its fallback, fails as an untyped handler does", () => {
+    const serialize = compileSerializer(PRECISE.withUnknown!, defs, stringify)!
+    // A Map in a part typed unknown: the checked stringify makes it an object (JSON.stringify would write {}).
+    expect(serialize({ id: 1, data: new Map([['a', 1]]) })).toBe('{"id":1,"data":{"a":1}}')
+    expect(() => serialize({ id: Number.NaN })).toThrow(/NaN, which JSON cannot represent/)
+    expect(() => serialize({ id: 1, data: { n: Number.POSITIVE_INFINITY } })).toThrow(/Infinity/)
+    const users = compileSerializer(USERS, defs, stringify)!
+    expect(() => users({ users: [{ ...conformingUser(), score: Number.NaN }], total: 1, next: null })).toThrow(
+      /Member "score" of the returned value is NaN/,
+    )
   })
 
   it('writes non-finite numbers as the fallback does (JSON.stringify: null), or throws what a checking fallback throws', () => {
@@ -404,7 +442,8 @@ describe('compileSerializer', () => {
       { type: 'object', properties: { a: { type: 'string' } } }, // open object
       { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } },
       { type: 'array', items: {} },
-      { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], minItems: 2, maxItems: 2 },
+      { type: 'array', prefixItems: [{}, {}], minItems: 2, maxItems: 2 },
+      { type: 'array', prefixItems: [{ type: 'number' }], minItems: 1, items: { type: 'string' } }, // [n, ...s[]]
       { anyOf: [{ $ref: '#/$defs/Tag' }, { $ref: '#/$defs/Address' }] },
       { anyOf: [{ type: 'string' }, {}] },
       { 'x-js': 'File' },

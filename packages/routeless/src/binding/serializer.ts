@@ -24,7 +24,7 @@
  *   string/number/boolean enums and consts, arrays, `Record<string, T>` of a precise `T`, `Date` and named types
  *   (`$ref`, recursive ones included, with a depth guard). A `Date` is written as its `toJSON` writes it (the ISO
  *   string); another object with a `toJSON` (a Luxon or dayjs date) there has it called, and a string is taken as it
- *   is. A part whose type says too little (`unknown`, `any`, tuples, unions of objects, objects with both properties
+ *   is. A tuple is written when its length is the type's. A part whose type says too little (`unknown`, `any`, unions of objects, objects with both properties
  *   and an index signature, `File`) is written by the fallback, with all its own properties; `compileSerializer`
  *   answers `undefined` when the whole type is such a part (or an array of one), and the caller uses the fallback.
  * @module
@@ -224,7 +224,8 @@ else if (${x} instanceof Date && ${x}.toJSON === DJ) {
   }
 
   private array(schema: JsonSchema, x: string, d: string): string | undefined {
-    if (schema.prefixItems !== undefined || schema.items === undefined || schema.items === true) return undefined
+    if (Array.isArray(schema.prefixItems)) return this.tuple(schema, x, d)
+    if (schema.items === undefined || schema.items === true) return undefined
     const i = this.fresh()
     const item = this.fresh()
     const code = this.value(schema.items, item, d)
@@ -237,6 +238,23 @@ for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {
   ${code}
 }
 s += ']';`
+  }
+
+  /** `[number, string]`: `{prefixItems, minItems: n, maxItems: n}`, an array of exactly that length. */
+  private tuple(schema: JsonSchema, x: string, d: string): string | undefined {
+    const items = schema.prefixItems as JsonSchema[]
+    const n = items.length
+    if (schema.minItems !== n || schema.maxItems !== n || (schema.items !== undefined && schema.items !== false))
+      return undefined
+    const before = this.precise
+    let code = `if (!Array.isArray(${x}) || ${x}.length !== ${n}) throw M;\ns += '[';`
+    items.forEach((item, i) => {
+      const y = this.fresh()
+      code += `\n${i ? "s += ',';\n" : ''}const ${y} = ${x}[${i}];\n${this.part(item, y, d)}`
+    })
+    if (n > 0 && this.precise === before) return undefined // `[unknown, unknown]`: the fallback's
+    this.precise++
+    return `${code}\ns += ']';`
   }
 
   private object(schema: JsonSchema, x: string, d: string): string | undefined {
