@@ -104,6 +104,24 @@ const PRECISE: Record<string, JsonSchema> = {
     required: ['id'],
     additionalProperties: false,
   },
+  // `{ kind: 'circle'; r: number } | { side: number; kind: 'square' | 'box'; label?: string } | null`
+  shapes: {
+    anyOf: [
+      {
+        type: 'object',
+        properties: { kind: { const: 'circle' }, r: { type: 'number' } },
+        required: ['kind', 'r'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { side: { type: 'number' }, kind: { enum: ['square', 'box'] }, label: { type: 'string' } },
+        required: ['side', 'kind'],
+        additionalProperties: false,
+      },
+      { type: 'null' },
+    ],
+  },
   tuple: {
     type: 'array',
     prefixItems: [{ type: 'number' }, { $ref: '#/$defs/Tag' }, { type: ['string', 'null'] }],
@@ -288,6 +306,14 @@ describe('compileSerializer', () => {
       expect(serialize(value)).toBe(JSON.stringify(value))
   })
 
+  it('tells objects apart by a property with fixed values, and leaves other values to the fallback', () => {
+    const serialize = compileSerializer(PRECISE.shapes!, defs)!
+    expect(serialize({ r: 2, kind: 'circle', side: 3 })).toBe('{"kind":"circle","r":2}')
+    expect(serialize({ kind: 'box', side: 1, r: 2 })).toBe('{"side":1,"kind":"box"}')
+    for (const value of [{ kind: 'triangle', r: 1 }, { kind: 'circle', side: 1 }, { r: 1 }, 'circle'])
+      expect(serialize(value)).toBe(JSON.stringify(value))
+  })
+
   it("with the lifecycle's checked stringify as its fallback, fails as an untyped handler does", () => {
     const serialize = compileSerializer(PRECISE.withUnknown!, defs, stringify)!
     // A Map in a part typed unknown: the checked stringify makes it an object (JSON.stringify would write {}).
@@ -445,6 +471,18 @@ describe('compileSerializer', () => {
       { type: 'array', prefixItems: [{}, {}], minItems: 2, maxItems: 2 },
       { type: 'array', prefixItems: [{ type: 'number' }], minItems: 1, items: { type: 'string' } }, // [n, ...s[]]
       { anyOf: [{ $ref: '#/$defs/Tag' }, { $ref: '#/$defs/Address' }] },
+      {
+        anyOf: [
+          { type: 'object', properties: { k: { const: 'a' } }, required: ['k'], additionalProperties: false },
+          { type: 'object', properties: { k: { enum: ['a', 'b'] } }, required: ['k'], additionalProperties: false },
+        ],
+      },
+      {
+        anyOf: [
+          { type: 'object', properties: { k: { const: 'a' } }, additionalProperties: false }, // k not required
+          { type: 'object', properties: { k: { const: 'b' } }, required: ['k'], additionalProperties: false },
+        ],
+      },
       { anyOf: [{ type: 'string' }, {}] },
       { 'x-js': 'File' },
       { not: {} },

@@ -24,7 +24,8 @@
  *   string/number/boolean enums and consts, arrays, `Record<string, T>` of a precise `T`, `Date` and named types
  *   (`$ref`, recursive ones included, with a depth guard). A `Date` is written as its `toJSON` writes it (the ISO
  *   string); another object with a `toJSON` (a Luxon or dayjs date) there has it called, and a string is taken as it
- *   is. A tuple is written when its length is the type's. A part whose type says too little (`unknown`, `any`, unions of objects, objects with both properties
+ *   is. A tuple is written when its length is the type's. A union of objects is written when a required property with fixed values tells its members apart (`{kind: 'a', …} |
+ *   {kind: 'b', …}`). A part whose type says too little (`unknown`, `any`, other unions of objects, objects with both properties
  *   and an index signature, `File`) is written by the fallback, with all its own properties; `compileSerializer`
  *   answers `undefined` when the whole type is such a part (or an array of one), and the caller uses the fallback.
  * @module
@@ -324,8 +325,8 @@ s += '}';`
 
   /**
    * A union: told apart by JSON kind. Each kind goes to the one member of that kind; several members of one
-   * primitive kind (`'a' | string`) write it as that kind; several of `object` or `array` (a union of objects) make
-   * the union imprecise.
+   * primitive kind (`'a' | string`) write it as that kind; several objects, when one required property's value tells
+   * them apart (`discriminated`); other unions of objects, and of arrays, are imprecise.
    */
   private union(members: JsonSchema[], x: string, d: string): string | undefined {
     const byKind = new Map<Kind, JsonSchema[]>()
@@ -342,6 +343,7 @@ s += '}';`
       if (kind === 'number') return this.value({ type: 'number' }, x, d)
       if (kind === 'boolean') return this.value({ type: 'boolean' }, x, d)
       if (kind === 'null') return this.value({ type: 'null' }, x, d)
+      if (kind === 'object') return this.discriminated(of, x, d)
       return undefined
     }
     const kinds = [...byKind.keys()]
@@ -370,6 +372,48 @@ case 'boolean': {\n${parts.boolean}\nbreak;\n}
 case 'object': if (Array.isArray(${x})) {\n${parts.array}\n} else {\n${objectCode}\n}\nbreak;
 default: throw M;
 }`
+  }
+
+  /**
+   * Objects told apart by a required property whose value each fixes (`{kind: 'a', …} | {kind: 'b', …}`): a switch on
+   * it. Other unions of objects are imprecise (`undefined`).
+   */
+  private discriminated(members: JsonSchema[], x: string, d: string): string | undefined {
+    const objects = members.map((m) => this.resolve(m))
+    if (objects.some((o) => o?.type !== 'object' || !o.properties)) return undefined
+    const fixed = (o: JsonSchema, name: string): unknown[] | undefined => {
+      if (!Array.isArray(o.required) || !o.required.includes(name)) return undefined
+      const p = unwrap(o.properties[name])
+      const values = 'const' in p ? [p.const] : Array.isArray(p.enum) ? p.enum : undefined
+      return values?.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+        ? values
+        : undefined
+    }
+    for (const name of Object.keys(objects[0]!.properties)) {
+      const values = objects.map((o) => fixed(o!, name))
+      if (values.some((v) => !v)) continue
+      const all = values.flat()
+      if (new Set(all).size !== all.length) continue // two members share a value: not told apart by it
+      const cases: string[] = []
+      for (let i = 0; i < members.length; i++) {
+        const code = this.value(members[i]!, x, d)
+        if (code === undefined) return undefined
+        cases.push(`${values[i]!.map((v) => `case ${JSON.stringify(v)}:`).join(' ')} {\n${code}\nbreak;\n}`)
+      }
+      return `switch (${x}[${JSON.stringify(name)}]) {\n${cases.join('\n')}\ndefault: throw M;\n}`
+    }
+    return undefined
+  }
+
+  /** `schema` with its references followed and documented wrappers removed (`undefined` for a missing type). */
+  private resolve(schema: JsonSchema): JsonSchema | undefined {
+    schema = unwrap(schema)
+    for (let i = 0; i < 32 && typeof schema.$ref === 'string'; i++) {
+      const target = schema.$ref.startsWith('#/$defs/') ? this.defs[schema.$ref.slice(8)] : undefined
+      if (!target) return undefined
+      schema = unwrap(target)
+    }
+    return schema
   }
 
   /** The JSON kinds a schema's values may be of; `undefined` when it says too little (any kind, or unknown). */
