@@ -347,14 +347,12 @@ s += '}';`
       return undefined
     }
     const kinds = [...byKind.keys()]
-    // `T | null`: the common case, one test.
-    if (kinds.length === 2 && byKind.has('null') && byKind.get('null')!.length === 1) {
-      const other = byKind.get(kinds.find((k) => k !== 'null')!)!
-      if (other.length === 1) {
-        const rest = this.value(other[0]!, x, d)
-        if (rest === undefined) return undefined
-        return `if (${x} === null) s += 'null';\nelse {\n${rest}\n}`
-      }
+    // `T | null` (`Date | null` included: one member of two kinds): the common case, one test.
+    const others = new Set(kinds.filter((k) => k !== 'null').flatMap((k) => byKind.get(k)!))
+    if (byKind.get('null')?.length === 1 && others.size === 1) {
+      const rest = this.value([...others][0]!, x, d)
+      if (rest === undefined) return undefined
+      return `if (${x} === null) s += 'null';\nelse {\n${rest}\n}`
     }
     const parts: Partial<Record<Kind, string>> = {}
     for (const kind of ['string', 'number', 'boolean', 'null', 'object', 'array', 'date'] as const) {
