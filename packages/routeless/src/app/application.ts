@@ -70,7 +70,12 @@ export class Application {
 
   /** Builds every handler's lifecycle (`lifecycle/pipeline.ts`) and installs its class's lazy members. */
   private compile(table: RouteTable): Map<Handler, Pipeline> {
-    const options = { context: this.options.context, bodyLimit: this.options.bodyLimit }
+    const options = {
+      context: this.options.context,
+      bodyLimit: this.options.bodyLimit,
+      defs: table.defs,
+      checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
+    }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))
     for (const cls of controllerClasses(table)) installLazyMembers(cls)

@@ -39,6 +39,12 @@ export interface AppOptions {
    * `NODE_ENV=development`.
    */
   explainNotFound?: boolean
+  /**
+   * Development: every value a typed handler returns is checked against its return type, and a mismatch logged as
+   * a warning (a property its type does not declare, which the compiled serializer leaves out; a wrong type). Off by
+   * default; the CLI turns it on with `--watch` or `NODE_ENV=development`.
+   */
+  checkReturns?: boolean
   /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
 }

@@ -106,6 +106,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     logger,
     accessLog: config.accessLog ?? (opts.logLevel === 'info' || opts.logLevel === 'debug'),
     explainNotFound: config.explainNotFound ?? (opts.watch || process.env.NODE_ENV === 'development'),
+    checkReturns: config.checkReturns ?? (opts.watch || process.env.NODE_ENV === 'development'),
   })
   let running: RunningServer | undefined
   try {

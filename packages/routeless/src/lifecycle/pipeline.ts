@@ -24,9 +24,11 @@
  * asynchronous is answered in the same tick. An error in any stage becomes the error answer (`Application.fail`).
  * @module
  */
+import type { JsonSchema } from '../binding/manifest.ts'
+import { checkReturn, compileSerializer } from '../binding/serializer.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
-import type { Answer } from './response.ts'
+import { stringify, type Answer } from './response.ts'
 import {
   accept,
   before,
@@ -45,8 +47,10 @@ import type { UpgradeDecision } from './websocket.ts'
 export interface PipelineOptions extends ConstructOptions {
   /** The application's body limit, for handlers that set none. */
   bodyLimit: number
-  /** The handler's compiled JSON serializer of its return type, when its type is precise enough. */
-  serializer?: (handler: Handler) => ((value: unknown) => string | undefined) | undefined
+  /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
+  defs: Record<string, JsonSchema>
+  /** Development: where a returned value that its type does not describe is reported (undefined: not checked). */
+  checkReturns?: (message: string) => void
 }
 
 /** A handler's lifecycle: its stages chained, answering a `Call`. */
@@ -60,13 +64,32 @@ export interface Pipeline {
 export function compilePipeline(handler: Handler, options: PipelineOptions): Pipeline {
   const named = stagesOf(handler, options)
   const websocket = handler.method === 'WEBSOCKET'
-  const last = websocket ? accept(handler) : reply(options.serializer?.(handler))
+  const returns = handler.types?.returns
+  const serialize = returns ? compileSerializer(returns, options.defs, stringify) : undefined
+  const check =
+    returns && options.checkReturns ? returnCheck(handler, returns, options.defs, options.checkReturns) : undefined
+  const last = websocket ? accept(handler) : reply(serialize, check)
   return {
     stages: [...named.map(([name]) => name), websocket ? 'accept' : 'reply'],
     run: chain(
       named.map(([, stage]) => stage),
       last as (call: Call) => Answer,
     ) as Pipeline['run'],
+  }
+}
+
+/** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */
+function returnCheck(
+  handler: Handler,
+  returns: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  report: (message: string) => void,
+): (value: unknown) => void {
+  const check = checkReturn(returns, defs)
+  return (value) => {
+    if (value === undefined || value === null || typeof value !== 'object' || value instanceof Response) return
+    const problem = check(value)
+    if (problem) report(`${handler.className}.${handler.name} (${handler.file}): ${problem}`)
   }
 }
 
@@ -82,10 +105,26 @@ function stagesOf(handler: Handler, options: PipelineOptions): [string, Stage][]
     const limit = handler.bodyLimit ?? options.bodyLimit
     out.push(['read', read({ limit, accepts: handler.accepts, consumes: handler.consumes }, when)])
   }
-  if (handler.signature.names.length > 0) out.push(['distinct', distinct(handler.signature.names)])
+  // A positional's name among the keywords is a repeat, unless the keyword type declares it (then its type decides,
+  // as `id?: never` with its own message does).
+  const declared = keywordsDeclared(handler, options.defs)
+  const positional = handler.signature.names.map((name) => (declared.has(name) ? '' : name))
+  if (positional.some(Boolean)) out.push(['distinct', distinct(positional)])
   if (handler.binder) out.push(['bind', bindSchemas(handler.binder)])
   else if (handler.typed) out.push(['bind', bindTypes(handler.typed)])
   out.push(['invoke', invoke(handler)])
+  return out
+}
+
+/** The keyword names the handler's keyword type declares. */
+function keywordsDeclared(handler: Handler, defs: Record<string, JsonSchema>): Set<string> {
+  let schema = handler.types?.kwargs?.schema
+  for (let i = 0; i < 8 && typeof schema?.$ref === 'string'; i++) schema = defs[schema.$ref.replace('#/$defs/', '')]
+  const out = new Set<string>(Object.keys(schema?.properties ?? {}))
+  for (const part of [...(schema?.allOf ?? []), ...(schema?.anyOf ?? [])] as JsonSchema[]) {
+    for (const name of keywordsDeclared({ ...handler, types: { ...handler.types!, kwargs: { schema: part } } }, defs))
+      out.add(name)
+  }
   return out
 }
 

@@ -71,7 +71,7 @@ export function read(options: BodyOptions, when: 'always' | 'get' | 'any'): Stag
 /**
  * Bind: a keyword that names a positional parameter the path already filled is that argument given twice — a 400
  * listing it, as the Python original answers (a call cannot take two values for one argument). A keyword naming an
- * optional positional the path left out is not a repeat.
+ * optional positional the path left out is not a repeat. `names` holds the positionals in order (`''` for one not checked).
  */
 export function distinct(names: readonly string[]): Stage {
   return (call) => {
@@ -79,7 +79,7 @@ export function distinct(names: readonly string[]): Stage {
     let issues: ParamIssue[] | undefined
     for (let i = 0; i < given; i++) {
       const name = names[i]!
-      if (Object.hasOwn(call.kwargs, name))
+      if (name !== '' && Object.hasOwn(call.kwargs, name))
         (issues ??= []).push({ name, reason: 'was given twice, as a path part and as a keyword', kind: 'invalid' })
     }
     if (issues) {
@@ -123,8 +123,12 @@ export function invoke(handler: Handler): Stage {
 }
 
 /** Reply: the returned value as the answer (HEAD keeps status and headers, not the body). */
-export function reply(serialize?: (value: unknown) => string | undefined): (call: Call) => Answer {
+export function reply(
+  serialize?: (value: unknown) => string | undefined,
+  check?: (value: unknown) => void,
+): (call: Call) => Answer {
   return (call) => {
+    check?.(call.value)
     const answer = toReply(call.value, call.state, serialize)
     return call.r.head ? withoutBody(answer) : answer
   }
