@@ -19,6 +19,8 @@ import { cpus, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { accountOrders, BENCH_TOKEN } from './servers/_common.mjs'
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BENCH = path.join(ROOT, 'bench')
 
@@ -56,7 +58,25 @@ const WORKLOADS = {
     expect: '{"user":"123","post":"456","x":"1"}',
   },
   echo: { label: '(c) POST /echo (1 KiB JSON)', method: 'POST', path: '/echo', body: ECHO_BODY, expect: ECHO_BODY },
+  realistic: {
+    label: '(d) GET /accounts/42/orders?limit=3, bearer-guarded, typed',
+    method: 'GET',
+    path: '/accounts/42/orders?limit=3',
+    headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+    expect: JSON.stringify(accountOrders(42, 3)),
+    peers: ['uws-raw', 'node-raw', 'routeless-uws', 'routeless-node', 'fastify', 'hono'],
+  },
+  plain: {
+    label: '(d′) GET /plain/accounts/42/orders?limit=3, the same without guard or types',
+    method: 'GET',
+    path: '/plain/accounts/42/orders?limit=3',
+    expect: JSON.stringify(accountOrders(42, 3)),
+    peers: ['routeless-uws', 'routeless-node'],
+  },
 }
+
+/** Whether `peer` serves workload `name` (the realistic workloads are served by a few peers only). */
+const serves = (peer, name) => !WORKLOADS[name].peers || WORKLOADS[name].peers.includes(peer)
 
 function parseArgs(argv) {
   const o = {
@@ -178,7 +198,10 @@ function luaScript(w) {
     w.body === undefined
       ? ''
       : `wrk.body = ${JSON.stringify(w.body)}\nwrk.headers["Content-Type"] = "application/json"\n`
-  writeFileSync(file, `wrk.method = "${w.method}"\n${body}`)
+  const headers = Object.entries(w.headers ?? {})
+    .map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}\n`)
+    .join('')
+  writeFileSync(file, `wrk.method = "${w.method}"\n${body}${headers}`)
   return file
 }
 
@@ -232,6 +255,7 @@ function runAutocannon(url, w, seconds, o) {
     w.method,
   ]
   if (w.body !== undefined) args.push('-b', w.body, '-H', 'content-type=application/json')
+  for (const [k, v] of Object.entries(w.headers ?? {})) args.push('-H', `${k}=${v}`)
   args.push(url)
   const out = execFileSync('taskset', args, { maxBuffer: 1 << 24 }).toString()
   const r = JSON.parse(out)
@@ -309,7 +333,7 @@ async function verify(peer, port, workloads) {
     const res = await fetch(`http://127.0.0.1:${port}${w.path}`, {
       method: w.method,
       body: w.body,
-      headers: w.body ? { 'content-type': 'application/json' } : {},
+      headers: { ...(w.body ? { 'content-type': 'application/json' } : {}), ...w.headers },
     })
     const text = await res.text()
     if (res.status !== 200 || JSON.stringify(JSON.parse(text)) !== JSON.stringify(JSON.parse(w.expect))) {
@@ -330,8 +354,12 @@ async function httpBench(o, log) {
       const server = startServer([path.join(BENCH, 'servers', `${peer}.mjs`), '0'], o.serverCpu)
       try {
         const port = await server.port
-        await verify(peer, port, o.workloads)
-        for (const name of o.workloads) {
+        await verify(
+          peer,
+          port,
+          o.workloads.filter((name) => serves(peer, name)),
+        )
+        for (const name of o.workloads.filter((name) => serves(peer, name))) {
           const m = await measure(server, port, WORKLOADS[name], o)
           ;((samples[peer] ??= {})[name] ??= []).push(m)
           log(
@@ -345,7 +373,7 @@ async function httpBench(o, log) {
   }
   const results = {}
   for (const peer of o.peers) {
-    for (const name of o.workloads) {
+    for (const name of o.workloads.filter((name) => serves(peer, name))) {
       const s = samples[peer][name]
       ;(results[peer] ??= {})[name] = {
         rps: median(s.map((x) => x.rps)),
@@ -368,7 +396,10 @@ function httpTable(results, o) {
       '| Server | req/s | × raw uWS | p99 ms | × raw uWS | CPU µs/req | × raw uWS | background cores |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     )
-    const rows = o.peers.map((p) => [p, results[p][name]]).sort((a, b) => b[1].rps - a[1].rps)
+    const rows = o.peers
+      .filter((p) => results[p]?.[name])
+      .map((p) => [p, results[p][name]])
+      .sort((a, b) => b[1].rps - a[1].rps)
     for (const [peer, r] of rows) {
       const b = base?.[name]
       const x = (v, bv) => (b ? (v / bv).toFixed(2) : '–')
@@ -411,6 +442,14 @@ function targetsTable(results, o) {
       const c = r[peer][name].cpuUs / r[ours][name].cpuUs
       row(label, name, t, c, c >= goal)
     }
+  }
+  // The core-shape issue's: a guarded, typed handler within 10% of the same handler unguarded and untyped.
+  for (const ours of ['routeless-node', 'routeless-uws']) {
+    const guarded = r[ours]?.realistic
+    const plain = r[ours]?.plain
+    if (!guarded || !plain) continue
+    const c = plain.cpuUs / guarded.cpuUs
+    row(`${PEERS[ours]}: guarded, typed ≥ 0.9× unguarded, untyped`, 'realistic', guarded.rps / plain.rps, c, c >= 0.9)
   }
   return lines.join('\n')
 }

@@ -1,6 +1,6 @@
 // Raw uWebSockets.js: the ceiling. Routing by uWS patterns, JSON by hand.
 import uWS from 'uWebSockets.js'
-import { HELLO, JSON_TYPE, echoParams, host, port, ready } from './_common.mjs'
+import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams, host, port, ready } from './_common.mjs'
 
 const app = uWS.App()
 app.get('/hello', (res) => {
@@ -33,6 +33,14 @@ app.post('/echo', (res) => {
       else res.writeHeader('content-type', JSON_TYPE).end(JSON.stringify(value))
     })
   })
+})
+app.get('/accounts/:id/orders', (res, req) => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.getHeader('authorization'))
+  if (m?.[1] !== BENCH_TOKEN) return void res.writeStatus('401 Unauthorized').end()
+  const id = Number(req.getParameter(0))
+  const limit = Number(new URLSearchParams(req.getQuery() ?? '').get('limit') ?? 10)
+  if (!Number.isFinite(id) || !Number.isFinite(limit)) return void res.writeStatus('400 Bad Request').end()
+  res.writeHeader('content-type', JSON_TYPE).end(JSON.stringify(accountOrders(id, limit)))
 })
 app.any('/*', (res) => {
   res.writeStatus('404 Not Found').end()
