@@ -24,9 +24,9 @@ describeTargets('Routing, part two', fixtureApp('routes'), (t) => {
     expect((await call('/foo/bar/7/8')).status).toBe(404)
   })
 
-  it('kebab-cases the words of a method route into one segment (GET_foo_bar → /foo/foo-bar)', async () => {
-    expect((await call('/foo/foo-bar')).body).toEqual({ at: 'Foo.GET_foo_bar' })
+  it('spells a method route as written (GET_foo_bar → /foo/foo_bar), and takes - for _ as an alias', async () => {
     expect((await call('/foo/foo_bar')).body).toEqual({ at: 'Foo.GET_foo_bar' })
+    expect((await call('/foo/foo-bar')).body).toEqual({ at: 'Foo.GET_foo_bar' })
   })
 
   it('answers 405 on a method route with its own Allow', async () => {
@@ -146,7 +146,7 @@ describe('Routing, part two: the route table', () => {
     expect(rows).toEqual(
       expect.arrayContaining([
         'GET /foo/bar Foo.GET_bar',
-        'GET /foo/foo-bar Foo.GET_foo_bar',
+        'GET /foo/foo_bar Foo.GET_foo_bar',
         'GET /glossaries/{id}/entries Default.GET_$_entries',
         'GET /glossaries/{id}/files/{fileId}/meta Default.GET_$_files_$_meta',
         'GET /pairs/{a}/{b}/pair Default.GET_$_$_pair',
@@ -156,6 +156,26 @@ describe('Routing, part two: the route table', () => {
         'GET /user-profile Default.GET',
       ]),
     )
+  })
+
+  it("lists a method route's trailing positional parameters in its template, both paths when they are optional", async () => {
+    const app = await createApp(fixture('routes'), { logger: { error: () => {} } })
+    const rows = app.table.list().map((r) => `${r.method} ${r.path} ${r.handler}`)
+    // GET_bar(x = '') and GET_$_files(id, fileId = ''): one row per accepted path; the class's own GET(...rest) is not expanded.
+    expect(rows.filter((r) => r.endsWith('Foo.GET_bar'))).toEqual([
+      'GET /foo/bar Foo.GET_bar',
+      'GET /foo/bar/{x} Foo.GET_bar',
+    ])
+    expect(rows.filter((r) => r.endsWith('Default.GET_$_files'))).toEqual([
+      'GET /glossaries/{id}/files Default.GET_$_files',
+      'GET /glossaries/{id}/files/{fileId} Default.GET_$_files',
+    ])
+    expect(rows.filter((r) => r.endsWith(' Foo.GET'))).toEqual(['GET /foo Foo.GET'])
+    // The alias spelling is never listed, nor in OpenAPI.
+    expect(rows.some((r) => r.includes('/foo/foo-bar'))).toBe(false)
+    expect(Object.keys(app.openapi().paths as object).filter((p) => p.startsWith('/foo/foo'))).toEqual(['/foo/foo_bar'])
+    // The table counts handlers, not listed paths.
+    expect(app.table.rows.filter((r) => r.handler === 'Foo.GET_bar')).toHaveLength(1)
   })
 
   it('gives each sub-resource its own OpenAPI operation and path template', async () => {

@@ -24,7 +24,26 @@ describe('Start-up errors', () => {
   it('refuses two module files that answer one path', async () => {
     const error = await startupError(fixture('conflict/modules'))
     expect(error.code).toBe('ROUTELESS_ERR_MODULE_CONFLICT')
-    expect(error.message).toMatch(/foo[-_]bar\.ts and .*foo[-_]bar\.ts both answer/)
+    expect(error.message).toMatch(/foo-bar(\/index)?\.ts and .*foo-bar(\/index)?\.ts both answer \/foo-bar/)
+  })
+  it('serves two files that differ only by - and _ at their own spellings, with no alias, and warns', async () => {
+    const app = await createApp(fixture('conflict/aliases'))
+    expect(
+      app.table
+        .list()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['GET /foo-bar', 'POST /foo_bar'])
+    expect((await app.fetch(new Request('http://x/foo-bar'))).status).toBe(200)
+    expect((await app.fetch(new Request('http://x/foo_bar', { method: 'POST' }))).status).toBe(200)
+    // Neither spelling reaches the other file: the separator decides, so it is not an alias here.
+    expect((await app.fetch(new Request('http://x/foo_bar'))).status).toBe(405)
+    expect((await app.fetch(new Request('http://x/foo-bar', { method: 'POST' }))).status).toBe(405)
+    expect(app.table.warnings).toEqual([
+      expect.stringMatching(
+        /^\/foo-bar \(.*aliases\/foo-bar\.ts\) and \/foo_bar \(.*aliases\/foo_bar\.ts\) differ only by - and _/,
+      ),
+    ])
   })
   it('names the file and line of a module that fails to load', async () => {
     const error = await startupError(fixture('conflict/broken'))

@@ -25,6 +25,15 @@ describe('checkTable', () => {
     expect(problems).toHaveLength(5)
   })
 
+  it("warns about two files that differ only by - and _ (neither is the other one's alias)", async () => {
+    const { table } = await fixtureApp('conflict/aliases')()
+    expect(checkTable(table)).toEqual([
+      expect.stringMatching(
+        /^\/foo-bar \(.*aliases\/foo-bar\.ts\) and \/foo_bar \(.*aliases\/foo_bar\.ts\) differ only by - and _/,
+      ),
+    ])
+  })
+
   it('finds nothing in a clean tree', async () => {
     const { table } = await fixtureApp('basic')()
     expect(checkTable(table)).toEqual([])

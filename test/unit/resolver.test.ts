@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { splitPath } from 'routeless'
-import { isForbiddenPart, toSegment } from '../../packages/routeless/src/routing/naming.ts'
+import { isForbiddenPart, toSegment, writtenSegment } from '../../packages/routeless/src/routing/naming.ts'
+import { parseHandlerName } from '../../packages/routeless/src/routing/handler-names.ts'
 
 describe('toSegment', () => {
   it('turns class names, file names and method-route words into the one path segment requests use', () => {
@@ -26,6 +27,36 @@ describe('toSegment', () => {
       getURLFor2Users: 'get-url-for2-users',
     }
     for (const [name, segment] of Object.entries(cases)) expect(toSegment(name), name).toBe(segment)
+  })
+})
+
+describe('writtenSegment', () => {
+  it('keeps a file, folder or method-route name as written when a request can spell it, else kebab-cases it', () => {
+    const cases: Record<string, string> = {
+      style_rules: 'style_rules',
+      'style-rules': 'style-rules',
+      'a_b-c': 'a_b-c',
+      biometric_kyc: 'biometric_kyc',
+      'openapi.json': 'openapi.json',
+      v3: 'v3',
+      userProfile: 'user-profile',
+      foo_Bar: 'foo-bar',
+      HTTPServer: 'http-server',
+    }
+    for (const [name, segment] of Object.entries(cases)) expect(writtenSegment(name), name).toBe(segment)
+  })
+
+  it("spells a method route's suffix as written (GET_$_report_fraud → {id}/report_fraud)", () => {
+    const segments = (name: string) => {
+      const parsed = parseHandlerName(name)
+      if (parsed === undefined || parsed === 'malformed') throw new Error(`${name} is no handler`)
+      return parsed.steps.map((s) => (s === '$' ? '$' : s.segment)).join('/')
+    }
+    expect(segments('POST_$_report_fraud')).toBe('$/report_fraud')
+    expect(segments('GET_foo_bar')).toBe('foo_bar')
+    expect(segments('GET_fooBar')).toBe('foo-bar')
+    expect(segments('PUT_$_configured_rules')).toBe('$/configured_rules')
+    expect(segments('GET_$_files_$_meta_data')).toBe('$/files/$/meta_data')
   })
 })
 

@@ -70,7 +70,7 @@ describe('/v3/style_rules/{id}/custom_instructions', () => {
 
     expect((await served.call(`${base}/${instruction.id}`, { method: 'DELETE' })).status).toBe(204)
     expect((await served.call(`${base}/${instruction.id}`)).status).toBe(404)
-    // DeepL's underscore spelling and the listed kebab spelling answer alike.
+    // The dashed spelling is an alias of DeepL's (the one listed): it answers alike.
     expect((await served.call(`/v3/style-rules/${id}/custom-instructions`)).status).toBe(200)
   })
 

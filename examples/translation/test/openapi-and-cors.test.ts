@@ -1,10 +1,29 @@
 /** The routeless features this API configures: its OpenAPI document, CORS for browser clients, schema 400s. */
 import { untypedFields } from '@routeless/example-kit/testing'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_KEY, api, startServer, type TestServer } from './_server.ts'
 
 let server: TestServer
+
+/** DeepL's official OpenAPI file, from `../shared/specs/` beside the repository root (never copied into it). */
+const DEEPL = fileURLToPath(new URL('../../../../shared/specs/openapi/deepl-openapi.yaml', import.meta.url))
+const deeplPresent = existsSync(DEEPL)
+if (!deeplPresent)
+  console.warn(`\n!!! DeepL's OpenAPI is absent at ${DEEPL}: the document's paths are NOT checked against it.\n`)
+
+/** `METHOD /path` of each operation, parameter names left out (`/v3/glossaries/{}`): only the literal segments must match. */
+function operationsOf(paths: Record<string, Record<string, unknown>>): string[] {
+  const verbs = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'])
+  return Object.entries(paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => verbs.has(m))
+      .map((m) => `${m.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`),
+  )
+}
 
 beforeAll(async () => {
   server = await startServer({
@@ -14,6 +33,22 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 describe('GET /openapi.json', () => {
+  it.skipIf(!deeplPresent)(
+    deeplPresent
+      ? "carries every operation of DeepL's official OpenAPI, spelt as DeepL spells it"
+      : `SKIPPED: DeepL's OpenAPI is absent at ${DEEPL}`,
+    async () => {
+      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as any
+      const ours = new Set(operationsOf(doc.paths))
+      const deepl = operationsOf(parse(readFileSync(DEEPL, 'utf8')).paths)
+      expect(deepl.length).toBeGreaterThanOrEqual(48)
+      expect(deepl.filter((op) => !ours.has(op))).toEqual([])
+      // No path of ours is a dashed spelling of DeepL's underscore one (`/v3/style-rules` for `/v3/style_rules`).
+      const dashed = deepl.filter((op) => op.includes('_')).map((op) => op.replaceAll('_', '-'))
+      expect(dashed.filter((op) => ours.has(op))).toEqual([])
+    },
+  )
+
   it('serves a valid OpenAPI 3.1 document, without a key, with DeepL auth and error shapes', async () => {
     const res = await fetch(`${server.url}/openapi.json`)
     expect(res.status).toBe(200)

@@ -26,10 +26,15 @@ describe('the route table', () => {
         'PUT /v3/glossaries/{id}/dictionaries',
         'DELETE /v3/glossaries/{id}/dictionaries',
         'POST /v2/document/{id}/result',
-        'GET /v3/translation-memories/{id}/segments',
-        'POST /v3/translation-memories/{id}/segments',
-        'PUT /v3/style-rules/{id}/configured-rules',
+        'GET /v3/translation_memories/{id}/segments',
+        'POST /v3/translation_memories/{id}/segments',
+        'PUT /v3/style_rules/{id}/configured_rules',
+        'GET /v3/style_rules/{id}/custom_instructions/{instructionId}',
       ]),
+    )
+    // DeepL's spelling, as the files and methods are written: the dashed alias is never listed.
+    expect(rows.filter((r) => /style-rules|translation-memories|configured-rules|custom-instructions/.test(r))).toEqual(
+      [],
     )
   })
 

@@ -1,12 +1,35 @@
 /** GET /openapi.json: a valid OpenAPI 3.1 document of every route; and the parameter schemas routeless validates. */
 import { untypedFields } from '@routeless/example-kit/testing'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { V3Client } from './helpers/client.ts'
 import { API_KEY, PARTNER_ID, startServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
 let doc: any
+
+/** The reference: `../shared/specs/` beside the repository root (never copied into it). */
+const SPECS = fileURLToPath(new URL('../../../../shared/specs/', import.meta.url))
+const ENDPOINT_TABLE = `${SPECS}verification-api-and-framework.md`
+const SMILE_ID = `${SPECS}openapi/smileid-v3-openapi.yaml`
+const referencePresent = existsSync(ENDPOINT_TABLE) && existsSync(SMILE_ID)
+if (!referencePresent)
+  console.warn(
+    `\n!!! The verification reference is absent (${ENDPOINT_TABLE}, ${SMILE_ID}): the OpenAPI document's paths are NOT checked against it.\n`,
+  )
+
+/** `METHOD /path` of each operation, parameter names left out (`/v3/status/{}`): only the literal segments must match. */
+function operationsOf(paths: Record<string, Record<string, unknown>>): string[] {
+  const verbs = new Set(['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'])
+  return Object.entries(paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => verbs.has(m))
+      .map((m) => `${m.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`),
+  )
+}
 
 beforeAll(async () => {
   server = await startServer({ worker: false })
@@ -51,7 +74,7 @@ describe('GET /openapi.json', () => {
         'POST /v3/aml/sync',
         'POST /v3/aml/monitoring',
         'GET /v3/aml/monitoring/{jobId}/news/{reference}',
-        'POST /v3/users/{userId}/report-fraud',
+        'POST /v3/users/{userId}/report_fraud',
         'POST /v3/hosted_links',
         'GET /v3/hosted_links',
         'GET /v3/hosted_links/{refId}',
@@ -68,6 +91,31 @@ describe('GET /openapi.json', () => {
     )
     expect(operations).toHaveLength(30)
   })
+
+  it.skipIf(!referencePresent)(
+    referencePresent
+      ? "carries every operation of the source document's endpoint table, spelt as Smile ID spells it"
+      : `SKIPPED: the reference is absent at ${SPECS}`,
+    () => {
+      const ours = new Set(operationsOf(doc.paths))
+      // The source document's table: `| GET | /v3/status/{jobId} | … |` (`hosted_links` for Smile ID's `smile_links`).
+      const table = readFileSync(ENDPOINT_TABLE, 'utf8')
+      const rows = [...table.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| (\/\S+) \|/gm)].map((m) =>
+        operationsOf({ [m[2]!]: { [m[1]!.toLowerCase()]: {} } }).join(),
+      )
+      expect(rows).toHaveLength(26)
+      expect(rows.filter((op) => !ours.has(op))).toEqual([])
+      // Smile ID's own file: every operation it has, with its spelling (`report_fraud`, `bank_codes` …).
+      const official = operationsOf(parse(readFileSync(SMILE_ID, 'utf8')).paths).map((op) =>
+        op.replace('/v3/smile_links', '/v3/hosted_links'),
+      )
+      expect(official.length).toBeGreaterThan(20)
+      expect(official.filter((op) => !ours.has(op))).toEqual([])
+      // No path of ours is a dashed spelling of one of theirs.
+      const dashed = [...rows, ...official].filter((op) => op.includes('_')).map((op) => op.replaceAll('_', '-'))
+      expect(dashed.filter((op) => ours.has(op))).toEqual([])
+    },
+  )
 
   it('describes parameters, multipart bodies and the SmileID-Token', () => {
     expect(doc.paths['/v3/status/{jobId}'].get.parameters[0]).toMatchObject({
@@ -99,7 +147,7 @@ describe('GET /openapi.json', () => {
       maxItems: 8,
       items: { format: 'binary' },
     })
-    expect(doc.paths['/v3/users/{userId}/report-fraud'].post.parameters.map((p: any) => p.name)).toEqual(['userId'])
+    expect(doc.paths['/v3/users/{userId}/report_fraud'].post.parameters.map((p: any) => p.name)).toEqual(['userId'])
     expect(doc.components.securitySchemes.smileIdToken).toMatchObject({
       type: 'apiKey',
       in: 'header',

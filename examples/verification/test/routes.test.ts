@@ -17,7 +17,10 @@ describe('the route table', () => {
   it('lists each sub-resource as its own row', () => {
     const rows = server.service.app.table.list().map((r) => `${r.method} ${r.path}`)
     expect(rows).toEqual(
-      expect.arrayContaining(['POST /v3/users/{userId}/report-fraud', 'GET /v3/aml/monitoring/{jobId}/news']),
+      expect.arrayContaining([
+        'POST /v3/users/{userId}/report_fraud',
+        'GET /v3/aml/monitoring/{jobId}/news/{reference}',
+      ]),
     )
   })
 

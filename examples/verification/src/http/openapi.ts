@@ -3,7 +3,8 @@
  * and answers from the route table and the handlers' types (summaries from `params({ summary, tags })`); this adds
  * what is this API's own — `SmileID-Token` as the security scheme (and the token route's key headers) and the v3
  * error envelope. File parts (`File`) are binary in routeless's document already. Sub-resources
- * (`/v3/users/{userId}/report-fraud`, `/v3/aml/monitoring/{jobId}/news/{reference}`) come from their handler names.
+ * (`/v3/users/{userId}/report_fraud`, `/v3/aml/monitoring/{jobId}/news/{reference}`) come from their handler names,
+ * spelt as written.
  */
 import type { Application } from 'routeless'
 

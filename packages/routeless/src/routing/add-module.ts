@@ -7,9 +7,9 @@
 import path from 'node:path'
 import type { ErrorRenderer } from '../app/controller.ts'
 import { RoutelessError } from '../app/errors.ts'
-import { isControllerName, isReachableSegment, toRequestKey, toSegment } from './naming.ts'
+import { isControllerName, isReachableSegment, toSegment, writtenSegment } from './naming.ts'
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from './handler-names.ts'
-import { readSignature, signatureFromTypes } from './arity.ts'
+import { readSignature, signatureFromTypes, type Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
@@ -17,7 +17,7 @@ import { compileBinder, describeParams, type ParamSpec } from '../binding/standa
 import type { BodyKind } from '../lifecycle/request.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import type { ModuleExports, ModuleSource } from './discover.ts'
-import { newNode, type Endpoint, type Handler, type RouteNode, type RouteTable } from './table.ts'
+import { childAt, newNode, type Endpoint, type Handler, type RouteNode, type RouteTable } from './table.ts'
 
 /** `file` relative to `cwd`, for messages (as given when it lies outside). */
 export function rel(cwd: string, file: string): string {
@@ -27,11 +27,7 @@ export function rel(cwd: string, file: string): string {
 
 export function nodeAt(from: RouteNode, keys: string[]): RouteNode {
   let node = from
-  for (const k of keys) {
-    let child = node.children.get(k)
-    if (!child) node.children.set(k, (child = newNode()))
-    node = child
-  }
+  for (const k of keys) node = childAt(node, k)
   return node
 }
 
@@ -53,7 +49,8 @@ export function addModule(
   compile: (types: HandlerTypes) => TypedBinder | undefined,
 ): void {
   const file = rel(cwd, s.file)
-  const keys = s.parts.map(toSegment)
+  // As written when a request may spell it so (`biometric_kyc`), else kebab-cased (`userProfile` → `user-profile`).
+  const keys = s.parts.map(writtenSegment)
   const unreachable = s.parts.find((_, i) => !isReachableSegment(keys[i]!))
   if (unreachable !== undefined) {
     table.warnings.push(
@@ -61,8 +58,6 @@ export function addModule(
     )
     return
   }
-  // Listed as written when a request may spell it so (`biometric_kyc`), else as requests must (`userProfile` → `user-profile`).
-  const shown = s.parts.map((p, i) => (toRequestKey(p) === undefined ? keys[i]! : p))
   const moduleNode = nodeAt(table.root, keys)
   if (typeof exports.renderError === 'function') moduleNode.renderError = exports.renderError as ErrorRenderer
   if (exports.auth !== undefined) {
@@ -106,7 +101,7 @@ export function addModule(
         )
       }
       let node = classNode
-      const shownPath = [...shown, ...classKeys]
+      const shownPath = [...keys, ...classKeys]
       let arg = 0
       for (const step of parsed.steps) {
         if (step === '$') {
@@ -162,9 +157,11 @@ export function addModule(
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
       })
       touched.add(endpoint)
+      const listed = listedPaths(urlPath, parsed.steps.length > 0, captures, signature)
       table.rows.push({
         method: parsed.verb,
-        path: urlPath,
+        path: listed[0]!,
+        ...(listed.length > 1 ? { paths: listed } : {}),
         file,
         handler: `${className}.${name}`,
         params: describeParams(
@@ -185,6 +182,29 @@ export function addModule(
     }
     endpoint.renderError ??= [...endpoint.methods.values()].find((h) => h.renderError)?.renderError
   }
+}
+
+/**
+ * The path templates a handler is listed at. A method route's trailing positional parameters are part of its template
+ * (`GET_$_news(jobId, reference)` → `/monitoring/{jobId}/news/{reference}`), one template per accepted count when
+ * they are optional (a rest parameter: one more); a class's own `GET(id)` is listed at the class's path.
+ */
+function listedPaths(urlPath: string, methodRoute: boolean, captures: number, signature: Signature): string[] {
+  const { min, max, names } = signature
+  if (!methodRoute || max <= captures) return [urlPath]
+  const from = Math.max(min, captures)
+  const upper = Number.isFinite(max) ? max : from + 1
+  const out: string[] = []
+  for (let n = from; n <= upper; n++) {
+    out.push(
+      urlPath +
+        names
+          .slice(captures, n)
+          .map((name, i) => `/{${name ?? `arg${captures + i}`}}`)
+          .join(''),
+    )
+  }
+  return out
 }
 
 /** The object schema of a handler's typed keyword parameter (a named type looked up), for `routeless routes`. */

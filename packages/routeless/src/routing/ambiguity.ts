@@ -4,7 +4,7 @@
  * which a request that reaches a sub-resource could also be answered by another handler of the same method.
  * @module
  */
-import type { Handler, RouteNode } from './table.ts'
+import { childFor, type Handler, type RouteNode } from './table.ts'
 
 /** A message naming both handlers of the first ambiguity found, or undefined. */
 export function findAmbiguity(root: RouteNode): string | undefined {
@@ -43,7 +43,7 @@ function checkNode(node: RouteNode): string | undefined {
       }
       for (const [segment, child] of node.children) {
         // A fixed segment wins over a `$`: a request whose first captured part is `segment` goes to `child`.
-        const deeper = depth === 1 ? child.children.get(word) : undefined
+        const deeper = depth === 1 ? childFor(child, word) : undefined
         for (const h of deeper?.endpoint ? sameMethod(deeper.endpoint.methods, sub.method) : []) {
           return describe(sub, h, `answers the same path when the part before "${word}" is "${segment}"`)
         }

@@ -2,12 +2,13 @@
  * Internal: which method names are handlers, and the path a handler name adds below its class.
  *
  * - `GET`, `POST` … `QUERY`, `WEBSOCKET` and `ANY` answer at the class's own path.
- * - `GET_bar` answers one segment below it (`/foo/bar`), as in the Python original; words of the suffix make one
- *   kebab-case segment (`GET_foo_bar`, `GET_fooBar` → `/foo/foo-bar`).
+ * - `GET_bar` answers one segment below it (`/foo/bar`), as in the Python original; the words of the suffix make one
+ *   segment spelt as written (`GET_foo_bar` → `/foo/foo_bar`); one with capitals is kebab-cased (`GET_fooBar` →
+ *   `/foo/foo-bar`). The other separator is an alias (`/foo/foo-bar` reaches `GET_foo_bar`), never listed.
  * - `$` in the suffix stands for one positional path part, taken by the handler's first positional parameters:
  *   `GET_$_entries(id)` on `/v3/glossaries` answers `/v3/glossaries/{id}/entries`.
  */
-import { toSegment } from './naming.ts'
+import { writtenSegment } from './naming.ts'
 
 /** The methods a controller may define; any other request method is answered 501. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY'] as const
@@ -38,12 +39,12 @@ export function parseHandlerName(name: string): HandlerName | 'malformed' | unde
   let words: string[] = []
   for (const token of name.slice(underscore + 1).split('_')) {
     if (token === '$') {
-      if (words.length) steps.push({ segment: toSegment(words.join('-')) }), (words = [])
+      if (words.length) steps.push({ segment: writtenSegment(words.join('_')) }), (words = [])
       steps.push('$')
     } else if (/^[A-Za-z0-9]+$/.test(token)) words.push(token)
     else return 'malformed'
   }
-  if (words.length) steps.push({ segment: toSegment(words.join('-')) })
+  if (words.length) steps.push({ segment: writtenSegment(words.join('_')) })
   // A trailing `$` says nothing the parameter list does not: write `GET_x(id)`, not `GET_x_$(id)`.
   if (steps.length === 0 || steps[steps.length - 1] === '$') return 'malformed'
   return { verb: head, steps }

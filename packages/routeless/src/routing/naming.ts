@@ -1,9 +1,13 @@
 /**
  * Internal: how path parts, file names, class names and method-route suffixes become the keys of the route table.
  *
- * Every key is a **segment** written the one way a request may spell it: lower-case letters, digits and dots, words
- * joined by single `-` (`foo`, `foo-bar`, `v3`, `openapi.json`, `http-server`). A request may join words with `_`
- * instead of `-` (`/foo_bar` = `/foo-bar`); nothing else selects.
+ * A file or folder name and a method-route suffix are the path's spelling, as written: `style_rules.ts` →
+ * `/style_rules`, `style-rules.ts` → `/style-rules`, `GET_$_report_fraud` → `/{id}/report_fraud`. A name no request
+ * could spell so (`userProfile`, and every class name: `HTTPServer`) is kebab-cased (`/user-profile`, `/http-server`).
+ * A segment is lower-case letters, digits and dots, words joined by single `-` or `_`.
+ *
+ * The other separator is an **alias**: a request may join words with `-` where the name has `_` and back
+ * (`/style-rules` reaches `style_rules.ts`) unless two names of one node differ only so; an alias is never listed.
  */
 
 /** Path parts that would name inherited members; never routed. */
@@ -24,9 +28,9 @@ const FORBIDDEN = new Set([
 ])
 
 /**
- * The table key a request path part selects, or undefined when the part is not written the documented way: lower-case
- * letters, digits and dots, words joined by single `-` or `_` (`foo`, `foo-bar`, `foo_bar`, `v3`, `openapi.json`).
- * `/Foo`, `/fooBar` and `/foo--bar` select nothing (they stay positional), so one controller has one spelling per path.
+ * The alias key a request path part selects (its words joined by `-`), or undefined when the part is not written the
+ * documented way: lower-case letters, digits and dots, words joined by single `-` or `_` (`foo`, `foo-bar`, `foo_bar`,
+ * `v3`, `openapi.json`). `/Foo`, `/fooBar` and `/foo--bar` select nothing (they stay positional).
  */
 export function toRequestKey(part: string): string | undefined {
   let underscore = false
@@ -76,7 +80,20 @@ export function toSegment(name: string): string {
 
 /** True when `segment` is a key some request can select (see `toRequestKey`). */
 export function isReachableSegment(segment: string): boolean {
-  return toRequestKey(segment) === segment
+  return toRequestKey(segment) !== undefined
+}
+
+/**
+ * The segment a file, folder or method-route name is listed and answered at: the name as written when a request may
+ * spell it so (`style_rules`, `style-rules`, `report_fraud`), else kebab-cased (`userProfile` → `user-profile`).
+ */
+export function writtenSegment(name: string): string {
+  return toRequestKey(name) === undefined ? toSegment(name) : name
+}
+
+/** The alias key of a segment: its words joined by `-` (`style_rules` → `style-rules`). */
+export function aliasKey(segment: string): string {
+  return segment.replaceAll('_', '-')
 }
 
 const [SHORTEST, LONGEST] = [

@@ -4,8 +4,8 @@
  */
 import type { ErrorRenderer } from '../app/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
-import { isHttpMethod } from './table.ts'
-import { isForbiddenPart, toRequestKey } from './naming.ts'
+import { childFor, isHttpMethod } from './table.ts'
+import { isForbiddenPart } from './naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
@@ -23,8 +23,8 @@ export type Resolution =
   | { kind: 'not-implemented'; renderError: ErrorRenderer | undefined }
 
 /**
- * Walks the path parts left to right, greedily and without backtracking: a part that names a child segment descends
- * into it; else, where the node has sub-resources (`GET_$_entries`), a part followed by one of their names is taken as
+ * Walks the path parts left to right, greedily and without backtracking: a part that names a child segment (as
+ * written, or by its alias: `-` for `_` and back) descends into it; else, where the node has sub-resources (`GET_$_entries`), a part followed by one of their names is taken as
  * a positional argument and descends. The node where the walk stops answers, with the captured parts and the parts
  * left over as its positional arguments; a node without handlers answers 404 (no fallback to a parent's `Default`).
  * Empty parts (`//`, a trailing `/`) are ignored.
@@ -37,8 +37,7 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   let captured: string[] | undefined
   let i = 0
   while (i < parts.length) {
-    const key = toRequestKey(parts[i]!)
-    const child = key === undefined ? undefined : node.children.get(key)
+    const child = childFor(node, parts[i]!)
     if (child !== undefined) {
       node = child
       if (child.renderError) renderError = child.renderError
@@ -107,8 +106,7 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
 function subResource(param: RouteNode, parts: string[], i: number): { node: RouteNode; at: number } | undefined {
   let p: RouteNode | undefined = param
   for (let j = i + 1; p !== undefined && j < parts.length; j++) {
-    const key = toRequestKey(parts[j]!)
-    const child = key === undefined ? undefined : p.children.get(key)
+    const child = childFor(p, parts[j]!)
     if (child !== undefined) return { node: child, at: j + 1 }
     p = p.param
   }

@@ -1,5 +1,5 @@
 import { RoutelessError } from '../app/errors.ts'
-import { toSegment } from './naming.ts'
+import { aliasKey, writtenSegment } from './naming.ts'
 import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
 import { compileTypedBinder, TypeValidators } from '../binding/typed-binder.ts'
 import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
@@ -30,7 +30,7 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   const table = new RouteTable()
   const seen = new Map<string, string>()
   for (const s of sources) {
-    const key = `${s.root ?? ''}\0${s.parts.map(toSegment).join('/')}`
+    const key = `${s.root ?? ''}\0${s.parts.map(writtenSegment).join('/')}`
     const other = seen.get(key)
     if (other !== undefined) {
       throw new RoutelessError(
@@ -71,6 +71,7 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   }
   for (const { s, exports } of loaded) addModule(table, s, exports, cwd, signatures, compile)
   applyTreeGuards(table)
+  table.warnings.push(...aliasClashes(table.root, ''))
   const ambiguity = findAmbiguity(table.root)
   if (ambiguity) throw new RoutelessError('ROUTELESS_ERR_ROUTE_AMBIGUOUS', ambiguity)
   if (table.rows.length === 0) {
@@ -80,6 +81,41 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
     )
   }
   return table
+}
+
+/**
+ * Names of one node that differ only by `-` and `_` (`style_rules.ts` and `style-rules.ts`): each answers its own
+ * spelling only, and neither takes the other's as an alias.
+ */
+function aliasClashes(root: RouteNode, at: string): string[] {
+  const out: string[] = []
+  const stack: [RouteNode, string][] = [[root, at]]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, path] = next
+    for (const [alias, child] of node.aliases) {
+      if (child !== null) continue
+      const names = [...node.children.keys()].filter((k) => aliasKey(k) === alias).sort()
+      const where = names.map((n) => `${path}/${n} (${filesBelow(node.children.get(n)!).join(', ') || 'no handler'})`)
+      out.push(
+        `${where.join(' and ')} differ only by - and _: each answers its own spelling only (rename one so that no request depends on the separator)`,
+      )
+    }
+    for (const [key, child] of node.children) stack.push([child, `${path}/${key}`])
+    if (node.param) stack.push([node.param, `${path}/$`])
+  }
+  return out
+}
+
+/** The files of the handlers at and below `node`. */
+function filesBelow(node: RouteNode): string[] {
+  const files = new Set<string>()
+  const stack = [node]
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    for (const h of n.endpoint?.methods.values() ?? []) files.add(h.file)
+    stack.push(...n.children.values())
+    if (n.param) stack.push(n.param)
+  }
+  return [...files].sort()
 }
 
 /** Prepends the guards of every module above a handler's module (root first). */

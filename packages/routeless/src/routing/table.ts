@@ -12,6 +12,7 @@ import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
 import type { BodyKind } from '../lifecycle/request.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
 import { HTTP_METHODS } from './handler-names.ts'
+import { aliasKey, toRequestKey } from './naming.ts'
 
 const METHOD_SET = new Set<string>(HTTP_METHODS)
 
@@ -20,7 +21,35 @@ export function isHttpMethod(method: string): boolean {
 }
 
 export function newNode(): RouteNode {
-  return { children: new Map(), param: undefined, endpoint: undefined, renderError: undefined, auth: [] }
+  return {
+    children: new Map(),
+    aliases: new Map(),
+    param: undefined,
+    endpoint: undefined,
+    renderError: undefined,
+    auth: [],
+  }
+}
+
+/** The child `key` names, created when missing; its alias (`-` for `_`) leads to it unless another child shares it. */
+export function childAt(node: RouteNode, key: string): RouteNode {
+  let child = node.children.get(key)
+  if (child) return child
+  node.children.set(key, (child = newNode()))
+  const alias = aliasKey(key)
+  node.aliases.set(alias, node.aliases.has(alias) ? null : child)
+  return child
+}
+
+/**
+ * The child a request path part selects: the one spelt exactly so, else the one it names with the other separator
+ * (`style-rules` for `style_rules` and back) when only one child is spelt that way.
+ */
+export function childFor(node: RouteNode, part: string): RouteNode | undefined {
+  const exact = node.children.get(part)
+  if (exact !== undefined || node.aliases.size === 0) return exact
+  const alias = toRequestKey(part)
+  return alias === undefined ? undefined : (node.aliases.get(alias) ?? undefined)
 }
 
 /** One handler: a class and one of its handler methods, with what was learned about it at start-up. */
@@ -70,8 +99,10 @@ export interface Endpoint {
 }
 
 export interface RouteNode {
-  /** Child nodes by segment (`foo-bar`, `v3`, `openapi.json`). */
+  /** Child nodes by segment, as written (`style_rules`, `foo-bar`, `v3`, `openapi.json`). */
   children: Map<string, RouteNode>
+  /** Child nodes by their words joined by `-` (`style-rules`); null where two children share it (no alias then). */
+  aliases: Map<string, RouteNode | null>
   /** The `$` edge: any one path part, taken as a positional argument, when the part after it names a child. */
   param: RouteNode | undefined
   endpoint: Endpoint | undefined
@@ -83,8 +114,10 @@ export interface RouteNode {
 
 export interface RouteRow {
   method: string
-  /** The path template: `/v3/glossaries/{id}/entries`. */
+  /** The path template: `/v3/glossaries/{id}/entries`, `/v3/aml/monitoring/{jobId}/news/{reference}`. */
   path: string
+  /** Every template of the handler when a method route's trailing parameter is optional (`/foo/bar`, `/foo/bar/{x}`). */
+  paths?: string[]
   file: string
   handler: string
   /** `(id) {sort?, page?}`: positional parameters and keyword arguments (from the schema when declared). */
@@ -101,9 +134,11 @@ export class RouteTable {
   /** Where the handler types came from: the manifest, a fresh analysis, or nowhere (names only). */
   types: Signatures['origin'] = 'none'
 
-  /** Every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
+  /** Every listed path of every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {
-    return [...this.rows].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+    return this.rows
+      .flatMap((row) => (row.paths ? row.paths.map((path) => ({ ...row, path })) : [row]))
+      .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
   }
 
   /** Every handler in the table. */

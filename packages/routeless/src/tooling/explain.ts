@@ -6,8 +6,7 @@
  */
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve, splitPath } from '../routing/resolver.ts'
-import type { Endpoint, Handler, RouteNode, RouteTable } from '../routing/table.ts'
-import { toRequestKey } from '../routing/naming.ts'
+import { childFor, type Endpoint, type Handler, type RouteNode, type RouteTable } from '../routing/table.ts'
 
 export interface Explanation {
   /** The status the server answers before any handler runs its own logic (200 for a match). */
@@ -91,11 +90,10 @@ function walk(root: RouteNode, parts: string[]): { node: RouteNode; depth: numbe
   const trail: string[] = []
   let i = 0
   for (; i < parts.length; i++) {
-    const key = toRequestKey(parts[i]!)
-    const child = key === undefined ? undefined : node.children.get(key)
+    const child = childFor(node, parts[i]!)
     if (!child) break
     node = child
-    trail.push(key!)
+    trail.push(parts[i]!)
   }
   return { node, depth: i, trail }
 }

@@ -48,20 +48,16 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
 export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {}): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   const seen = new Set<string>()
-  const handlers = new Map<string, Handler>()
-  for (const h of table.handlers()) handlers.set(`${h.method} ${h.path}`, h)
-  for (const row of table.list()) {
-    const handler = handlers.get(`${row.method} ${row.path}`)
+  const handlers = [...table.handlers()].sort(
+    (a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
+  )
+  for (const handler of handlers) {
+    const method = handler.method
     // WEBSOCKET is no HTTP operation; ANY is every method the path does not list, which OpenAPI cannot say.
-    if (!handler || row.method === 'HEAD' || row.method === 'WEBSOCKET' || row.method === 'ANY') continue
+    if (method === 'HEAD' || method === 'WEBSOCKET' || method === 'ANY') continue
     for (const variant of pathVariants(handler)) {
-      const operationId = uniqueId(`${row.method.toLowerCase()}${camel(variant.path)}`, seen)
-      ;(paths[variant.path] ??= {})[row.method.toLowerCase()] = operation(
-        handler,
-        variant.params,
-        operationId,
-        table.defs,
-      )
+      const operationId = uniqueId(`${method.toLowerCase()}${camel(variant.path)}`, seen)
+      ;(paths[variant.path] ??= {})[method.toLowerCase()] = operation(handler, variant.params, operationId, table.defs)
     }
   }
   return {
