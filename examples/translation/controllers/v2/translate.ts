@@ -12,7 +12,7 @@ export class Default extends ApiController {
     const translations = await this.context.translation.translate(
       translateParams(request),
       this.key,
-      reportingTag(this.request),
+      reportingTag(this.headers),
     )
     return { translations }
   }

@@ -10,8 +10,9 @@ export const MISSING_KEY =
 export const UNKNOWN_KEY = 'Authorization failed. The key is not valid.'
 export const DEACTIVATED_KEY = 'Authorization failed. The key has been deactivated.'
 
-export async function authenticate(keys: KeyStore, request: Request): Promise<ApiKeyRecord> {
-  const header = request.headers.get('authorization')
+/** `headers`: the controller's `this.headers` (or a Fetch `Headers`). */
+export async function authenticate(keys: KeyStore, headers: Pick<Headers, 'get'>): Promise<ApiKeyRecord> {
+  const header = headers.get('authorization')
   return authenticateSecret(keys, header ? SCHEME.exec(header.trim())?.[1]?.trim() : undefined)
 }
 

@@ -12,7 +12,7 @@ export type KeyKind = 'developer' | 'admin'
 
 export function deeplKey(kind: KeyKind): Guard {
   return async (controller: Controller<any>) => {
-    const key = await authenticate((controller.context as Services).keys, controller.request)
+    const key = await authenticate((controller.context as Services).keys, controller.headers)
     if (kind === 'admin' && !key.isAdmin) throw new HttpError(403, 'This endpoint needs an organization admin key.')
     if (kind === 'developer' && key.isAdmin)
       throw new HttpError(403, 'Admin keys can only use the admin API (/v2/admin/...): use a developer key.')

@@ -34,13 +34,13 @@ export interface TokenForm {
 
 export async function issueToken(c: OpenController, form: TokenForm): Promise<{ token: string }> {
   const s = c.context
-  const rawPartner = c.request.headers.get('smileid-partner-id')
+  const rawPartner = c.headers.get('smileid-partner-id')
   if (!rawPartner?.trim()) throw apiError(400, 'smileid-partner-id header is required.')
   const partnerId = normalisePartnerId(rawPartner)
-  const apiKey = c.request.headers.get('smileid-api-key')?.trim()
+  const apiKey = c.headers.get('smileid-api-key')?.trim()
   const keyId = partnerId && apiKey ? await s.partners.authenticate(partnerId, apiKey) : undefined
   if (!partnerId || !keyId) throw apiError(401, UNAUTHORIZED)
-  const userId = form.user_id || c.request.headers.get('smileid-user-id')?.trim() || undefined
+  const userId = form.user_id || c.headers.get('smileid-user-id')?.trim() || undefined
   const partner_params = form.partner_params && readPartnerParams(form.partner_params)
   return { token: s.tokens.issue(partnerId, keyId, { user_id: userId, product: form.product, partner_params }) }
 }

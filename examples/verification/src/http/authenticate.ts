@@ -27,7 +27,7 @@ export function unauthorized(message: string): AccessDenied {
 export function smileIdToken(message = 'Invalid authentication credentials.'): Guard {
   return async (controller) => {
     const c = controller as ApiController
-    const token = c.request.headers.get('smileid-token')?.trim()
+    const token = c.headers.get('smileid-token')?.trim()
     const claims = token ? c.context.tokens.verify(token) : undefined
     if (!claims || !(await c.context.partners.isActiveKey(claims.partner_id, claims.kid))) throw unauthorized(message)
     c.auth = c.principal = { partnerId: claims.partner_id, keyId: claims.kid, claims }
@@ -56,7 +56,7 @@ export function tokenForProduct(product: Product): Guard {
 export function partnerHeader(): Guard {
   return (controller) => {
     const c = controller as ApiController
-    const header = c.request.headers.get('smileid-partner-id')?.trim()
+    const header = c.headers.get('smileid-partner-id')?.trim()
     if (!header || !/^\d{3,}$/.test(header))
       throw apiError(400, "Required header 'SmileID-Partner-ID' is missing or invalid.")
     if (header.replace(/^0+(?=\d)/, '') !== c.auth.partnerId) throw apiError(403, 'You are not authorized to do that.')

@@ -8,8 +8,8 @@ import { apiError } from './errors.ts'
 
 const USER_ID = /^[A-Za-z0-9._:@-]{1,128}$/
 
-export function resolveUserId(auth: Auth, request: Request, bodyUserId: string | undefined): string {
-  const header = request.headers.get('user-id')?.trim() || undefined
+export function resolveUserId(auth: Auth, headers: Pick<Headers, 'get'>, bodyUserId: string | undefined): string {
+  const header = headers.get('user-id')?.trim() || undefined
   const given = [header, bodyUserId, auth.claims.user_id].filter((v): v is string => typeof v === 'string' && v !== '')
   if (given.some((v) => v !== given[0])) throw apiError(403, 'Token is not authorized for this user ID.')
   const userId = given[0]

@@ -58,7 +58,7 @@ export async function readAddress(c: ApiController, form: AddressForm): Promise<
     }
   }
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
-  const userId = resolveUserId(c.auth, c.request, form.user_id)
+  const userId = resolveUserId(c.auth, c.headers, form.user_id)
   return {
     product: 'address_verification',
     userId,

@@ -85,7 +85,7 @@ export async function readAml(c: ApiController, form: AmlForm, variant: AmlVaria
   const bodyUserId = form.user_id?.trim() || undefined
   if (search_existing_user && !bodyUserId)
     throw apiError(400, "Required field 'user_id' is missing or invalid when search_existing_user is true.")
-  const userId = resolveUserId(c.auth, c.request, bodyUserId)
+  const userId = resolveUserId(c.auth, c.headers, bodyUserId)
   if (search_existing_user) {
     if (!(await c.context.jobs.knowsUser(c.auth.partnerId, userId)))
       throw apiError(404, 'No enrolled user found for this partner.')

@@ -18,7 +18,7 @@ export async function readBiometricKyc(c: ApiController, form: BiometricKycForm)
   const common = readCommonFields(c, form)
   const { type: _type, ...id } = readIdInfo(form, 'biometric_kyc')
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
-  const userId = resolveUserId(c.auth, c.request, form.user_id)
+  const userId = resolveUserId(c.auth, c.headers, form.user_id)
   const request = { ...common, ...id, images: [selfie, ...liveness], ...sandboxResultOf(form) }
   if (isInvalidFormatTestNumber('biometric_kyc', request)) throw apiError(400, INVALID_ID_NUMBER)
   return { product: 'biometric_kyc', userId, request, callbackUrl }

@@ -58,7 +58,7 @@ export async function readDocumentVerification(
   const country = readCountry(form.country)
   const id = readDocumentType(form, country, product)
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
-  const userId = resolveUserId(c.auth, c.request, form.user_id)
+  const userId = resolveUserId(c.auth, c.headers, form.user_id)
   const images = [selfie, ...liveness, document, ...(back ? [back] : []), ...(visa ? [visa] : [])]
   return { product, userId, request: { ...common, country, ...id, images }, callbackUrl }
 }

@@ -19,7 +19,7 @@ export async function readEnhancedKyc(
   const idNumberMessage = options.sync ? "Required field 'id_number' is missing or invalid." : INVALID_ID_NUMBER
   const { type: _type, ...id } = readIdInfo(form, 'enhanced_kyc', { idNumberMessage })
   const callbackUrl = options.sync ? null : await readCallbackUrl(c, form, { required: true })
-  const userId = resolveUserId(c.auth, c.request, form.user_id)
+  const userId = resolveUserId(c.auth, c.headers, form.user_id)
   const request = { ...common, ...id }
   if (isInvalidFormatTestNumber('enhanced_kyc', request)) throw apiError(400, idNumberMessage)
   return { product: 'enhanced_kyc', userId, request, callbackUrl }

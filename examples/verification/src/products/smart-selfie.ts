@@ -65,7 +65,7 @@ export async function readRegistration(c: ApiController, form: RegistrationForm)
   const common = readCommonFields(c, form)
   const allow_new_enroll = form.allow_new_enroll ?? false
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
-  const userId = resolveUserId(c.auth, c.request, form.user_id)
+  const userId = resolveUserId(c.auth, c.headers, form.user_id)
   return {
     product: 'smart_selfie_registration',
     userId,
@@ -77,7 +77,7 @@ export async function readRegistration(c: ApiController, form: RegistrationForm)
 export async function readAuthentication(c: ApiController, form: AuthenticationForm): Promise<Submission> {
   const bodyUserId = form.user_id.trim()
   if (!bodyUserId) throw required('user_id')
-  const userId = resolveUserId(c.auth, c.request, bodyUserId)
+  const userId = resolveUserId(c.auth, c.headers, bodyUserId)
   const use_enrolled_image = form.use_enrolled_image ?? false
   const max = c.context.config.imageMaxBytes
   const images = use_enrolled_image
@@ -110,7 +110,7 @@ export async function readCompare(c: ApiController, form: CompareForm): Promise<
   const allow_new_enroll = form.allow_new_enroll ?? false
   const callbackUrl = await readCallbackUrl(c, form, { required: true })
   const bodyUserId = form.user_id?.trim() || undefined
-  const userId = resolveUserId(c.auth, c.request, bodyUserId)
+  const userId = resolveUserId(c.auth, c.headers, bodyUserId)
   // A named user is enrolled by a passing comparison, unless already enrolled and replacing is not allowed.
   const enroll =
     bodyUserId !== undefined &&

@@ -191,7 +191,11 @@ s += '}';`
     // What is written before the next property: not even `{`, `{` alone, a property for sure, or "see the flag".
     let state: 'open' | 'none' | 'some' | 'flag' = 'open'
     const flag = this.fresh()
-    let code = isObject
+    // Written properties are counted: an object with more keys than it has declared properties carries one its type
+    // does not declare, and is written whole by the fallback (nothing a handler returns is dropped).
+    const count = this.fresh()
+    const key = this.fresh()
+    let code = `${isObject}\nlet ${count} = 0;`
     const literal = (text: string) => JSON.stringify(text)
     for (const name of names) {
       const prop = unwrap(properties[name]!)
@@ -213,14 +217,14 @@ s += '}';`
               : `(${flag} ? ${literal(`,${key}`)} : ${literal(key)})`
       const value = `s += ${write};\n${this.part(prop, y, d)}`
       if (required.has(name)) {
-        code += `\nif (${y} === undefined) throw M;\n${value}`
+        code += `\nif (${y} === undefined) throw M;\n${count}++;\n${value}`
         state = 'some'
       } else {
-        code += `\nif (${y} !== undefined) {\n${value}${state === 'some' ? '' : `\n${flag} = true;`}\n}`
+        code += `\nif (${y} !== undefined) {\n${count}++;\n${value}${state === 'some' ? '' : `\n${flag} = true;`}\n}`
         if (state === 'none') state = 'flag'
       }
     }
-    return `${code}\ns += ${state === 'open' ? "'{}'" : "'}'"};`
+    return `${code}\nfor (const ${key} in ${x}) if (--${count} < 0) throw M;\ns += ${state === 'open' ? "'{}'" : "'}'"};`
   }
 
   /**

@@ -4,11 +4,11 @@
  * shape again (what fast-json-stringify does from a hand-written schema, here from the type).
  *
  * The contract, as a handler's author sees it:
- * - **Declared properties only.** An object is written with the properties its type declares, in declaration order;
- *   its other own properties are not sent (a DB row's extra columns never leak), as Fastify does with a response
- *   schema. `JSON.stringify` would keep them. An `undefined` optional property is left out, as `JSON.stringify` does.
- *   Properties are read as `value[name]`, so a declared getter of a class instance is sent (`JSON.stringify` sends
- *   own enumerable properties only). `x?: never` properties are never sent.
+ * - **Nothing is dropped.** An object is written with the properties its type declares, in declaration order. One
+ *   with more own keys than that carries a property its type does not declare (TypeScript lets a function return
+ *   more than its type says): it is a mismatch, written whole by the fallback, so a client receives exactly what an
+ *   untyped handler would send. An `undefined` optional property is left out, as `JSON.stringify` does. `x?: never`
+ *   properties are never written by the serializer (a value holding one is a mismatch).
  * - **A value that does not match its type is not the serializer's to write.** When a value is not of the kind its
  *   type declares (a string where an object is declared, a missing required property, a string outside its enum,
  *   `NaN` or `Infinity` where a number is, an object with a `toJSON` where a plain object is declared, an invalid

@@ -25,8 +25,8 @@ export class Connect extends Controller<Services> {
 
   /** Audio in, transcripts and translations out (src/voice/realtime-session.ts). */
   async WEBSOCKET({ token }: { token: string }): Promise<SocketHandlers> {
-    const authorization = this.request.headers.has('authorization')
-      ? await authenticate(this.context.keys, this.request)
+    const authorization = this.headers.has('authorization')
+      ? await authenticate(this.context.keys, this.headers)
       : undefined
     return this.context.voice.open(token, authorization)
   }
