@@ -135,7 +135,7 @@ export async function readBody(request: Request | IncomingRequest, options: Body
   if (length !== null) {
     if (!/^\d+$/.test(length)) throw new HttpError(400, 'Invalid Content-Length header')
     if (Number(length) > options.limit) {
-      await discard(chunksOf(body))
+      chunksOf(body).cancel() // left to the server's lingering close, after the 413
       throw tooLarge(options.limit)
     }
     if (length === '0') return NO_BODY
@@ -271,7 +271,8 @@ export async function readBytes(
       if (done) break
       total += value.byteLength
       if (total > limit) {
-        await discard(reader)
+        // The rest is the server's to drop (its lingering close), after the 413 is out.
+        reader.cancel()
         throw tooLarge(limit)
       }
       chunks.push(value)
@@ -288,24 +289,6 @@ export async function readBytes(
     offset += c.byteLength
   }
   return out
-}
-
-/** Most an over-limit body is read (and dropped) so the client sees the 413 instead of a reset connection. */
-const DISCARD_LIMIT = 1024 * 1024
-
-/** Reads and drops up to DISCARD_LIMIT more bytes, then cancels: the body is never buffered. */
-async function discard(reader: ChunkReader): Promise<void> {
-  let dropped = 0
-  try {
-    while (dropped < DISCARD_LIMIT) {
-      const { done, value } = await reader.read()
-      if (done) return
-      dropped += value.byteLength
-    }
-  } catch {
-    return
-  }
-  reader.cancel()
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
