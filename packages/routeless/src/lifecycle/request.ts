@@ -5,6 +5,7 @@
  */
 import type { Kwargs, KwargValue } from '../app/controller.ts'
 import { addEntries } from './query.ts'
+import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
 
 export { getQuery, parseQuery } from './query.ts'
 import { HttpError, isHttpError } from '../app/errors.ts'
@@ -97,6 +98,8 @@ function targetOf(href: string): string {
 export interface BodyOptions {
   /** Largest body accepted, in bytes. */
   limit: number
+  /** Most parts a multipart body may have (default 1 000, `DEFAULT_PART_LIMIT`): more is a 413. */
+  parts?: number
   /** Extra content types taken as raw bytes. */
   accepts?: readonly string[]
   /** The decoded kinds taken (default all three); another is a 415 that lists these. */
@@ -187,10 +190,12 @@ export async function readBody(request: Request | IncomingRequest, options: Body
       return { body: fields, fields }
     }
     case 'multipart': {
+      const contentType = source.header('content-type')!
+      checkPartCount(bytes, contentType, options.parts ?? DEFAULT_PART_LIMIT)
       let form: FormData
       try {
         form = await new Response(bytes as BodyInit, {
-          headers: { 'content-type': source.header('content-type')! },
+          headers: { 'content-type': contentType },
         }).formData()
       } catch {
         throw new HttpError(400, 'Malformed multipart body')
