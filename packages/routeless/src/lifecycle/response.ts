@@ -184,8 +184,11 @@ function asBytes(value: unknown): Uint8Array | undefined {
   return undefined
 }
 
-/** A stream whose content type is settled by its first value; `typed` is called then (see `toFetchResponse`). */
-type TypedLater = ReadableStream<Uint8Array> & { typed?: (type: string) => void }
+/**
+ * A stream whose content type is settled by its first value: `typePending` until then, `typed` called then (see
+ * `toFetchResponse`). A server writes the head of such a stream after its first chunk.
+ */
+export type TypedLater = ReadableStream<Uint8Array> & { typePending?: boolean; typed?: (type: string) => void }
 
 /**
  * A generator's values as one JSON array (`[a,b]`) or, `ndjson`, one JSON value per line, encoded as they come. When
@@ -204,6 +207,7 @@ function jsonStream(
   const stream: TypedLater = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await generator.next()
+      stream.typePending = false
       if (done) {
         if (!ndjson && !raw) controller.enqueue(encoder.encode(first ? '[]' : ']'))
         return controller.close()
@@ -231,6 +235,7 @@ function jsonStream(
       await generator.return?.(undefined)
     },
   })
+  stream.typePending = reply !== undefined
   return stream
 }
 

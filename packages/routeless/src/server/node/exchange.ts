@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from '../../app/errors.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
 import { requestAt, urlAt } from '../shared/request-target.ts'
-import { errorReply, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
+import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'
 
 export class NodeIncoming implements IncomingRequest {
   readonly method: string
@@ -139,12 +139,14 @@ function write(res: ServerResponse, answer: Answer, close: boolean): void {
     res.writeHead(answer.status, answer.statusText, head)
     return void pipe(res, body.stream())
   }
-  void streamAfterFirst(res, answer, body, close)
+  if ((body as TypedLater).typePending) return void streamAfterFirst(res, answer, body, close)
+  res.writeHead(answer.status, answer.statusText, head)
+  void pipe(res, body)
 }
 
 /**
- * A stream of unknown length: its first chunk is read before the head is written, so a generator's type settled by
- * its first value (bytes: see `toReply`) is the one sent, and a stream that fails at once is answered with a 500.
+ * A generator's stream whose type its first value settles (bytes: see `toReply`): the first chunk is read before
+ * the head is written, so the type sent is the right one (and a generator that fails at once is answered 500).
  */
 async function streamAfterFirst(
   res: ServerResponse,

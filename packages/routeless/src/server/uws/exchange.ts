@@ -81,6 +81,7 @@ export class Exchange extends UwsResponse implements IncomingRequest {
       super.send(answer)
     }
     const deadline = setTimeout(() => go(false), time)
+    deadline.unref()
     queue.afterStop(bytes, go)
   }
 
