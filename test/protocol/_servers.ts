@@ -67,6 +67,14 @@ export function probeApp(options: AppOptions = {}): Promise<Application> {
               return new Blob(['hello blob'], { type: 'text/plain' })
             }
           },
+          Bytes: class {
+            async *GET(kind = 'plain') {
+              yield new Uint8Array([120])
+              if (kind === 'mixed') yield { not: 'bytes' }
+              yield Buffer.from('yz')
+              yield new Uint8Array([0, 255]).buffer
+            }
+          },
           Chat: class {
             WEBSOCKET() {
               return { message: (socket: { send(m: string): void }, m: string) => socket.send(m) }

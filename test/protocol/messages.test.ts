@@ -17,7 +17,7 @@ describeServers('messages', (server, name) => {
         expect(closed).toBe(true)
       }
     },
-    'uWS 20.30 does not answer HTTP/1.0 requests',
+    'uWS 20.30 never hands an HTTP/1.0 request to routeless: the connection is held unanswered until its idle timeout',
   )
 
   probe(
@@ -32,6 +32,21 @@ describeServers('messages', (server, name) => {
         answers.map((a) => a.body.toString()),
         raw,
       ).toEqual(['"slow 0"', '"fast 1"', '"slow 2"', '"fast 3"'])
+    },
+    'uWS drops the requests pipelined behind one answered asynchronously and closes the connection',
+  )
+
+  probe(
+    name,
+    '50 pipelined requests behind an async answer are all answered, in order',
+    async () => {
+      const paths = ['/slow/0', ...Array.from({ length: 50 }, (_, i) => `/fast/${i + 1}`)]
+      const requests = paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: x\r\n\r\n`).join('')
+      const { answers, raw } = await send(server().port, requests, { answers: paths.length })
+      expect(
+        answers.map((a) => a.body.toString()),
+        raw.slice(0, 300),
+      ).toEqual(['"slow 0"', ...Array.from({ length: 50 }, (_, i) => `"fast ${i + 1}"`)])
     },
     'uWS drops the requests pipelined behind one answered asynchronously and closes the connection',
   )

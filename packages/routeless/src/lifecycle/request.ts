@@ -5,6 +5,7 @@
  */
 import type { Kwargs, KwargValue } from '../app/controller.ts'
 import { addEntries } from './query.ts'
+import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
 
 export { getQuery, parseQuery } from './query.ts'
 import { HttpError, isHttpError } from '../app/errors.ts'
@@ -97,6 +98,8 @@ function targetOf(href: string): string {
 export interface BodyOptions {
   /** Largest body accepted, in bytes. */
   limit: number
+  /** Most parts a multipart body may have (default 1 000, `DEFAULT_PART_LIMIT`): more is a 413. */
+  parts?: number
   /** Extra content types taken as raw bytes. */
   accepts?: readonly string[]
   /** The decoded kinds taken (default all three); another is a 415 that lists these. */
@@ -135,7 +138,7 @@ export async function readBody(request: Request | IncomingRequest, options: Body
   if (length !== null) {
     if (!/^\d+$/.test(length)) throw new HttpError(400, 'Invalid Content-Length header')
     if (Number(length) > options.limit) {
-      await discard(chunksOf(body))
+      chunksOf(body).cancel() // left to the server's lingering close, after the 413
       throw tooLarge(options.limit)
     }
     if (length === '0') return NO_BODY
@@ -187,10 +190,12 @@ export async function readBody(request: Request | IncomingRequest, options: Body
       return { body: fields, fields }
     }
     case 'multipart': {
+      const contentType = source.header('content-type')!
+      checkPartCount(bytes, contentType, options.parts ?? DEFAULT_PART_LIMIT)
       let form: FormData
       try {
         form = await new Response(bytes as BodyInit, {
-          headers: { 'content-type': source.header('content-type')! },
+          headers: { 'content-type': contentType },
         }).formData()
       } catch {
         throw new HttpError(400, 'Malformed multipart body')
@@ -271,7 +276,8 @@ export async function readBytes(
       if (done) break
       total += value.byteLength
       if (total > limit) {
-        await discard(reader)
+        // The rest is the server's to drop (its lingering close), after the 413 is out.
+        reader.cancel()
         throw tooLarge(limit)
       }
       chunks.push(value)
@@ -288,24 +294,6 @@ export async function readBytes(
     offset += c.byteLength
   }
   return out
-}
-
-/** Most an over-limit body is read (and dropped) so the client sees the 413 instead of a reset connection. */
-const DISCARD_LIMIT = 1024 * 1024
-
-/** Reads and drops up to DISCARD_LIMIT more bytes, then cancels: the body is never buffered. */
-async function discard(reader: ChunkReader): Promise<void> {
-  let dropped = 0
-  try {
-    while (dropped < DISCARD_LIMIT) {
-      const { done, value } = await reader.read()
-      if (done) return
-      dropped += value.byteLength
-    }
-  } catch {
-    return
-  }
-  reader.cancel()
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

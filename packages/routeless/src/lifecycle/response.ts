@@ -51,7 +51,9 @@ export class ResponseDraft implements ResponseState {
  * - `undefined`/`null` → no body (204 unless a status was set);
  * - `Uint8Array`/`ArrayBuffer`/`Blob`/`ReadableStream`/async iterables → streamed bytes;
  * - a generator (sync or async) → a JSON array streamed as it yields (NDJSON when the handler set that content type;
- *   its chunks as they are when the handler set a type that is not JSON);
+ *   its chunks as they are when the handler set a type that is not JSON); a generator whose first value is bytes
+ *   (`Uint8Array`, `ArrayBuffer`) is a byte stream: its chunks go out as they are, as `application/octet-stream`
+ *   unless the handler set a type (bytes are never serialised as JSON objects);
  * - anything else (strings included) → JSON, so a returned string arrives in double quotes; a `Set` as an array, a
  *   `Map` with string keys as an object, and what JSON cannot represent faithfully is an error (a 500, logged).
  */
@@ -99,8 +101,13 @@ export function toReply(
     if (isGenerator(value)) {
       // JSON unless the handler chose another type (`text/event-stream`, `text/plain`: its chunks go out as they are).
       const type = headers?.get('content-type')
-      if (!type || /json/i.test(type))
-        return bytes(jsonStream(value, type ? NDJSON_TYPES.test(type) : false), status, headers, JSON_TYPE)
+      if (!type || /json/i.test(type)) {
+        const reply = bytes(null, status, headers, JSON_TYPE)
+        // Bytes as the first value make it a byte stream: the type is settled then (the servers write the head once
+        // the first chunk is out of the stream; a Fetch Response's headers are changed then).
+        reply.body = jsonStream(value, type ? NDJSON_TYPES.test(type) : false, type ? undefined : reply)
+        return reply
+      }
     }
     if (Symbol.asyncIterator in value || isGenerator(value))
       return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
@@ -178,29 +185,70 @@ function where(key: string): string {
   return key === '' ? 'The returned value' : `Member "${key}" of the returned value`
 }
 
-/** A generator's values as one JSON array (`[a,b]`) or, `ndjson`, one JSON value per line, encoded as they come. */
+/** Bytes as a handler may yield them: a `Uint8Array` (a Buffer), another typed array's view, an ArrayBuffer. */
+function asBytes(value: unknown): Uint8Array | undefined {
+  if (value instanceof Uint8Array) return value
+  if (value instanceof ArrayBuffer) return new Uint8Array(value)
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+  return undefined
+}
+
+/**
+ * A stream whose content type is settled by its first value: `typePending` until then, `typed` called then (see
+ * `toFetchResponse`). A server writes the head of such a stream after its first chunk.
+ */
+export type TypedLater = ReadableStream<Uint8Array> & { typePending?: boolean; typed?: (type: string) => void }
+
+/**
+ * A generator's values as one JSON array (`[a,b]`) or, `ndjson`, one JSON value per line, encoded as they come. When
+ * `reply` is given and the first value is bytes, the generator is a byte stream instead: every value must be bytes
+ * (or a string, sent as UTF-8) and `reply.type` becomes `application/octet-stream`. Bytes among JSON values fail the
+ * stream: they are never serialised as objects (`{"0":120}`).
+ */
 function jsonStream(
   generator: Iterator<unknown> | AsyncIterator<unknown>,
   ndjson: boolean,
+  reply?: Reply,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let first = true
-  return new ReadableStream<Uint8Array>({
+  let raw = false
+  const stream: TypedLater = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await generator.next()
+      stream.typePending = false
       if (done) {
-        if (!ndjson) controller.enqueue(encoder.encode(first ? '[]' : ']'))
+        if (!ndjson && !raw) controller.enqueue(encoder.encode(first ? '[]' : ']'))
         return controller.close()
       }
-      const json = stringify(value) ?? 'null' // as in an array, an undefined element is null
-      controller.enqueue(encoder.encode(ndjson ? `${json}\n` : (first ? '[' : ',') + json))
+      const chunk = asBytes(value)
+      if (first && chunk !== undefined && reply !== undefined) {
+        raw = true
+        reply.type = BYTES_TYPE
+        stream.typed?.(BYTES_TYPE)
+      }
+      const wasFirst = first
       first = false
+      if (raw) {
+        if (chunk !== undefined) controller.enqueue(chunk)
+        else if (typeof value === 'string') controller.enqueue(encoder.encode(value))
+        else throw new TypeError('A generator that yields bytes must yield only bytes or strings')
+        return
+      }
+      if (chunk !== undefined)
+        throw new TypeError('A generator yielded bytes among JSON values: bytes are never sent as JSON')
+      const json = stringify(value) ?? 'null' // as in an array, an undefined element is null
+      controller.enqueue(encoder.encode(ndjson ? `${json}\n` : (wasFirst ? '[' : ',') + json))
     },
     async cancel() {
       await generator.return?.(undefined)
     },
   })
+  stream.typePending = reply !== undefined
+  return stream
 }
+
+const BYTES_TYPE = 'application/octet-stream'
 
 function bytes(body: Reply['body'], status: number | undefined, headers: Headers | undefined, type: string): Reply {
   return { status: status ?? 200, headers, type, body }
@@ -212,7 +260,15 @@ export function toFetchResponse(answer: Answer): Response {
   const headers =
     answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
   if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
-  return new Response(answer.body as BodyInit | null, { status: answer.status, statusText: answer.statusText, headers })
+  const response = new Response(answer.body as BodyInit | null, {
+    status: answer.status,
+    statusText: answer.statusText,
+    headers,
+  })
+  const body = answer.body as TypedLater | null
+  if (body instanceof ReadableStream && answer.type === JSON_TYPE && headers.get('content-type') === JSON_TYPE)
+    body.typed = (type) => response.headers.set('content-type', type)
+  return response
 }
 
 /** A header of `answer` (any case), or null. */
@@ -265,11 +321,7 @@ function iterableStream(iterable: AsyncIterable<unknown> | Iterable<unknown>): R
       const { done, value } = await iterator.next()
       if (done) return controller.close()
       controller.enqueue(
-        typeof value === 'string'
-          ? encoder.encode(value)
-          : value instanceof Uint8Array
-            ? value
-            : encoder.encode(stringify(value) ?? ''),
+        typeof value === 'string' ? encoder.encode(value) : (asBytes(value) ?? encoder.encode(stringify(value) ?? '')),
       )
     },
     async cancel(reason) {

@@ -7,9 +7,32 @@
  */
 import type { Handler, RouteTable } from '../routing/table.ts'
 
+/**
+ * Start-up's warning that no handler types could be read (typescript missing, or a manifest that does not describe
+ * the files). It matters only for handlers that take parameters: `checkTable` names those instead.
+ */
+const NO_TYPES =
+  /^(typescript is not installed and there is no signature manifest|The signature manifest does not describe .*?)(?=: their parameters|: handler parameters)/
+
 /** Every problem found, one sentence each, naming file and class. Empty when the tree is clean. */
 export function checkTable(table: RouteTable): string[] {
-  const problems = [...table.warnings]
+  const problems: string[] = []
+  let noTypes: string | undefined
+  for (const warning of table.warnings) {
+    const match = NO_TYPES.exec(warning)
+    if (match) noTypes = match[1]
+    else problems.push(warning)
+  }
+  if (noTypes !== undefined) {
+    // Parameters with neither types read nor a schema arrive unchecked; handlers without parameters lose nothing.
+    const unchecked = [...table.handlers()]
+      .filter((h) => h.types === undefined && h.params === undefined && takesParameters(h))
+      .map((h) => `${h.file}: ${h.className}.${h.name}`)
+    if (unchecked.length > 0)
+      problems.push(
+        `${noTypes}: the parameters of ${unchecked.length} handler${unchecked.length > 1 ? 's' : ''} are bound by name, unchecked (${unchecked.join('; ')}). Install typescript, or run \`routeless build\` where it is, or give them \`static params\`.`,
+      )
+  }
   const byClass = new Map<Function, Handler[]>()
   for (const h of table.handlers()) {
     const list = byClass.get(h.cls) ?? []
@@ -45,4 +68,9 @@ export function checkTable(table: RouteTable): string[] {
     }
   }
   return problems
+}
+
+/** The handler declares a positional or keyword parameter (what types would check). */
+function takesParameters(h: Handler): boolean {
+  return h.signature.names.length > 0 || h.signature.kwargs
 }

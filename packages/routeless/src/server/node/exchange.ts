@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from '../../app/errors.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
 import { requestAt, urlAt } from '../shared/request-target.ts'
-import { errorReply, type Answer, type HeaderList } from '../../lifecycle/response.ts'
+import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'
 
 export class NodeIncoming implements IncomingRequest {
   readonly method: string
@@ -139,8 +139,40 @@ function write(res: ServerResponse, answer: Answer, close: boolean): void {
     res.writeHead(answer.status, answer.statusText, head)
     return void pipe(res, body.stream())
   }
+  if ((body as TypedLater).typePending) return void streamAfterFirst(res, answer, body, close)
   res.writeHead(answer.status, answer.statusText, head)
   void pipe(res, body)
+}
+
+/**
+ * A generator's stream whose type its first value settles (bytes: see `toReply`): the first chunk is read before
+ * the head is written, so the type sent is the right one (and a generator that fails at once is answered 500).
+ */
+async function streamAfterFirst(
+  res: ServerResponse,
+  answer: Reply,
+  body: ReadableStream<Uint8Array>,
+  close: boolean,
+): Promise<void> {
+  const reader = body.getReader()
+  let first: ReadableStreamReadResult<Uint8Array>
+  try {
+    first = await reader.read()
+  } catch (error) {
+    reader.cancel().catch(() => {})
+    console.error('routeless/node: the response could not be written', error)
+    if (!res.destroyed) write(res, errorReply(new HttpError(500, 'The server could not answer this request')), true)
+    return
+  }
+  if (res.destroyed) return void reader.cancel().catch(() => {})
+  res.writeHead(answer.status, answer.statusText, headLines(answer.headers, answer.type, close))
+  if (first.done) return void res.end()
+  reader.releaseLock()
+  async function* rest(): AsyncIterable<Uint8Array> {
+    yield first.value!
+    yield* body as unknown as AsyncIterable<Uint8Array>
+  }
+  await pipe(res, rest())
 }
 
 /** No body: `Content-Length: 0`, except where a body is never sent (HEAD, 1xx, 204, 304: RFC 9110 §8.6). */

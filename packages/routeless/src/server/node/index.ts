@@ -12,6 +12,8 @@ import { attachWebSockets } from './websocket.ts'
 import {
   DRAIN_TIMEOUT,
   IDLE_GRACE,
+  LINGER_BYTES,
+  LINGER_TIME,
   type RunningServer,
   type Servable,
   type ServeOptions,
@@ -36,6 +38,14 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     ? app.handle.bind(app)
     : (incoming, env) => app.fetch(incoming.request(), env)
   let closing = false
+  const lingerTime = options.linger?.time ?? LINGER_TIME
+  const lingerBytes = options.linger?.bytes ?? LINGER_BYTES
+  /** `Connection: close` for this answer; when the body is left unread, the connection lingers after it. */
+  const closeAfter = (incoming: NodeIncoming, req: IncomingMessage): boolean => {
+    if (!leavesBodyUnread(incoming, req)) return closing
+    linger(req.socket, lingerTime, lingerBytes)
+    return true
+  }
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const raw = req.url!
@@ -50,8 +60,8 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     } catch (error) {
       answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
     }
-    if (!(answer instanceof Promise)) return sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
-    const send = (answer: Answer) => sendAnswer(res, answer, closing || leavesBodyUnread(incoming, req))
+    if (!(answer instanceof Promise)) return sendAnswer(res, answer, closeAfter(incoming, req))
+    const send = (answer: Answer) => sendAnswer(res, answer, closeAfter(incoming, req))
     answer.then(send, (error) => send(internalError(error)))
   }
 
@@ -88,6 +98,34 @@ function leavesBodyUnread(incoming: NodeIncoming, req: IncomingMessage): boolean
   const length = req.headers['content-length']
   return length === undefined || Number(length) > DUMP_LIMIT
 }
+
+/**
+ * Lingering close (nginx's model): once the answer that closes the connection is written, node would close the
+ * socket at once, and the client still sending its body would meet a reset before it reads the answer. Instead the
+ * write side is shut (FIN after the answer) and what the client sends is read and dropped (node's parser goes on
+ * reading the request, which is dumped) until the client closes, `time` ms pass or more than `bytes` bytes came.
+ */
+function linger(socket: Socket, time: number, bytes: number): void {
+  if ((socket as Lingering)[LINGERING]) return
+  ;(socket as Lingering)[LINGERING] = true
+  // node:http calls destroySoon() on the socket once an answer with `Connection: close` is written.
+  socket.destroySoon = function (this: Socket) {
+    if (this.writable) this.end()
+    const start = this.bytesRead
+    const stop = () => this.destroy()
+    const deadline = setTimeout(stop, time)
+    const watch = setInterval(() => void (this.bytesRead - start > bytes && stop()), 20)
+    deadline.unref()
+    watch.unref()
+    this.once('close', () => {
+      clearTimeout(deadline)
+      clearInterval(watch)
+    })
+  }
+}
+
+const LINGERING = Symbol('routeless.lingering')
+type Lingering = Socket & { [LINGERING]?: boolean }
 
 /** `OPTIONS *` → 204 with every method the application answers; `*` with any other method → 400. */
 function asterisk(req: IncomingMessage, res: ServerResponse, app: Servable, closing: boolean): void {

@@ -13,6 +13,13 @@ export interface ServeOptions {
   port?: number
   /** How long `close()` waits for in-flight requests before cutting connections, in ms (default 10 000). */
   drainTimeout?: number
+  /**
+   * Lingering close: after an answer that leaves part of the request body unsent by the client (a 413, an early
+   * error), the server goes on reading and dropping what the client sends, for at most `time` ms and `bytes` bytes
+   * (default 5 000 ms, 16 MiB), before it closes. A client that writes its whole body before reading (Python's
+   * requests and httpx do) then reads the answer instead of meeting a broken pipe or a reset.
+   */
+  linger?: { time?: number; bytes?: number }
 }
 
 export interface RunningServer {
@@ -38,5 +45,10 @@ export interface UpgradingApp {
 
 /** How long idle keep-alive connections are left open once `close()` is called (bounded by the drain timeout). */
 export const IDLE_GRACE = 250
+/** Lingering close, by default: at most this long, in ms… */
+export const LINGER_TIME = 5000
+/** …and at most this many bytes read and dropped. */
+export const LINGER_BYTES = 16 * 1024 * 1024
+
 /** How long `close()` waits for in-flight requests by default, in ms. */
 export const DRAIN_TIMEOUT = 10_000

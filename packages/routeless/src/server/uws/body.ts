@@ -25,6 +25,9 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array>, WholeBody {
   private paused = false
   private error: Error | undefined
   private reader: { resolve: (r: IteratorResult<Uint8Array>) => void; reject: (e: Error) => void } | undefined
+  /** Bytes dropped since `stop`, and who waits for the end of what is dropped (see `afterStop`). */
+  private dropped = 0
+  private dropWatch: { bytes: number; done: (ended: boolean) => void } | undefined
 
   constructor(res: HttpResponse, length: number | undefined) {
     this.res = res
@@ -56,8 +59,32 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array>, WholeBody {
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
   }
 
+  /** The whole body has arrived (or the client left). */
+  get complete(): boolean {
+    return this.ended || this.error !== undefined
+  }
+
+  /**
+   * Once stopped: calls `done(true)` when the rest of the body has arrived (all of it dropped), or `done(false)` as
+   * soon as more than `bytes` were dropped.
+   */
+  afterStop(bytes: number, done: (ended: boolean) => void): void {
+    if (this.ended) return done(true)
+    this.dropWatch = { bytes, done }
+  }
+
   push(chunk: ArrayBuffer, last: boolean): void {
-    if (this.stopped) return
+    if (last) this.ended = true
+    if (this.stopped) {
+      const watch = this.dropWatch
+      if (watch === undefined) return
+      this.dropped += chunk.byteLength
+      if (last || this.dropped > watch.bytes) {
+        this.dropWatch = undefined
+        watch.done(last)
+      }
+      return
+    }
     if (this.waiter !== undefined) {
       // Taken whole: the declared length bounds what is buffered, so the socket is never paused.
       if (chunk.byteLength > 0) this.chunks.push(new Uint8Array(chunk.slice(0)))

@@ -8,6 +8,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { attachGetBody, type IncomingRequest } from '../../lifecycle/request.ts'
 import { requestAt, urlAt } from '../shared/request-target.ts'
 import { BodyQueue, streamOf } from './body.ts'
+import type { Answer } from '../../lifecycle/response.ts'
 import { UwsResponse, type ExchangeHost } from './response.ts'
 
 export { internalError, type ExchangeHost } from './response.ts'
@@ -57,6 +58,31 @@ export class Exchange extends UwsResponse implements IncomingRequest {
       const queue = (this.queue = new BodyQueue(res, coding === '' ? Number(length) : undefined))
       res.onData((chunk, last) => queue.push(chunk, last))
     }
+  }
+
+  /**
+   * Lingering close. An answer ready while the client is still sending a body the core will not read (a 413, an
+   * early error) waits for the rest of that body, read and dropped, so a client that writes its whole body before
+   * reading (Python's requests, httpx) gets the answer instead of a reset. (uWS cannot close a connection once an
+   * answer is complete, so the bound could not be kept after answering: the answer waits instead.) Past `time` ms or
+   * `bytes` bytes the answer goes out at once with `Connection: close`.
+   */
+  override send(answer: Answer): void {
+    const queue = this.queue
+    if (queue === undefined || queue.complete || this.done) return super.send(answer)
+    queue.stop()
+    const { time, bytes } = this.server.linger
+    let sent = false
+    const go = (whole: boolean) => {
+      if (sent) return
+      sent = true
+      clearTimeout(deadline)
+      if (!whole) this.closeAfter = true
+      super.send(answer)
+    }
+    const deadline = setTimeout(() => go(false), time)
+    deadline.unref()
+    queue.afterStop(bytes, go)
   }
 
   // --- IncomingRequest ----------------------------------------------------------------------------------------

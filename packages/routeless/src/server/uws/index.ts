@@ -15,6 +15,8 @@ import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
 import {
   DRAIN_TIMEOUT,
   IDLE_GRACE,
+  LINGER_BYTES,
+  LINGER_TIME,
   type RunningServer,
   type ServeOptions,
   type UpgradingApp,
@@ -95,7 +97,10 @@ function requireUws(): Uws {
 export async function serve(app: Servable, options: UwsServeOptions = {}): Promise<RunningServer> {
   const uws = requireUws()
   const host = options.host ?? '127.0.0.1'
-  const server = new UwsServer(app, uws.App() as UwsApp)
+  const server = new UwsServer(app, uws.App() as UwsApp, {
+    time: options.linger?.time ?? LINGER_TIME,
+    bytes: options.linger?.bytes ?? LINGER_BYTES,
+  })
   const socket = await new Promise<us_listen_socket | false>((resolve) => {
     if (options.reusePort) server.uapp.listen(host, options.port ?? 8000, resolve)
     else server.uapp.listen(host, options.port ?? 8000, uws.LIBUS_LISTEN_EXCLUSIVE_PORT, resolve)
@@ -179,12 +184,14 @@ class UwsServer {
   /** Requests answered after the handler returned: what `close()` waits for. */
   readonly pending = new Set<Exchange>()
   closing = false
+  readonly linger: { time: number; bytes: number }
   private closed: Promise<void> | undefined
   private idle: (() => void) | undefined
   private readonly app: Servable
 
-  constructor(app: Servable, uapp: UwsApp) {
+  constructor(app: Servable, uapp: UwsApp, linger: { time: number; bytes: number }) {
     this.app = app
+    this.linger = linger
     this.uapp = uapp
     // WebSocket upgrades first (uWS hands requests without an upgrade on to `any`).
     if (typeof (app as Partial<UpgradingApp>).upgrade === 'function')

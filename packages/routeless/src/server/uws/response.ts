@@ -13,6 +13,8 @@ import { errorReply, type Answer, type HeaderList, type Reply } from '../../life
 export interface ExchangeHost {
   readonly pending: Set<UwsResponse>
   readonly closing: boolean
+  /** Lingering close's bounds (see `Exchange.send`). */
+  readonly linger: { time: number; bytes: number }
   settled(exchange: UwsResponse): void
 }
 
@@ -31,6 +33,8 @@ export abstract class UwsResponse {
   private waiting: { retry: ((offset: number) => boolean) | undefined; resolve: () => void } | undefined
   private writableHooked = false
   private headSent = false
+  /** Close the connection after this answer. */
+  protected closeAfter = false
 
   constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost) {
     this.res = res
@@ -228,7 +232,7 @@ export abstract class UwsResponse {
     const res = this.res
     this.headSent = true
     if (status !== 200 || statusText) res.writeStatus(statusLine(status, statusText))
-    let close = this.server.closing
+    let close = this.server.closing || this.closeAfter
     let hasType = false
     if (headers !== undefined) {
       for (const [name, value] of headers) {
