@@ -10,6 +10,7 @@ import {
   v2GlossaryJson,
 } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import { accepts } from '../../src/http/accepts.ts'
 
 /**
  * POST /v2/glossaries (create, one language pair), GET /v2/glossaries (list), GET|DELETE /v2/glossaries/{id},
@@ -34,8 +35,7 @@ export class Default extends ApiController {
   /** GET /v2/glossaries/{id}/entries: the entries as TSV. */
   async GET_$_entries(id: string) {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
-    const accept = this.request.headers.get('accept') ?? '*/*'
-    if (!/text\/tab-separated-values|\*\/\*|text\/\*/i.test(accept))
+    if (!accepts(this.request, 'text/tab-separated-values'))
       throw new HttpError(415, 'Glossary entries are only available as text/tab-separated-values.')
     const d = glossary.dictionaries[0]
     const entries = d ? await this.context.glossaries.entries(glossary.glossaryId, d.sourceLang, d.targetLang) : []
