@@ -186,7 +186,7 @@ describe('document formats', () => {
       400,
       expect.stringMatching(/^Invalid file: the document is not a valid package/),
     ])
-    const noDocument = writeZip([{ name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') }])
+    const noDocument = await writeZip([{ name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') }])
     expect(await message(await upload('empty.docx', noDocument))).toEqual([
       400,
       'Invalid file: the package has no word/document.xml',
