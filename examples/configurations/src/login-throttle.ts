@@ -145,11 +145,13 @@ export class LoginThrottle {
       .set((eb) => {
         const count = eb.case().when('last_failure_at', '<=', forgotten).then(0).else(eb.ref('failures')).end()
         // The block the new count (count + 1) earns, as a CASE over the few delays below the cap.
-        let until = eb.case().when(count, '<', limits.freeFailures).then(0)
-        for (let n = limits.freeFailures + 1; n <= limits.freeFailures + 64; n++) {
-          const delay = delayAfter(n, limits)
+        // (Counts stay within a 32-bit integer column: a limit set out of reach, as tests do, is capped there.)
+        const free = Math.min(limits.freeFailures, 2 ** 31 - 100)
+        let until = eb.case().when(count, '<', free).then(0)
+        for (let over = 1; over <= 64; over++) {
+          const delay = delayAfter(free + over, { ...limits, freeFailures: free })
           if (delay >= limits.maxDelayMs) break
-          until = until.when(count, '=', n - 1).then(now + delay)
+          until = until.when(count, '=', free + over - 1).then(now + delay)
         }
         return {
           failures: eb(count, '+', 1),
