@@ -27,14 +27,11 @@ export class Default extends ApiController {
     const username = loginName(credentials)
     const { users, sessions, secureCookies, loginThrottle } = this.context
     const client = clientAddress(this)
-    const wait = await loginThrottle.waitMs(username, client)
-    if (wait > 0) throw tooManyAttempts(wait)
+    const attempt = await loginThrottle.attempt(username, client) // counted as a failure until it succeeds
+    if (attempt.waitMs > 0) throw tooManyAttempts(attempt.waitMs)
     const userId = await users.authenticate(username, credentials.password)
-    if (userId === undefined) {
-      await loginThrottle.failed(username, client)
-      throw new HttpError(401, 'Unauthorized', { body: 'Unauthorized' })
-    }
-    await loginThrottle.succeeded(username)
+    if (userId === undefined) throw new HttpError(401, 'Unauthorized', { body: 'Unauthorized' })
+    await attempt.succeeded()
     const { token } = await sessions.open(userId)
     this.response.headers.set('Set-Cookie', sessionCookie(token, Math.floor(sessions.ttl / 1000), secureCookies))
     this.response.headers.set(TOKEN_HEADER, token)

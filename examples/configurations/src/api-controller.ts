@@ -49,7 +49,7 @@ export const LOG_IN_FIRST =
  */
 export const signedIn: Guard = async (controller) => {
   const c = controller as SignedInController
-  const token = sessionTokenOf(c.request)
+  const token = sessionTokenOf(c.headers)
   const userId = token === undefined ? undefined : await c.context.sessions.userOf(token)
   if (token === undefined || userId === undefined) throw new HttpError(403, LOG_IN_FIRST)
   c.principal = { token, userId }

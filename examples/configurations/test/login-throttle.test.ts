@@ -13,6 +13,8 @@ const WRONG = { username: 'alice', password: 'wrong' }
 
 interface Instance {
   client(): Client
+  /** How many passwords this instance has checked (each a scrypt). */
+  checked(): number
   db: Awaited<ReturnType<typeof openServices>>['db']
   close(): Promise<void>
 }
@@ -22,9 +24,17 @@ async function instance(options: ServiceOptions): Promise<Instance> {
   const opened = await openServices(options)
   await opened.services.users.save(ALICE.username, ALICE.password)
   await opened.services.users.save(BOB.username, BOB.password)
+  let checked = 0
+  const users = opened.services.users
+  const authenticate = users.authenticate.bind(users)
+  users.authenticate = (username, password) => {
+    checked++
+    return authenticate(username, password)
+  }
   const server = await serve(await createConfigurationsApp(opened.services), { port: 0 })
   return {
     client: () => new Client(server.url),
+    checked: () => checked,
     db: opened.db,
     async close() {
       await server.close()
@@ -98,22 +108,61 @@ forEachDatabase((database: TestDatabase) => {
     expect((await b.client().post('/login', ALICE)).status).toBe(200)
   })
 
-  it('counts every concurrent failure on both instances exactly once', async () => {
+  it('40 concurrent wrong passwords for one user, split over both instances: 6 are checked, 34 answer 429', async () => {
     const replies = await Promise.all(
-      Array.from({ length: 24 }, (_, i) =>
+      Array.from({ length: 40 }, (_, i) =>
         (i % 2 ? a : b).client().post('/login', { username: 'alice', password: `wrong-${i}` }),
       ),
     )
     const statuses = replies.map((r) => r.status)
-    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true)
+    expect(statuses.filter((s) => s === 401)).toHaveLength(6)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(34)
+    expect(a.checked() + b.checked()).toBe(6) // the refused ones cost no scrypt
+    for (const reply of replies.filter((r) => r.status === 429)) {
+      expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      expect(reply.body).toMatchObject({ status: 429, error: 'Too Many Requests' })
+    }
     const row = await a.db
       .selectFrom('login_failures')
       .select('failures')
       .where('subject', 'like', 'username:%')
       .executeTakeFirstOrThrow()
-    expect(Number(row.failures)).toBe(statuses.filter((s) => s === 401).length)
-    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(6)
+    expect(Number(row.failures)).toBe(6)
     expect((await a.client().post('/login', ALICE)).status).toBe(429)
+    // Bob, from the same address, is not blocked: the client has 6 of its 20 failures.
+    expect((await b.client().post('/login', BOB)).status).toBe(200)
+  })
+
+  it('40 concurrent wrong logins for 40 usernames from one client: 21 are checked, 19 answer 429', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).client().post('/login', { username: `user${i}`, password: 'guess' }),
+      ),
+    )
+    const statuses = replies.map((r) => r.status)
+    expect(statuses.filter((s) => s === 401)).toHaveLength(21)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(19)
+    expect(a.checked() + b.checked()).toBe(21)
+    // The refused attempts charged no username either: each of them still has its five free failures.
+    const usernames = await a.db
+      .selectFrom('login_failures')
+      .select('failures')
+      .where('subject', 'like', 'username:%')
+      .execute()
+    expect(usernames).toHaveLength(21)
+  })
+
+  it('a successful login does not count against its client, nor keep a block it set', async () => {
+    for (let i = 0; i < 19; i++) {
+      expect((await a.client().post('/login', { username: `user${i}`, password: 'guess' })).status).toBe(401)
+    }
+    for (let i = 0; i < 10; i++) expect((await b.client().post('/login', BOB)).status).toBe(200)
+    expect((await a.client().post('/login', { username: 'user19', password: 'guess' })).status).toBe(401)
+    // The 21st attempt from the client earns it a block; as it succeeds, the block goes.
+    expect((await b.client().post('/login', BOB)).status).toBe(200)
+    expect((await b.client().post('/login', BOB)).status).toBe(200)
+    expect((await a.client().post('/login', { username: 'user20', password: 'guess' })).status).toBe(401)
+    expect((await b.client().post('/login', BOB)).status).toBe(429)
   })
 
   it('limits a client spraying many usernames, whichever instance it reaches', async () => {

@@ -38,7 +38,7 @@ forEachDatabase((database) => {
       expect(reply.text).toBe('"Authorized"')
       const token = reply.headers.get('x-session-token')!
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/) // 32 random bytes
-      expect(reply.headers.get('set-cookie')).toBe(`session=${token}; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict`)
+      expect(reply.headers.get('set-cookie')).toBe(`session=${token}; Max-Age=28800; Path=/; HttpOnly; SameSite=Strict`)
       expect(reply.headers.get('cache-control')).toBe('no-store')
       expect((await client.get('/configurations/guarded')).status).toBe(200)
     })
@@ -142,6 +142,31 @@ forEachDatabase((database) => {
     })
   })
 
+  describe('the Cookie header', () => {
+    it.each([
+      ['among other cookies, unspaced', (t: string) => `theme=dark;session=${t};lang=de`],
+      ['with spaces around it', (t: string) => `  lang=de ;  session=${t}  `],
+      ['after a cookie whose value holds "=" and quotes', (t: string) => `prefs="a=b"; session=${t}`],
+      [
+        'twice (the first one counts, as browsers send the most specific first)',
+        (t: string) => `session=${t}; session=stale`,
+      ],
+    ])('finds the session cookie %s', async (_, header) => {
+      const token = (await api.client().post('/login', ALICE)).headers.get('x-session-token')!
+      const bare = new Client(api.url)
+      const reply = await bare.send('GET', '/configurations/', { headers: { cookie: header(token) } })
+      expect(reply.status).toBe(200)
+    })
+
+    it('does not take a cookie whose name only ends in "session", nor a stale one placed first', async () => {
+      const token = (await api.client().post('/login', ALICE)).headers.get('x-session-token')!
+      const bare = new Client(api.url)
+      for (const cookie of [`my_session=${token}`, `session=stale; session=${token}`]) {
+        expect((await bare.send('GET', '/configurations/', { headers: { cookie } })).status).toBe(403)
+      }
+    })
+  })
+
   describe('the header form', () => {
     it('lets a client without cookies send the X-Session-Token back as Authorization: Bearer', async () => {
       const login = await api.client().post('/login', ALICE)
@@ -174,7 +199,7 @@ forEachDatabase((database) => {
       const reply = await first.post('/logout')
       expect(reply.status).toBe(200)
       expect(reply.text).toBe('"Success"')
-      expect(reply.headers.get('set-cookie')).toBe('session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict')
+      expect(reply.headers.get('set-cookie')).toBe('session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict')
       expect(first.cookie).toBeUndefined()
       // The old token is dead even when a client keeps sending it.
       expect(
@@ -283,8 +308,8 @@ describe('with SECURE_COOKIES', () => {
   it('marks the session cookie Secure, when set and when cleared', async () => {
     const client = api.client()
     const login = await client.post('/login', ALICE)
-    expect(login.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/)
+    expect(login.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/)
     const logout = await client.post('/logout')
-    expect(logout.headers.get('set-cookie')).toBe('session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure')
+    expect(logout.headers.get('set-cookie')).toBe('session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Strict')
   })
 })

@@ -29,6 +29,23 @@ describe.each(storages)('admin API on %s', (storage) => {
     }
   })
 
+  it('answers each refused key 403 with its own message and no WWW-Authenticate challenge', async () => {
+    const url = `${server.url}/v2/usage`
+    const cases: [Record<string, string>, string][] = [
+      [{}, "Authorization failed. Please supply a valid key in the header 'Authorization: DeepL-Auth-Key <key>'."],
+      [{ Authorization: `Bearer ${API_KEY}` }, 'Authorization failed. Please supply a valid key'],
+      [{ Authorization: 'DeepL-Auth-Key unknown:fx' }, 'Authorization failed. The key is not valid.'],
+      [{ Authorization: `deepl-auth-key ${ADMIN_KEY}` }, 'Admin keys can only use the admin API'],
+    ]
+    for (const [headers, message] of cases) {
+      const res = await fetch(url, { headers })
+      expect(res.status).toBe(403)
+      expect(res.headers.get('www-authenticate')).toBeNull()
+      expect(((await res.json()) as { message: string }).message).toContain(message)
+    }
+    expect((await fetch(url, { headers: { Authorization: `DeepL-Auth-Key  ${API_KEY} ` } })).status).toBe(200)
+  })
+
   it('creates, lists, renames, limits and deactivates developer keys', async () => {
     const created = await json(await admin('/v2/admin/developer-keys', { json: { label: 'Staging API Key' } }))
     expect(created.status).toBe(200)

@@ -186,7 +186,7 @@ describe('document formats', () => {
       400,
       expect.stringMatching(/^Invalid file: the document is not a valid package/),
     ])
-    const noDocument = writeZip([{ name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') }])
+    const noDocument = await writeZip([{ name: '[Content_Types].xml', data: new TextEncoder().encode('<Types/>') }])
     expect(await message(await upload('empty.docx', noDocument))).toEqual([
       400,
       'Invalid file: the package has no word/document.xml',
@@ -225,6 +225,45 @@ describe('document formats', () => {
     const again = await call(`/v2/document/${id}/result`, { form: { document_key: key } })
     expect([again.status, await again.json()]).toEqual([404, { message: 'Document not found' }])
     expect((await call(`/v2/document/${id}`, { form: { document_key: key } })).status).toBe(404)
+  })
+})
+
+describe("the download's Content-Disposition", () => {
+  /** Uploads `Hello` under the `filename` field `name` and downloads it: the Content-Disposition header. */
+  async function dispositionFor(name: string): Promise<string> {
+    const res = await upload('a.txt', 'Hello', { target_lang: 'de', filename: name })
+    expect(res.status).toBe(200)
+    const { document_id: id, document_key: key } = (await res.json()) as any
+    let status: any
+    do status = await (await call(`/v2/document/${id}`, { json: { document_key: key } })).json()
+    while (status.status !== 'done')
+    const result = await call(`/v2/document/${id}/result`, { form: { document_key: key } })
+    expect(await result.text()).toBe('Hallo')
+    return result.headers.get('content-disposition')!
+  }
+
+  it.each([
+    ['a plain name, as a token', 'report.txt', 'attachment; filename=report.txt'],
+    [
+      'quotes and a backslash, escaped in a quoted string',
+      'say "hi" \\ bye.txt',
+      'attachment; filename="say \\"hi\\" \\\\ bye.txt"',
+    ],
+    [
+      'a non-ASCII name, as RFC 5987 UTF-8 with an ASCII fallback',
+      'résumé 日本.txt',
+      'attachment; filename="r?sum? ??.txt"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9%20%E6%97%A5%E6%9C%AC.txt',
+    ],
+    [
+      'CR LF and a quote, which cannot split the header',
+      'x"\r\nSet-Cookie: a=b.txt',
+      'attachment; filename="x\\"??Set-Cookie: a=b.txt"; filename*=UTF-8\'\'x%22%0D%0ASet-Cookie%3A%20a%3Db.txt',
+    ],
+  ])('names %s', async (_, name, expected) => {
+    const header = await dispositionFor(name)
+    expect(header).toBe(expected)
+    const extended = /filename\*=UTF-8''(.*)$/.exec(header)?.[1]
+    if (extended !== undefined) expect(decodeURIComponent(extended)).toBe(name)
   })
 })
 

@@ -166,9 +166,17 @@ describe.each(storages)('glossaries on %s', (storage) => {
       'text/tab-separated-values; charset=utf-8',
       'a\tb',
     ])
-    expect(
-      (await call(`/v2/glossaries/${ok.glossary_id}/entries`, { headers: { Accept: 'application/json' } })).status,
-    ).toBe(415)
+    const entriesWith = async (accept?: string) =>
+      (
+        await call(
+          `/v2/glossaries/${ok.glossary_id}/entries`,
+          accept === undefined ? {} : { headers: { Accept: accept } },
+        )
+      ).status
+    expect(await entriesWith('application/json')).toBe(415)
+    expect(await entriesWith('text/tab-separated-values;q=0, */*')).toBe(415) // refused by name, whatever the wildcard
+    expect(await entriesWith('application/json, TEXT/*;q=0.1')).toBe(200)
+    expect(await entriesWith('*/*')).toBe(200)
     const v3 = await call('/v3/glossaries', {
       json: { name: 'j', dictionaries: [{ source_lang: 'en', target_lang: 'de', entries: '' }] },
     })

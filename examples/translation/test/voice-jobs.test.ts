@@ -106,7 +106,7 @@ for (const storage of storages)
         headers: { Authorization: `DeepL-Signature ${done.results[0].signature}` },
       })
       expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8')
-      expect(text.headers.get('content-disposition')).toBe('attachment; filename="greeting.de.txt"')
+      expect(text.headers.get('content-disposition')).toBe('attachment; filename=greeting.de.txt')
       expect(await text.text()).toBe('Guten Morgen\nDanke\n')
       const srt = await (await fetch(`${done.results[1].download_url}?signature=${done.results[1].signature}`)).text()
       expect(srt).toMatch(

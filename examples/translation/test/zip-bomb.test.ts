@@ -126,7 +126,7 @@ describe('readZip limits', () => {
       { name: 'a.txt', data: new TextEncoder().encode('hello '.repeat(1000)) },
       { name: 'b.txt', data: new Uint8Array([1, 2, 3]) },
     ]
-    expect(await readZip(writeZip(entries))).toEqual(
+    expect(await readZip(await writeZip(entries))).toEqual(
       entries.map((e) => ({ name: e.name, data: expect.any(Uint8Array) })),
     )
     const read = await readZip(craft([CONTENT_TYPES, DOCUMENT]))
@@ -187,7 +187,18 @@ describe('readZip limits', () => {
     await expect(readZip(craft([{ ...DOCUMENT, crc: (DOCUMENT.crc + 1) >>> 0 }]))).rejects.toThrow(/CRC/)
     const cut = craft([CONTENT_TYPES])
     Buffer.from(cut.buffer).writeUInt32LE(0xfffff, cut.byteLength - 6)
-    await expect(readZip(cut)).rejects.toThrow(/damaged central directory/)
+    await expect(readZip(cut)).rejects.toThrow(/^damaged archive: /)
+  })
+
+  it('refuses encrypted entries, unknown compression methods and names that climb out of the package', async () => {
+    const flagged = Buffer.from(craft([DOCUMENT]))
+    const central = flagged.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+    flagged.writeUInt16LE(1, central + 8) // "encrypted"
+    await expect(readZip(new Uint8Array(flagged))).rejects.toThrow(/encrypted entries are not supported/)
+    const bzip2 = Buffer.from(craft([DOCUMENT]))
+    bzip2.writeUInt16LE(12, central + 10)
+    await expect(readZip(new Uint8Array(bzip2))).rejects.toThrow(/compression method 12 is not supported/)
+    await expect(readZip(craft([stored('../../etc/passwd', 'x')]))).rejects.toThrow(/invalid relative path/)
   })
 
   it('keeps the event loop running while a large entry inflates', async () => {

@@ -109,8 +109,8 @@ describe('SmileID-Token on protected routes', () => {
     const now = Math.floor(Date.now() / 1000)
     const key = deriveKey(SERVER_SECRET, 'jwt')
     const claims = claimsOf(good)
-    const expired = signJwt({ ...claims, iat: now - 1000, exp: now - 100 }, key)
-    const forged = signJwt({ ...claims, exp: now + 100 }, deriveKey('another-secret', 'jwt'))
+    const expired = await signJwt({ ...claims, iat: now - 1000, exp: now - 100 }, key)
+    const forged = await signJwt({ ...claims, exp: now + 100 }, deriveKey('another-secret', 'jwt'))
     for (const headers of [
       {} as Record<string, string>,
       { 'SmileID-Token': 'not-a-jwt' },

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { signJwt, verifyJwt } from '../src/auth/jwt.ts'
 import { seal, unseal, deriveKey } from '../src/auth/sealed-secret.ts'
@@ -55,17 +56,32 @@ describe('TypeID', () => {
 
 describe('JWT', () => {
   const key = Buffer.alloc(32, 7)
-  it('verifies signature and expiry', () => {
+  it('verifies signature and expiry', async () => {
     const now = Math.floor(Date.now() / 1000)
-    const token = signJwt({ sub: 'x', exp: now + 60 }, key)
-    expect(verifyJwt(token, key)).toMatchObject({ ok: true, claims: { sub: 'x' } })
-    expect(verifyJwt(token, Buffer.alloc(32, 8))).toEqual({ ok: false, reason: 'signature' })
-    expect(verifyJwt(signJwt({ exp: now - 1 }, key), key)).toEqual({ ok: false, reason: 'expired' })
-    expect(verifyJwt(signJwt({ sub: 'no-exp' }, key), key)).toEqual({ ok: false, reason: 'expired' })
-    expect(verifyJwt('a.b', key)).toEqual({ ok: false, reason: 'malformed' })
+    const token = await signJwt({ sub: 'x', exp: now + 60 }, key)
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' })
+    expect(await verifyJwt(token, key)).toMatchObject({ ok: true, claims: { sub: 'x' } })
+    expect(await verifyJwt(token, Buffer.alloc(32, 8))).toEqual({ ok: false, reason: 'signature' })
+    expect(await verifyJwt(await signJwt({ exp: now - 1 }, key), key)).toEqual({ ok: false, reason: 'expired' })
+    expect(await verifyJwt(await signJwt({ sub: 'no-exp' }, key), key)).toEqual({ ok: false, reason: 'expired' })
+    expect(await verifyJwt(token, key, new Date((now + 60) * 1000))).toEqual({ ok: false, reason: 'expired' })
+    expect(await verifyJwt('a.b', key)).toEqual({ ok: false, reason: 'malformed' })
     const [h, , s] = token.split('.')
     const forged = `${h}.${Buffer.from(JSON.stringify({ sub: 'y', exp: now + 60 })).toString('base64url')}.${s}`
-    expect(verifyJwt(forged, key)).toEqual({ ok: false, reason: 'signature' })
+    expect(await verifyJwt(forged, key)).toEqual({ ok: false, reason: 'signature' })
+  })
+
+  it('refuses other algorithms, "none" among them, and a payload that is not an object', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
+    const payload = b64({ sub: 'x', exp: now + 60 })
+    expect(await verifyJwt(`${b64({ alg: 'none' })}.${payload}.`, key)).toEqual({ ok: false, reason: 'malformed' })
+    const hs512 = `${b64({ alg: 'HS512' })}.${payload}`
+    const mac = createHmac('sha512', key).update(hs512).digest('base64url')
+    expect(await verifyJwt(`${hs512}.${mac}`, key)).toEqual({ ok: false, reason: 'malformed' })
+    const array = `${b64({ alg: 'HS256' })}.${b64([1, 2])}`
+    const arrayMac = createHmac('sha256', key).update(array).digest('base64url')
+    expect(await verifyJwt(`${array}.${arrayMac}`, key)).toEqual({ ok: false, reason: 'malformed' })
   })
 })
 

@@ -1,5 +1,6 @@
 import { contentTypeOf } from '../../src/documents/content-types.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import { attachment } from '../../src/http/attachment.ts'
 import type { DocumentRequest } from '../../src/translate/translate-request.ts'
 
 /**
@@ -21,7 +22,7 @@ export class Default extends ApiController {
     return new Response(bytes as Uint8Array<ArrayBuffer>, {
       headers: {
         'Content-Type': contentTypeOf(format),
-        'Content-Disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
+        'Content-Disposition': attachment(fileName),
       },
     })
   }

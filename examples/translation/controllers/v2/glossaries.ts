@@ -34,8 +34,7 @@ export class Default extends ApiController {
   /** GET /v2/glossaries/{id}/entries: the entries as TSV. */
   async GET_$_entries(id: string) {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
-    const accept = this.request.headers.get('accept') ?? '*/*'
-    if (!/text\/tab-separated-values|\*\/\*|text\/\*/i.test(accept))
+    if (!this.headers.accepts('text/tab-separated-values'))
       throw new HttpError(415, 'Glossary entries are only available as text/tab-separated-values.')
     const d = glossary.dictionaries[0]
     const entries = d ? await this.context.glossaries.entries(glossary.glossaryId, d.sourceLang, d.targetLang) : []

@@ -249,7 +249,7 @@ export class DocumentService {
         translations = items.map((i) => i.text)
         billed = items.reduce((n, i) => n + (i.billed_characters ?? 0), 0)
       }
-      bytes = parts.rebuild(translations)
+      bytes = await parts.rebuild(translations)
       if (format === 'xlf' || format === 'xliff') bytes = setTargetLanguage(bytes, JSON.parse(row.request).target_lang)
     } catch (error) {
       if (!isHttpError(error)) throw error // retried by the queue; its giveUp records the failure

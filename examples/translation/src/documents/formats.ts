@@ -17,7 +17,7 @@ export interface Extracted {
   tagHandling: 'xml' | 'html' | undefined
   /** XML elements whose content is never translated. */
   ignoreTags: string[]
-  rebuild(translations: string[]): Uint8Array
+  rebuild(translations: string[]): Uint8Array | Promise<Uint8Array>
 }
 
 export function isDocumentFormat(ext: string): ext is DocumentFormat {

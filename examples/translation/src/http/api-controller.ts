@@ -16,12 +16,6 @@ export class ApiController extends Controller<Services> {
   get key(): ApiKeyRecord {
     return this.principal as ApiKeyRecord
   }
-
-  /** True when the request body was JSON (some parameters are accepted only there). */
-  protected get jsonBody(): boolean {
-    const type = (this.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
-    return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
-  }
 }
 
 export class AdminController extends ApiController {

@@ -42,5 +42,5 @@ export async function issueToken(c: OpenController, form: TokenForm): Promise<{ 
   if (!partnerId || !keyId) throw apiError(401, UNAUTHORIZED)
   const userId = form.user_id || c.headers.get('smileid-user-id')?.trim() || undefined
   const partner_params = form.partner_params && readPartnerParams(form.partner_params)
-  return { token: s.tokens.issue(partnerId, keyId, { user_id: userId, product: form.product, partner_params }) }
+  return { token: await s.tokens.issue(partnerId, keyId, { user_id: userId, product: form.product, partner_params }) }
 }

@@ -36,11 +36,11 @@ export class TokenService {
     private readonly ttlSeconds: number,
   ) {}
 
-  issue(
+  async issue(
     partnerId: string,
     keyId: string,
     extra: Pick<TokenClaims, 'user_id' | 'product' | 'partner_params'> = {},
-  ): string {
+  ): Promise<string> {
     const iat = Math.floor(Date.now() / 1000)
     const claims: TokenClaims = { partner_id: partnerId, kid: keyId, iat, exp: iat + this.ttlSeconds, policy: 0 }
     if (extra.user_id !== undefined) claims.user_id = extra.user_id
@@ -50,8 +50,8 @@ export class TokenService {
   }
 
   /** The claims of a valid, unexpired token; undefined otherwise. */
-  verify(token: string): TokenClaims | undefined {
-    const check = verifyJwt(token, this.key)
+  async verify(token: string): Promise<TokenClaims | undefined> {
+    const check = await verifyJwt(token, this.key)
     if (!check.ok) return undefined
     const c = check.claims
     if (typeof c.partner_id !== 'string' || typeof c.kid !== 'string') return undefined

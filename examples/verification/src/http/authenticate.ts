@@ -28,7 +28,7 @@ export function smileIdToken(message = 'Invalid authentication credentials.'): G
   return async (controller) => {
     const c = controller as ApiController
     const token = c.headers.get('smileid-token')?.trim()
-    const claims = token ? c.context.tokens.verify(token) : undefined
+    const claims = token ? await c.context.tokens.verify(token) : undefined
     if (!claims || !(await c.context.partners.isActiveKey(claims.partner_id, claims.kid))) throw unauthorized(message)
     c.auth = c.principal = { partnerId: claims.partner_id, keyId: claims.kid, claims }
   }

@@ -1,4 +1,5 @@
 import { Controller } from 'routeless'
+import { attachment } from '../../../../src/http/attachment.ts'
 import { renderDeepLError } from '../../../../src/http/deepl-error.ts'
 import type { Services } from '../../../../src/services.ts'
 
@@ -33,7 +34,7 @@ export class Default extends Controller<Services> {
     return new Response(bytes as Uint8Array<ArrayBuffer>, {
       headers: {
         'Content-Type': type,
-        'Content-Disposition': `attachment; filename="${name.replace(/["\\\r\n]/g, '_')}"`,
+        'Content-Disposition': attachment(name),
       },
     })
   }
