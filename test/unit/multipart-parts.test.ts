@@ -64,3 +64,27 @@ describe('multipart part limit', () => {
     })
   })
 })
+
+describe('the partLimit app option', () => {
+  it('sets the limit for every multipart route of the app', async () => {
+    const app = await createApp(
+      {
+        modules: {
+          '': {
+            Form: class {
+              declare body: Record<string, unknown>
+              POST() {
+                return Object.keys(this.body).length
+              }
+            },
+          },
+        },
+      },
+      { partLimit: 3 },
+    )
+    expect(await (await app.fetch(post(multipart(3)))).json()).toBe(3)
+    const refused = await app.fetch(post(multipart(4)))
+    expect(refused.status).toBe(413)
+    expect((await refused.json()).message).toMatch(/more than 3 parts/)
+  })
+})

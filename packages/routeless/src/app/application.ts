@@ -73,6 +73,7 @@ export class Application {
     const options = {
       context: this.options.context,
       bodyLimit: this.options.bodyLimit,
+      partLimit: this.options.partLimit,
       defs: table.defs,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
     }

@@ -45,6 +45,11 @@ export interface AppOptions {
    * default; the CLI turns it on with `--watch` or `NODE_ENV=development`.
    */
   checkReturns?: boolean
+  /**
+   * Most parts a multipart body may have (default 1 000): past it, a 413 naming the limit, as soon as the limit is
+   * crossed and before any part is decoded.
+   */
+  partLimit?: number
   /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
 }

@@ -47,6 +47,8 @@ import type { UpgradeDecision } from './websocket.ts'
 export interface PipelineOptions extends ConstructOptions {
   /** The application's body limit, for handlers that set none. */
   bodyLimit: number
+  /** Most parts a multipart body may have (default 1 000). */
+  partLimit?: number
   /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
   defs: Record<string, JsonSchema>
   /** Development: where a returned value that its type does not describe is reported (undefined: not checked). */
@@ -103,7 +105,10 @@ function stagesOf(handler: Handler, options: PipelineOptions): [string, Stage][]
   const when = readsBody(handler.method)
   if (when) {
     const limit = handler.bodyLimit ?? options.bodyLimit
-    out.push(['read', read({ limit, accepts: handler.accepts, consumes: handler.consumes }, when)])
+    out.push([
+      'read',
+      read({ limit, parts: options.partLimit, accepts: handler.accepts, consumes: handler.consumes }, when),
+    ])
   }
   // A positional's name among the keywords is a repeat, unless the keyword type declares it (then its type decides,
   // as `id?: never` with its own message does).
