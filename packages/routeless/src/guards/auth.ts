@@ -96,15 +96,17 @@ export function bearerAuth<P>(
           realm,
           headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined,
         })
-  return async (controller) => {
+  // Synchronous when `verify` (and `authorize`) are: the lifecycle then answers in the same tick.
+  return (controller) => {
     const headers = headersOf(controller)
     const token = header
       ? headers.get(header)?.trim() || undefined
       : pattern.exec(headers.get('authorization') ?? '')?.[1]
     if (token === undefined) throw fail(missing)
-    const principal = await options.verify(token, controller)
-    if (!principal) throw fail(invalid, 'invalid_token')
-    await admit(principal, controller, options.authorize)
+    return andThen(options.verify(token, controller), (principal) => {
+      if (!principal) throw fail(invalid, 'invalid_token')
+      return admit(principal, controller, options.authorize)
+    })
   }
 }
 
@@ -121,13 +123,23 @@ export function check(
   }
 }
 
-async function admit<P>(
+function admit<P>(
   principal: P,
   controller: Controller<any>,
   authorize: VerifyOptions<P>['authorize'],
-): Promise<void> {
+): void | Promise<void> {
   controller.principal = principal
-  if (authorize && !(await authorize(principal, controller))) throw new HttpError(403, 'Forbidden')
+  if (!authorize) return
+  return andThen(authorize(principal, controller), (allowed) => {
+    if (!allowed) throw new HttpError(403, 'Forbidden')
+  })
+}
+
+/** `fn(value)`, after `value` settles when it is a promise: synchronous code stays synchronous. */
+function andThen<T, R>(value: T | PromiseLike<T>, fn: (value: T) => R): R | Promise<Awaited<R>> {
+  if (typeof (value as PromiseLike<T> | undefined)?.then === 'function')
+    return Promise.resolve(value).then(fn) as Promise<Awaited<R>>
+  return fn(value as T)
 }
 
 /** Names the keys of a per-method `AuthSpec` that are not handler names (`{ Post: … }`): a start-up error. */
