@@ -42,7 +42,6 @@ import {
   reply,
   type ConstructOptions,
 } from './stages.ts'
-import type { UpgradeDecision } from './websocket.ts'
 
 export interface PipelineOptions extends ConstructOptions {
   /** The application's body limit, for handlers that set none. */
@@ -94,9 +93,6 @@ function returnCheck(
     if (problem) report(`${handler.className}.${handler.name} (${handler.file}): ${problem}`)
   }
 }
-
-/** A WebSocket handler's pipeline answers with the upgrade decision. */
-export type UpgradePipeline = { run(call: Call): UpgradeDecision | Promise<UpgradeDecision> }
 
 function stagesOf(handler: Handler, options: PipelineOptions): [string, Stage][] {
   const out: [string, Stage][] = [['construct', construct(handler, options)]]

@@ -57,3 +57,9 @@ export function runSocketHandler(
     fail(error)
   }
 }
+
+/** The application as a WebSocket upgrade needs it. */
+export interface UpgradingApp {
+  upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
+  socketError?(error: unknown): void
+}

@@ -17,13 +17,13 @@ import {
   type RunningServer,
   type Servable,
   type ServeOptions,
-  type UpgradingApp,
 } from '../shared/serving.ts'
 
 export type { RunningServer, ServeOptions } from '../shared/serving.ts'
 import { NodeEnv, NodeIncoming, sendAnswer } from './exchange.ts'
 import type { IncomingRequest } from '../../lifecycle/request.ts'
 import { authorityOf, normalizeTarget, serverAllow } from '../shared/request-target.ts'
+import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer, type Reply } from '../../lifecycle/response.ts'
 
 /** Most header lines a request may have (node would take 2 000 and drop the rest silently): beyond, 431. */

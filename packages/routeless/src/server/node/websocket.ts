@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
-import type { UpgradingApp } from '../shared/serving.ts'
+import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorResponse } from '../../lifecycle/response.ts'
 import { runSocketHandler, type Socket } from '../../lifecycle/websocket.ts'
 

@@ -4,7 +4,6 @@
  * @module
  */
 import type { Application } from '../../app/application.ts'
-import type { UpgradeDecision } from '../../lifecycle/websocket.ts'
 
 export interface ServeOptions {
   /** Interface to listen on (default `127.0.0.1`). */
@@ -36,12 +35,6 @@ export interface RunningServer {
 
 /** The application as a server needs it: `fetch`, and the core's `handle` and route table when it has them. */
 export type Servable = Pick<Application, 'fetch'> & Partial<Pick<Application, 'handle' | 'table'>>
-
-/** The application as a WebSocket upgrade needs it. */
-export interface UpgradingApp {
-  upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
-  socketError?(error: unknown): void
-}
 
 /** How long idle keep-alive connections are left open once `close()` is called (bounded by the drain timeout). */
 export const IDLE_GRACE = 250

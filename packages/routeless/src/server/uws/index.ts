@@ -19,9 +19,9 @@ import {
   LINGER_TIME,
   type RunningServer,
   type ServeOptions,
-  type UpgradingApp,
 } from '../shared/serving.ts'
 import { normalizeTarget, serverAllow } from '../shared/request-target.ts'
+import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
 import { Exchange, headerList, internalError } from './exchange.ts'
 

@@ -3,7 +3,7 @@ import type { WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.j
 import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
 import { errorReply } from '../../lifecycle/response.ts'
-import type { UpgradingApp } from '../shared/serving.ts'
+import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { runSocketHandler, type Socket, type SocketHandlers } from '../../lifecycle/websocket.ts'
 
 interface SocketData {
