@@ -126,7 +126,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           })
           .option('docs', {
             type: 'boolean',
-            describe: 'Serve an API reference page (Swagger UI) of the OpenAPI document at /docs (env ROUTELESS_DOCS=1)',
+            describe:
+              'Serve an API reference page (Swagger UI) of the OpenAPI document at /docs (env ROUTELESS_DOCS=1)',
           }),
       async (args) => {
         const { config, prefix } = await settings(args)

@@ -27,7 +27,7 @@ export function docs(reference: ApiReference, renderError: RenderError): Wrapper
     if (path === DOCS_PATH) name = PAGE
     else if (path.startsWith(`${DOCS_PATH}/`)) name = path.slice(DOCS_PATH.length + 1)
     else return next(incoming, env) // `/docsets`: not the page's
-    if (!reference.has(name))
+    if ((name === PAGE && path !== DOCS_PATH) || !reference.has(name))
       return renderError(new HttpError(404, `The API reference has no file ${path}`), incoming)
     const method = incoming.method
     if (method !== 'GET' && method !== 'HEAD')
