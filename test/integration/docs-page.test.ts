@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createApp, HttpError, RoutelessError } from 'routeless'
+import { createApp, type HttpError, RoutelessError } from 'routeless'
 import { serve } from 'routeless/node'
 import { serve as serveUws } from 'routeless/uws'
 import { fixture } from '../_apps.ts'
@@ -118,7 +118,7 @@ describe('the docs option', () => {
     expect((await app.request('/docs/openapi.json')).status).toBe(404)
   })
 
-  it("passes its OpenAPI options to the generated document ({ openapi: { info } })", async () => {
+  it('passes its OpenAPI options to the generated document ({ openapi: { info } })', async () => {
     const app = await basic({ docs: { openapi: { info: { title: 'Basic', version: '2.0.0' } } } })
     expect((await (await app.request('/docs/openapi.json')).json()).info).toEqual({ title: 'Basic', version: '2.0.0' })
   })
@@ -137,7 +137,15 @@ describe('the docs option', () => {
       'docs.openapi must be a path of this app starting with /, got "openapi.json"',
     )
     const conflict = createApp(
-      { modules: { '': { Docs: class { GET() {} } } } },
+      {
+        modules: {
+          '': {
+            Docs: class {
+              GET() {}
+            },
+          },
+        },
+      },
       { logger: quiet, docs: true },
     )
     await expect(conflict).rejects.toBeInstanceOf(RoutelessError)
@@ -216,10 +224,7 @@ describe('docs from the CLI', { timeout: 60_000 }, () => {
 
   it("serves /docs with docs: true in routeless.config.ts, showing the config's openapi info", async () => {
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}')
-    writeFileSync(
-      path.join(dir, 'index.mjs'),
-      'export class Default { GET() { return "home" } }\n',
-    )
+    writeFileSync(path.join(dir, 'index.mjs'), 'export class Default { GET() { return "home" } }\n')
     writeFileSync(
       path.join(dir, 'routeless.config.mjs'),
       "export default { prefix: 'index.mjs', docs: true, openapi: { info: { title: 'Configured', version: '3.0.0' } } }\n",

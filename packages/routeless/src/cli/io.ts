@@ -9,7 +9,7 @@ export interface CliIO {
    * Resolves when the server should stop (default: on SIGINT or SIGTERM, with its name). A stop that names no signal
    * is taken as SIGTERM: the drain delay applies.
    */
-  stopSignal?: Promise<StopSignal | void>
+  stopSignal?: Promise<StopSignal | undefined>
 }
 
 export const defaultIO: CliIO = {

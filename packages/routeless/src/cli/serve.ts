@@ -63,7 +63,7 @@ export function waitForSignal(): Promise<StopSignal> {
  * the drain delay, so a load balancer stops sending first; Ctrl-C (SIGINT) skips the delay, and so does a second
  * signal during it. Then the server drains.
  */
-async function stopServing(running: RunningServer, signal: StopSignal | void, drainDelay: number, io: CliIO) {
+async function stopServing(running: RunningServer, signal: StopSignal | undefined, drainDelay: number, io: CliIO) {
   const delay = signal === 'SIGINT' ? 0 : drainDelay
   if (delay > 0) io.stdout(`routeless: ${signal ?? 'stop'}: draining, not ready for ${delay} ms, then closing`)
   const now = () => void running.close({ delay: 0 })

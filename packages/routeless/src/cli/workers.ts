@@ -74,7 +74,7 @@ export interface PrimaryOptions {
   stdout: (line: string) => void
   stderr: (line: string) => void
   /** Resolves when the workers should stop (with the signal, passed on to them). */
-  stopSignal: Promise<StopSignal | void>
+  stopSignal: Promise<StopSignal | undefined>
   /** The workers' drain delay on SIGTERM, in ms: added to the time a stopping worker is given. */
   drainDelay?: number
   /** The line printed once every worker listens. */
