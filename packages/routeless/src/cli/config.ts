@@ -12,13 +12,22 @@ import type { LogFormat, LogLevel } from '../app/logging.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { isTypeScript, registerTypeScript } from '../routing/ts-loader.ts'
 
+/** The servers the CLI can serve on (`--server`). */
+export const SERVERS = ['node', 'uws', 'bun'] as const
+export type ServerName = (typeof SERVERS)[number]
+
+/** The CLI's server when none is asked for: Bun's own when it runs on Bun, else node:http. */
+export function defaultServer(): ServerName {
+  return 'Bun' in globalThis ? 'bun' : 'node'
+}
+
 export interface RoutelessConfig<Context = unknown> extends Omit<AppOptions, 'context' | 'cwd'> {
   /** Controller directories or module files, relative to the config file (`--prefix`; default `controllers`). */
   prefix?: string | string[]
   /** `host:port` to listen on (`--host`; default `127.0.0.1:8000`). */
   host?: string
-  /** `node` (node:http, the default) or `uws` (uWebSockets.js) (`--server`). */
-  server?: 'node' | 'uws'
+  /** `node` (node:http, the default on node), `uws` (uWebSockets.js) or `bun` (Bun.serve, the default on Bun) (`--server`). */
+  server?: ServerName
   /** Processes serving the port: a number, or `'auto'` for one per core (`--workers`). */
   workers?: number | 'auto'
   /** Rebuild the route table when controllers or the modules they import change (`--watch`). */

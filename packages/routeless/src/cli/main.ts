@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import yargs from 'yargs'
 import path from 'node:path'
 import { collectSources } from '../app/application.ts'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, defaultServer, loadConfig, SERVERS } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS } from '../app/logging.ts'
 import { RoutelessError } from '../app/errors.ts'
 import { MANIFEST_PATH, writeManifest } from '../binding/manifest.ts'
@@ -105,9 +105,9 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           })
           .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change' })
           .option('server', {
-            choices: ['node', 'uws'] as const,
+            choices: SERVERS,
             describe:
-              'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)',
+              'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits the README lists) or bun (Bun.serve, the default on Bun) (env ROUTELESS_SERVER)',
           })
           .option('workers', {
             type: 'string',
@@ -144,10 +144,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           config.logFormat ??
           'auto'
         const server =
-          args.server ??
-          choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, ['node', 'uws'] as const) ??
-          config.server ??
-          'node'
+          args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, SERVERS) ?? config.server ?? defaultServer()
         const workers =
           args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
         const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'

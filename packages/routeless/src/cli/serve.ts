@@ -4,7 +4,7 @@
  * @module
  */
 import { collectSources, createApp, type Application } from '../app/application.ts'
-import { appOptionsOf, makeContext, type RoutelessConfig } from './config.ts'
+import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
 import { RoutelessError } from '../app/errors.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../app/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
@@ -27,7 +27,7 @@ export interface ServeSettings {
   logLevel: LogLevel
   logFormat: LogFormat
   watch: boolean
-  server: 'uws' | 'node'
+  server: ServerName
   workers: string
   /** On SIGTERM, how long to go on serving while reporting `draining`, in ms (`--drain-delay`; default 0). */
   drainDelay: number
@@ -171,14 +171,21 @@ function shortPath(p: string): string {
 type Serve = (app: Application, options: { host: string; port: number; reusePort?: boolean }) => Promise<RunningServer>
 
 /**
- * `--server`: node:http unless uWebSockets.js is asked for. node:http is the default because it passes every probe of
- * the protocol suite (test/protocol); uWebSockets.js 20.30 does not answer HTTP/1.0, drops requests pipelined behind
- * an asynchronous answer, and leaves some malformed requests unanswered (README, "Servers").
+ * `--server`: node:http unless uWebSockets.js or Bun's server is asked for (Bun's is the default on Bun). node:http is
+ * the default on node because it passes every probe of the protocol suite (test/protocol); uWebSockets.js 20.30 does
+ * not answer HTTP/1.0, drops requests pipelined behind an asynchronous answer, and leaves some malformed requests
+ * unanswered (README, "Servers"). On Bun, `Bun.serve` serves about twice the requests per CPU second of node:http
+ * through Bun's node compatibility (docs/BENCHMARKS.md).
  */
-async function chooseServer(
-  wanted: 'uws' | 'node',
-  io: CliIO,
-): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
+async function chooseServer(wanted: ServerName, io: CliIO): Promise<{ name: ServerName; serve: Serve } | undefined> {
+  if (wanted === 'bun') {
+    if (!('Bun' in globalThis)) {
+      io.stderr('routeless: --server=bun needs Bun: run the CLI with bun (bunx --bun routeless), or use --server=node')
+      return undefined
+    }
+    const bun = await import('../server/bun/index.ts')
+    return { name: 'bun', serve: bun.serve }
+  }
   if (wanted === 'uws') {
     try {
       const uws = await import('../server/uws/index.ts')

@@ -191,10 +191,16 @@ function drain(server: Server, timeout: number): Promise<void> {
     const cut = setTimeout(() => server.closeAllConnections(), timeout)
     grace.unref()
     cut.unref()
-    NetServer.prototype.close.call(server, () => {
+    const done = () => {
       clearTimeout(grace)
       clearTimeout(cut)
       resolve()
-    })
+    }
+    try {
+      NetServer.prototype.close.call(server, done)
+    } catch {
+      // Bun's node:http server is no net.Server inside: its own close() (idle connections closed at once) it is.
+      server.close(done)
+    }
   })
 }
