@@ -45,8 +45,13 @@ export interface RoutelessConfig<Context = unknown> extends Omit<AppOptions, 'co
   ready?: (app: Application) => void | Promise<void>
   /** Called after the server drained on SIGINT/SIGTERM (close what `context` opened). */
   close?: () => void | Promise<void>
-  /** Options of the OpenAPI document `routeless openapi` prints (`info`, `servers`, security schemes). */
+  /**
+   * Options of the OpenAPI document `routeless openapi` prints (`info`, `servers`, security schemes), and of the one
+   * the API reference page shows with `docs: true`.
+   */
   openapi?: OpenAPIOptions
+  /** On SIGTERM, how long to go on serving with readiness failing before closing, in ms (`--drain-delay`; default 0). */
+  drainDelay?: number
 }
 
 /**
@@ -93,6 +98,8 @@ const KEYS = new Set([
   'explainNotFound',
   'types',
   'manifest',
+  'drainDelay',
+  'docs',
 ])
 
 /**
@@ -151,10 +158,21 @@ export class ConfigError extends Error {}
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
   const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound } = config
+  // `docs: true` shows the document `routeless openapi` prints: the config's `openapi` options apply to both.
+  const docs = config.docs === true && config.openapi ? { openapi: config.openapi } : config.docs
   return Object.fromEntries(
-    Object.entries({ bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      bodyLimit,
+      renderError,
+      logger,
+      cors,
+      auth,
+      accessLog,
+      types,
+      manifest,
+      explainNotFound,
+      docs,
+    }).filter(([, v]) => v !== undefined),
   )
 }
 

@@ -113,6 +113,21 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             type: 'string',
             describe:
               'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS; default 1)',
+          })
+          .option('drain-delay', {
+            type: 'number',
+            describe:
+              'On SIGTERM, serve on this many ms with readiness failing (this.env.draining) before closing (env ROUTELESS_DRAIN_DELAY; default 0)',
+            coerce: (v: number | undefined) => {
+              if (v !== undefined && (!Number.isSafeInteger(v) || v < 0))
+                throw new Error('--drain-delay (ROUTELESS_DRAIN_DELAY) must be a whole number of milliseconds')
+              return v
+            },
+          })
+          .option('docs', {
+            type: 'boolean',
+            describe:
+              'Serve an API reference page (Swagger UI) of the OpenAPI document at /docs (env ROUTELESS_DOCS=1)',
           }),
       async (args) => {
         const { config, prefix } = await settings(args)
@@ -133,6 +148,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         const workers =
           args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
         const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
+        const drainDelay =
+          args['drain-delay'] ??
+          (env.ROUTELESS_DRAIN_DELAY ? drainDelayOf(env.ROUTELESS_DRAIN_DELAY) : config.drainDelay) ??
+          0
+        const docs = args.docs ?? (env.ROUTELESS_DOCS ? flagOf('ROUTELESS_DOCS', env.ROUTELESS_DOCS) : undefined)
         code = await serveCommand(
           {
             prefix,
@@ -143,7 +163,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             watch: args.watch ?? config.watch ?? false,
             server,
             workers,
-            config,
+            drainDelay,
+            config: docs === undefined || (docs && config.docs) ? config : { ...config, docs },
           },
           io,
         )
@@ -247,6 +268,20 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     return 2
   }
   return code
+}
+
+function drainDelayOf(value: string): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError('--drain-delay (ROUTELESS_DRAIN_DELAY) must be a whole number of milliseconds')
+  return n
+}
+
+/** A boolean variable: 1/true/yes/on or 0/false/no/off. */
+function flagOf(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true
+  if (/^(0|false|no|off)$/i.test(value)) return false
+  throw new UsageError(`${name} must be 1 or 0 (true or false), got "${value}"`)
 }
 
 function bodyLimitOf(value: string): number {

@@ -18,7 +18,7 @@ import {
   WORKER_HOST_ENV,
   workerStopSignal,
 } from './workers.ts'
-import type { CliIO } from './io.ts'
+import type { CliIO, StopSignal } from './io.ts'
 
 export interface ServeSettings {
   prefix: string[]
@@ -29,6 +29,8 @@ export interface ServeSettings {
   watch: boolean
   server: ServerName
   workers: string
+  /** On SIGTERM, how long to go on serving while reporting `draining`, in ms (`--drain-delay`; default 0). */
+  drainDelay: number
   config: RoutelessConfig
 }
 
@@ -43,16 +45,36 @@ export function parseHost(value: string): { host: string; port: number } {
   return { host, port }
 }
 
-export function waitForSignal(): Promise<void> {
+/** Resolves with the first SIGINT or SIGTERM. */
+export function waitForSignal(): Promise<StopSignal> {
   return new Promise((resolve) => {
-    const stop = () => {
+    const stop = (signal: StopSignal) => {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
-      resolve()
+      resolve(signal)
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+}
+
+/**
+ * The graceful stop: on SIGTERM the server reports `draining` (readiness checks answer 503) and goes on serving for
+ * the drain delay, so a load balancer stops sending first; Ctrl-C (SIGINT) skips the delay, and so does a second
+ * signal during it. Then the server drains.
+ */
+async function stopServing(running: RunningServer, signal: StopSignal | undefined, drainDelay: number, io: CliIO) {
+  const delay = signal === 'SIGINT' ? 0 : drainDelay
+  if (delay > 0) io.stdout(`routeless: ${signal ?? 'stop'}: draining, not ready for ${delay} ms, then closing`)
+  const now = () => void running.close({ delay: 0 })
+  process.once('SIGINT', now)
+  process.once('SIGTERM', now)
+  try {
+    await running.close({ delay })
+  } finally {
+    process.off('SIGINT', now)
+    process.off('SIGTERM', now)
+  }
 }
 
 export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<number> {
@@ -86,6 +108,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       stdout: io.stdout,
       stderr: io.stderr,
       stopSignal: io.stopSignal ?? waitForSignal(),
+      drainDelay: opts.drainDelay,
       describe,
     })
   }
@@ -118,6 +141,8 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     await config.close?.()
     return 1
   }
+  // Listening for the stop before saying the server listens: a signal sent on that line is never missed.
+  const stop = io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal())
   if (worker) reportListening(running.url, app.table.rows.length)
   else io.stdout(describe(running.url, app.table.rows.length))
   const watcher = opts.watch
@@ -129,9 +154,9 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
           ),
       })
     : undefined
-  await (io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal()))
+  const signal = await stop
   watcher?.close()
-  await running.close()
+  await stopServing(running, signal, opts.drainDelay, io)
   await config.close?.()
   if (worker) leave()
   return 0

@@ -7,11 +7,11 @@
 import { HttpError } from '../../app/errors.ts'
 import { errorResponse } from '../../lifecycle/response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
-import { DRAIN_TIMEOUT, type RunningServer, type Servable, type ServeOptions } from '../shared/serving.ts'
+import { DRAIN_TIMEOUT, Shutdown, type RunningServer, type Servable, type ServeOptions } from '../shared/serving.ts'
 import { bunRuntime, type BunServer } from './bun-types.ts'
 import { upgrade, wantsUpgrade, websocketHandlers, type SocketData } from './websocket.ts'
 
-export interface BunServeOptions extends Pick<ServeOptions, 'host' | 'port' | 'drainTimeout'> {
+export interface BunServeOptions extends Pick<ServeOptions, 'host' | 'port' | 'drainTimeout' | 'drainDelay'> {
   /** Several processes on one port (SO_REUSEPORT: the kernel spreads the connections). */
   reusePort?: boolean
 }
@@ -25,6 +25,11 @@ export async function serve(app: Servable, options: BunServeOptions = {}): Promi
   const upgrading =
     typeof (app as Partial<UpgradingApp>).upgrade === 'function' ? (app as unknown as UpgradingApp) : undefined
   let server: BunServer
+  let closed: Promise<void> | undefined
+  const shutdown = new Shutdown(
+    options.drainDelay ?? 0,
+    () => (closed ??= drain(server, options.drainTimeout ?? DRAIN_TIMEOUT)),
+  )
   try {
     server = bun.serve<SocketData>({
       hostname: host,
@@ -35,6 +40,9 @@ export async function serve(app: Servable, options: BunServeOptions = {}): Promi
         const env = {
           get remoteAddress() {
             return server.requestIP(request)?.address
+          },
+          get draining() {
+            return shutdown.draining
           },
         }
         if (upgrading && wantsUpgrade(request)) return upgrade(upgrading, request, server, env)
@@ -50,11 +58,13 @@ export async function serve(app: Servable, options: BunServeOptions = {}): Promi
       throw Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
     throw error
   }
-  let closed: Promise<void> | undefined
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${server.port}`,
     port: server.port,
-    close: () => (closed ??= drain(server, options.drainTimeout ?? DRAIN_TIMEOUT)),
+    get draining() {
+      return shutdown.draining
+    },
+    close: (closeOptions) => shutdown.close(closeOptions),
   }
 }
 
