@@ -104,8 +104,13 @@ export class Application {
   }
 
   /** Answers one request. Never rejects: every failure becomes an error response. */
-  async fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
-    return toFetchResponse(await this.wrapped(fromRequest(request), env))
+  fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
+    try {
+      const answer = this.wrapped(fromRequest(request), env)
+      return answer instanceof Promise ? answer.then(toFetchResponse) : Promise.resolve(toFetchResponse(answer))
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   /**
