@@ -261,7 +261,9 @@ export function toFetchResponse(answer: Answer): Response {
   // The common answer (no headers but its type, a body in memory) is made in one step, as Hono's `c.json` makes it.
   if (answer.headers === undefined && !(body instanceof ReadableStream)) {
     const init: ResponseInit =
-      answer.type === undefined ? { status: answer.status } : { status: answer.status, headers: { 'content-type': answer.type } }
+      answer.type === undefined
+        ? { status: answer.status }
+        : { status: answer.status, headers: { 'content-type': answer.type } }
     if (answer.statusText !== undefined) init.statusText = answer.statusText
     return new Response(answer.body as BodyInit | null, init)
   }
