@@ -69,7 +69,7 @@ async function getWithBody(
 
 describeTargets(
   'GET with a body',
-  async () => (app = await makeApp()),
+  Object.assign(async () => (app = await makeApp()), { fixture: makeApp.fixture }),
   (t) => {
     it('reads a form body into the keyword arguments, over the query', async () => {
       const res = await getWithBody(

@@ -63,6 +63,8 @@ const folderOf = (file: string) =>
     .slice(0, file.startsWith(`server${path.sep}`) ? 2 : 1)
     .join('/')
 
+const ADAPTERS = ['server/node', 'server/uws', 'server/fetch']
+
 describe('The package layout', () => {
   it('has no import circle among its modules', () => {
     expect(findCycle(staticGraph)).toBeUndefined()
@@ -75,22 +77,22 @@ describe('The package layout', () => {
   it('has no server adapter importing another', () => {
     for (const [file, deps] of graph) {
       const from = folderOf(file)
-      if (from !== 'server/node' && from !== 'server/uws') continue
-      for (const d of deps) expect(['server/node', 'server/uws'].filter((s) => s !== from)).not.toContain(folderOf(d))
+      if (!ADAPTERS.includes(from)) continue
+      for (const d of deps) expect(ADAPTERS.filter((s) => s !== from)).not.toContain(folderOf(d))
     }
   })
 
-  it('keeps the core (app, lifecycle, routing, binding, guards, wrappers) free of servers, the CLI and the tooling', () => {
+  it('keeps the core (app, lifecycle, routing, binding, guards, wrappers) free of servers, the CLI, the bundler and the tooling', () => {
     const core = new Set(['app', 'lifecycle', 'routing', 'binding', 'guards', 'wrappers'])
-    const outer = new Set(['server/node', 'server/uws', 'server/shared', 'cli'])
+    const outer = new Set([...ADAPTERS, 'server/shared', 'cli', 'bundle'])
     for (const [file, deps] of graph) {
       if (!core.has(folderOf(file))) continue
       for (const d of deps) expect(outer.has(folderOf(d)), `${file} imports ${d}`).toBe(false)
     }
   })
 
-  it('keeps its entry points thin: only index, node, uws, cli and bin at the top', () => {
+  it('keeps its entry points thin: only index, node, uws, fetch, cli and bin at the top', () => {
     const top = readdirSync(SRC).filter((f) => f.endsWith('.ts'))
-    expect(top.sort()).toEqual(['bin.ts', 'cli.ts', 'index.ts', 'node.ts', 'uws.ts'])
+    expect(top.sort()).toEqual(['bin.ts', 'cli.ts', 'fetch.ts', 'index.ts', 'node.ts', 'uws.ts'])
   })
 })

@@ -25,6 +25,8 @@ export interface WorkerBuildOptions {
   config?: string
   /** App options given as data, over the config's (JSON-serialisable). */
   options?: Record<string, unknown>
+  /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
+  manifest?: Manifest
 }
 
 export interface WorkerBuild {
@@ -44,20 +46,14 @@ const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')))
 /** Analyses the tree, writes the entry and bundles it with esbuild into `out`. */
 export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBuild> {
   const { cwd } = options
-  const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
-  const ts = await loadTypeScript(cwd)
-  if (!ts)
-    throw new RoutelessError(
-      'ROUTELESS_ERR_TYPES',
-      "build reads the handlers' types with the TypeScript compiler: install typescript (npm i -D typescript)",
-    )
   const sources = collectSources(options.prefixes, cwd)
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
-  const manifest: Manifest = analyze(
-    ts,
-    sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
-    cwd,
-  )
+  const manifest =
+    options.manifest ??
+    (await analyzeTree(
+      sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
+      cwd,
+    ))
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -108,6 +104,17 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
     handlers: Object.keys(manifest.handlers).length,
     warnings,
   }
+}
+
+async function analyzeTree(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest> {
+  const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
+  const ts = await loadTypeScript(cwd)
+  if (!ts)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_TYPES',
+      "build reads the handlers' types with the TypeScript compiler: install typescript (npm i -D typescript)",
+    )
+  return analyze(ts, inputs, cwd)
 }
 
 /** `fs`, `node:fs`, `node:fs/promises` …: left as `node:` imports, which Workers serve under `nodejs_compat`. */
