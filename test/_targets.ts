@@ -31,21 +31,29 @@ export const RUNTIMES: Runtime[] = ['bun', 'deno', 'workerd']
 export const TARGETS: TargetName[] = [...IN_PROCESS, ...RUNTIMES]
 
 /** What a target cannot do, and why: the README's runtime table says the same. */
-export type Limit = 'websockets' | 'logs'
+export type Limit = 'websockets' | 'logs' | 'get-body' | 'early-refusal'
 
 export const LIMITS: Partial<Record<TargetName, Partial<Record<Limit, string>>>> = {
-  whatwg: { websockets: '@whatwg-node/server has no WebSocket upgrade: routeless/node and routeless/uws serve them' },
+  whatwg: {
+    websockets: '@whatwg-node/server has no WebSocket upgrade: routeless/node and routeless/uws serve them',
+    'get-body': "the adapter's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
+  },
   bun: {
     websockets: 'Bun.serve({ fetch: app.fetch }) answers HTTP only: routeless/node and routeless/uws serve WebSockets',
     logs: 'the application logs in the Bun process',
+    'get-body': "Bun.serve's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   deno: {
     websockets: 'Deno.serve(app.fetch) answers HTTP only: routeless/node and routeless/uws serve WebSockets',
     logs: 'the application logs in the Deno process',
+    'get-body': "Deno.serve's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   workerd: {
     websockets: "a Worker accepts WebSockets through workerd's own WebSocketPair API, which routeless does not drive",
     logs: 'the application logs in the workerd process',
+    'get-body': "workerd's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
+    'early-refusal':
+      'workerd closes the connection once it answers a body it did not read to the end: a client still streaming that body (node fetch) fails with EPIPE before it reads the 413',
   },
 }
 

@@ -33,8 +33,18 @@ export function createServerAdapter(
   app: Application,
   options?: ServerAdapterOptions<RoutelessServerContext>,
 ): RoutelessAdapter {
-  return whatwgAdapter<RoutelessServerContext>(
-    (request, context) => app.fetch(request, context as unknown as Record<string, unknown>),
-    options,
-  )
+  return whatwgAdapter<RoutelessServerContext>((request, context) => {
+    const answer = app.fetch(request, context as unknown as Record<string, unknown>)
+    return 'req' in context ? answer.then((response) => closeAfterRefusal(request, response)) : answer
+  }, options)
+}
+
+/**
+ * On node, an error answer to a request with a body (a 413 over the limit, a 401 before the body was read) closes
+ * the connection: the adapter would keep it alive with the body unread, node then resets it, and the client's next
+ * request on it fails. (routeless/node does the same.)
+ */
+function closeAfterRefusal(request: Request, response: Response): Response {
+  if (response.status >= 400 && request.body !== null) response.headers.set('connection', 'close')
+  return response
 }
