@@ -57,6 +57,11 @@ export const LIMITS: Partial<Record<TargetName, Partial<Record<Limit, string>>>>
   },
 }
 
+/** A text type as `target`'s own `Blob` and `File` report it: Bun's add `;charset=utf-8` to text types. */
+export function blobType(target: Target, type: string): string {
+  return target.name === 'bun' ? `${type};charset=utf-8` : type
+}
+
 /** Skips the running test where `target` cannot do `limit`, saying why. */
 export function skipWhere(target: Target, limit: Limit, ctx: TestContext): void {
   const reason = LIMITS[target.name]?.[limit]

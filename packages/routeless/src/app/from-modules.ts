@@ -14,7 +14,7 @@ import type { AppOptions, ModuleMap } from './options.ts'
 export interface ControllerModule {
   /** Its path below the prefix, as a file's would be: `''` for the root (`index.ts`), `'users'`, `'v3/status'`. */
   path: string
-  /** The module's exports (`import * as users from './controllers/users.ts'`), or a function importing them. */
+  /** The module's exports (`import * as users from "./controllers/users.ts"`), or a function importing them. */
   exports: ModuleExports | (() => Promise<ModuleExports>)
   /** The file it was built from, as the signature manifest names it (`controllers/users.ts`): its types are found so. */
   file?: string

@@ -20,7 +20,7 @@ import type { Application } from '../../app/application.ts'
 
 /** What every host puts in the server context, besides its own values. */
 export interface RoutelessServerContext {
-  waitUntil(promise: Promise<unknown> | void): void
+  waitUntil(promise: Promise<unknown>): void
 }
 
 export type RoutelessAdapter = ServerAdapter<
