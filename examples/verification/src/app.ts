@@ -1,7 +1,7 @@
 /** Builds the whole service: database, stores, the routeless app over `controllers/`, and the worker. */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openDatabase } from '@routeless/example-kit'
+import { databaseDependency, openDatabase, Readiness } from '@routeless/example-kit'
 import { createApp, type Application } from 'routeless'
 import { normalisePartnerId, PartnerStore } from './auth/partners.ts'
 import { deriveKey } from './auth/sealed-secret.ts'
@@ -52,9 +52,15 @@ export async function createVerificationService(config: Config): Promise<Verific
     links: new HostedLinkStore(db),
     wake: () => queue.wake(),
     openapi: () => ({}),
+    readiness: new Readiness([databaseDependency(db)]),
   }
   const worker = new Worker(queue, services)
-  const app = await createApp(CONTROLLERS, { context: services, bodyLimit: BODY_LIMIT, renderError: renderApiError })
+  const app = await createApp(CONTROLLERS, {
+    context: services,
+    bodyLimit: BODY_LIMIT,
+    renderError: renderApiError,
+    docs: { openapi: '/openapi.json' }, // the API reference page at /docs
+  })
   requireTypes(app)
   const openapi = verificationOpenApi(app)
   services.openapi = () => openapi

@@ -17,6 +17,7 @@ export type {
   KwargValue,
   RequestContext,
   ResponseState,
+  ServerEnv,
 } from './app/controller.ts'
 export {
   AccessDenied,

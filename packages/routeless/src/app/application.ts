@@ -17,6 +17,7 @@ import { resolve } from '../routing/resolver.ts'
 import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
 import { notFoundHint } from '../tooling/explain.ts'
 import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
+import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import { originCheck } from '../wrappers/cors.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 
@@ -47,10 +48,16 @@ export class Application {
       throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
+    const docs = docsOptionsOf(options.docs)
+    if (docs) checkDocsPath(table)
     this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
       accessLog: options.accessLog ? this.logger : undefined,
       cors: options.cors,
       allowOf: (incoming) => this.allowOf(incoming),
+      docs: docs && {
+        reference: new ApiReference(docs, (o) => this.openapi(o)),
+        renderError: (error, incoming) => this.renderError(error, incoming, undefined),
+      },
     })
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
     this.pipelines = this.compile(table)

@@ -3,7 +3,8 @@
  * (a handler, a 404, a preflight). Outermost first:
  *
  * 1. **access log** (`accessLog`): a JSON line per request, and its `X-Request-ID`;
- * 2. **CORS** (`cors`): preflights answered, allowed origins told so on every answer.
+ * 2. **CORS** (`cors`): preflights answered, allowed origins told so on every answer;
+ * 3. **docs** (`docs`): the API reference page's files at `/docs`, answered before the route table is asked.
  *
  * Each is a `Wrapper`: it takes the next `Handle` and returns one, working on the core's own request and answer, so
  * no Fetch object is built for it on node or uWS.
@@ -13,6 +14,8 @@ import type { Logger } from '../app/logging.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { accessLog } from './access-log.ts'
 import { cors, type CorsOptions } from './cors.ts'
+import { docs, type RenderError } from './docs.ts'
+import type { ApiReference } from '../tooling/api-reference.ts'
 import type { Handle, Wrapper } from './types.ts'
 
 export type { Handle, Wrapper } from './types.ts'
@@ -23,6 +26,8 @@ export interface WrapOptions {
   cors?: CorsOptions
   /** The `Allow` of the path a request names, or undefined when no controller answers it (for preflights). */
   allowOf: (incoming: IncomingRequest) => string | undefined
+  /** The API reference page, and how the app renders its errors (404, 405). */
+  docs?: { reference: ApiReference; renderError: RenderError }
 }
 
 /** `core` inside the wrappers `options` turn on. */
@@ -30,6 +35,7 @@ export function wrap(core: Handle, options: WrapOptions): Handle {
   const wrappers: Wrapper[] = []
   if (options.accessLog) wrappers.push(accessLog(options.accessLog))
   if (options.cors) wrappers.push(cors(options.cors, options.allowOf))
+  if (options.docs) wrappers.push(docs(options.docs.reference, options.docs.renderError))
   let handle = core
   for (let i = wrappers.length - 1; i >= 0; i--) handle = wrappers[i]!(handle)
   return handle
