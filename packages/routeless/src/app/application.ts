@@ -115,8 +115,13 @@ export class Application {
    * Answers one request. Never rejects: every failure becomes an error response. `env` is `this.env` (a Worker's
    * bindings); a Workers-style `ctx` adds its `waitUntil` to it (`app/execution-context.ts`).
    */
-  async fetch(request: Request, env: Record<string, unknown> = {}, ctx?: ExecutionContext): Promise<Response> {
-    return toFetchResponse(await this.wrapped(fromRequest(request), ctx ? withExecutionContext(env, ctx) : env))
+  fetch(request: Request, env: Record<string, unknown> = {}, ctx?: ExecutionContext): Promise<Response> {
+    try {
+      const answer = this.wrapped(fromRequest(request), ctx ? withExecutionContext(env, ctx) : env)
+      return answer instanceof Promise ? answer.then(toFetchResponse) : Promise.resolve(toFetchResponse(answer))
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   /**
