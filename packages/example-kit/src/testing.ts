@@ -112,3 +112,12 @@ export async function startChildInstance(
 export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'
 export { untypedFields } from './openapi-coverage.ts'
 export { seededRandom } from './seeded-random.ts'
+export {
+  chromiumAvailable,
+  CHROMIUM,
+  documentOperations,
+  launchChromium,
+  openDocs,
+  renderedOperations,
+  tryItOut,
+} from './docs-page.ts'
