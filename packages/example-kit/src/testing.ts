@@ -121,3 +121,11 @@ export {
   renderedOperations,
   tryItOut,
 } from './docs-page.ts'
+export { freePort, NGINX, type Nginx, ReadinessGate, startNginx } from './nginx.ts'
+export {
+  PG_BIN,
+  type PrivatePostgres,
+  type PrivateRedis,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from './private-servers.ts'
