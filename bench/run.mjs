@@ -31,6 +31,7 @@ const PEERS = {
   'routeless-uws-typed': 'routeless on uWS, typed handlers',
   'node-raw': 'raw node:http',
   'routeless-node': 'routeless on node:http',
+  'routeless-whatwg': 'routeless/fetch (@whatwg-node/server on node:http)',
   'whatwg-node': '@whatwg-node/server (node:http)',
   'whatwg-node-uws': 'before: routeless app.fetch via @whatwg-node/server uWS adapter',
   'routeless-node-fetch': 'before: routeless app.fetch via @whatwg-node/server (node:http)',
