@@ -1,0 +1,201 @@
+/**
+ * The telemetry wrapper: tracing (`tracing.ts`) and metrics (`metrics.ts`) around the lifecycle, and the metrics
+ * path. Which of them runs is decided once, at start-up (`createTelemetry` returns undefined when neither is on, and
+ * the wrapper is then not in the chain at all): with neither configured a request does no extra work.
+ *
+ * A request's route template is resolved once, before the lifecycle runs, so the span is named and labelled before
+ * the handler starts (samplers see `http.route`) and the metrics count it under the same template.
+ * @module
+ */
+import { RoutelessError } from '../app/errors.ts'
+import type { IncomingRequest } from '../lifecycle/request.ts'
+import type { Answer } from '../lifecycle/response.ts'
+import type { UpgradeDecision } from '../lifecycle/websocket.ts'
+import { createMetrics, type Metrics, type MetricsOptions, type Prom } from './metrics.ts'
+import { createTracing, type Api, type RequestSpan, type TracerProviderLike, type Tracing } from './tracing.ts'
+import { tracerRegistered } from './tracing.ts'
+import type { Wrapper } from './types.ts'
+
+/** The `tracing` app option. */
+export type TracingOption = boolean | { tracerProvider?: TracerProviderLike }
+/** The `metrics` app option. */
+export type MetricsOption = boolean | MetricsOptions
+
+/** The optional peers, imported at start-up (`loadTelemetryPeers`) when an option needs them. */
+export interface TelemetryPeers {
+  api?: Api
+  prom?: Prom
+}
+
+/** What the application gives the telemetry. */
+export interface TelemetryContext {
+  /** The route template `method pathname` resolves to (undefined: no controller answers it). */
+  routeOf(method: string, pathname: string): string | undefined
+  /** Whether the access log is on (its line then carries the trace and span ids). */
+  accessLog: boolean
+  /** routeless's version (the tracer's). */
+  version: string
+  /** Where a failure of the metrics' own collection is reported. */
+  onError(error: unknown): void
+}
+
+/** What runs around the core, the upgrade decision and the access log when telemetry is on. */
+export interface Telemetry {
+  wrapper: Wrapper
+  upgrade(decide: Decide): Decide
+  /** Where the core reports an unhandled error (the 500's cause, for the span). */
+  unhandled(incoming: IncomingRequest, error: unknown): void
+  /** The trace and span ids of a request, for its log line (undefined when it has no span). */
+  logFields: ((incoming: IncomingRequest) => Record<string, unknown> | undefined) | undefined
+}
+
+type Decide = (incoming: IncomingRequest, env: Record<string, unknown>) => Promise<UpgradeDecision>
+
+/** The methods the semantic conventions name; any other is counted as `_OTHER`, so that labels stay bounded. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'QUERY'])
+
+function methodOf(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : '_OTHER'
+}
+
+/**
+ * Imports the optional peers the options need. `tracing` unset: on when `@opentelemetry/api` is installed and an SDK
+ * registered a tracer provider before the app was created; `true`: on (an SDK registered later is used from then on).
+ */
+export async function loadTelemetryPeers(options: {
+  tracing?: TracingOption
+  metrics?: MetricsOption
+}): Promise<TelemetryPeers> {
+  const peers: TelemetryPeers = {}
+  const tracing = options.tracing
+  if (tracing !== false) {
+    const api = await importPeer(() => import('@opentelemetry/api'), '@opentelemetry/api', tracing !== undefined)
+    if (api && (tracing !== undefined || tracerRegistered(api))) peers.api = api
+  }
+  if (options.metrics) {
+    const prom = await importPeer(() => import('prom-client'), 'prom-client', true)
+    // prom-client is CommonJS: where a loader gives its exports as the default export only, use that.
+    peers.prom = prom && (prom.Histogram === undefined ? (prom as { default?: Prom }).default : prom)
+  }
+  return peers
+}
+
+async function importPeer<T>(load: () => Promise<T>, name: string, required: boolean): Promise<T | undefined> {
+  try {
+    return await load()
+  } catch (cause) {
+    const code = (cause as { code?: string }).code
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw cause
+    if (!required) return undefined
+    throw new RoutelessError(
+      'ROUTELESS_ERR_TELEMETRY',
+      `${name === 'prom-client' ? 'metrics' : 'tracing'} needs the optional peer ${name}: npm i ${name}`,
+      { cause },
+    )
+  }
+}
+
+/** The telemetry the options ask for, or undefined when neither tracing nor metrics is on. */
+export function createTelemetry(
+  options: { tracing?: TracingOption; metrics?: MetricsOption },
+  peers: TelemetryPeers,
+  app: TelemetryContext,
+): Telemetry | undefined {
+  if (options.tracing && !peers.api)
+    throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'tracing: build the application with createApp()')
+  if (options.metrics && !peers.prom)
+    throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'metrics: build the application with createApp()')
+  const tracing = peers.api
+    ? createTracing(
+        peers.api,
+        app.version,
+        typeof options.tracing === 'object' ? options.tracing.tracerProvider : undefined,
+      )
+    : undefined
+  const metrics =
+    options.metrics && peers.prom
+      ? createMetrics(peers.prom, options.metrics === true ? {} : options.metrics, app.onError)
+      : undefined
+  if (!tracing && !metrics) return undefined
+  if (metrics) checkPath(metrics.path, app)
+  const failures = new WeakMap<IncomingRequest, unknown>()
+  const spans = tracing && app.accessLog ? new WeakMap<IncomingRequest, RequestSpan>() : undefined
+  const exposed = metrics?.path
+  const exposedSlash = exposed && `${exposed}/`
+
+  /** Starts what is on for one request; returns the function that finishes it with the answer's status. */
+  const begin = (incoming: IncomingRequest, method: string, route: string | undefined, pathname: string) => {
+    const started = performance.now()
+    metrics?.begin(method, route)
+    const s = tracing?.start(incoming, method, route, pathname)
+    if (s && spans) spans.set(incoming, s)
+    const finish = (status: number) => {
+      if (s) tracing!.end(s, status, status >= 500 ? failures.get(incoming) : undefined)
+      metrics?.end(method, route, status, (performance.now() - started) / 1000)
+    }
+    return { s, finish }
+  }
+
+  return {
+    wrapper: (next) => (incoming, env) => {
+      const target = incoming.target
+      const q = target.indexOf('?')
+      const pathname = q < 0 ? target : target.slice(0, q)
+      if (pathname === exposed || pathname === exposedSlash) return metrics!.expose(incoming)
+      const method = incoming.method
+      // `WEBSOCKET` as an HTTP method token names no handler (the core answers 501), never the upgrade handler.
+      const route = app.routeOf(method === 'WEBSOCKET' ? '_OTHER' : method, pathname)
+      const { s, finish } = begin(incoming, methodOf(method), route, pathname)
+      const done = (answer: Answer): Answer => {
+        finish(answer.status)
+        return answer
+      }
+      const answer = s ? tracing!.run(s, () => next(incoming, env)) : next(incoming, env)
+      return answer instanceof Promise
+        ? answer.then(done, (error: unknown) => {
+            failures.set(incoming, error)
+            finish(500)
+            throw error
+          })
+        : done(answer)
+    },
+    upgrade: (decide) => async (incoming, env) => {
+      const target = incoming.target
+      const q = target.indexOf('?')
+      const pathname = q < 0 ? target : target.slice(0, q)
+      // An upgrade is a GET (RFC 6455 §4.1); its route is the WEBSOCKET handler's.
+      const { s, finish } = begin(incoming, 'GET', app.routeOf('WEBSOCKET', pathname), pathname)
+      try {
+        const decision = await (s ? tracing!.run(s, () => decide(incoming, env)) : decide(incoming, env))
+        finish(decision.accepted ? 101 : decision.response.status)
+        return decision
+      } catch (error) {
+        failures.set(incoming, error)
+        finish(500)
+        throw error
+      }
+    },
+    unhandled: (incoming, error) => void failures.set(incoming, error),
+    logFields: spans
+      ? (incoming) => {
+          const s = spans.get(incoming)
+          return s && tracing!.ids(s)
+        }
+      : undefined,
+  }
+}
+
+/** The metrics path: absolute, and answered by no controller (it would never be reached). */
+function checkPath(path: string, app: TelemetryContext): void {
+  if (!/^\/[^?#\s]*$/.test(path) || (path.length > 1 && path.endsWith('/')))
+    throw new RoutelessError(
+      'ROUTELESS_ERR_TELEMETRY',
+      `metrics.path must be an absolute path without a trailing slash (like /metrics), got "${path}"`,
+    )
+  const route = app.routeOf('GET', path)
+  if (route !== undefined)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_TELEMETRY',
+      `metrics.path ${path} is also answered by a controller (GET ${route}): choose another path`,
+    )
+}
