@@ -80,7 +80,8 @@ export async function loadTelemetryPeers(options: {
   return peers
 }
 
-async function importPeer<T>(load: () => Promise<T>, name: string, required: boolean): Promise<T | undefined> {
+/** An optional peer, imported; undefined (or, when `required`, a `ROUTELESS_ERR_TELEMETRY`) when not installed. */
+export async function importPeer<T>(load: () => Promise<T>, name: string, required: boolean): Promise<T | undefined> {
   try {
     return await load()
   } catch (cause) {
