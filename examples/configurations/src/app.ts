@@ -7,7 +7,7 @@ import type { Services } from './services.ts'
 const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
 
 export async function createConfigurationsApp(services: Services): Promise<Application> {
-  const app = await createApp(CONTROLLERS, { context: services })
+  const app = await createApp(CONTROLLERS, { context: services, metrics: true })
   const openapi = configurationsOpenApi(app)
   services.openapi = () => openapi
   return app

@@ -2,12 +2,15 @@
  * The server: `PORT=8080 DATA_DIR=.data npm start --workspace examples/configurations`.
  * Reads the settings, opens (and migrates) the database, saves the USERS / USERS_FILE users, serves until SIGINT/SIGTERM.
  */
+import { startTelemetry } from '@routeless/example-kit'
 import { serve } from 'routeless/node'
 import { createConfigurationsApp } from './app.ts'
 import { openServices } from './services.ts'
 import { readSettings } from './settings.ts'
 
 async function main(): Promise<void> {
+  // First: routeless traces when an SDK is registered before the app is created (OTEL_* variables, example-kit).
+  const telemetry = await startTelemetry('configurations')
   const settings = readSettings()
   const { services, dialect, close } = await openServices(settings)
   for (const { username, password } of settings.users) {
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     await server.close()
     await close()
+    await telemetry.shutdown()
     process.exit(0)
   }
   process.once('SIGINT', stop)

@@ -176,6 +176,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       renderError: renderDeepLError,
       cwd: path.dirname(CONTROLLERS),
       cors: corsOptions(config.corsOrigins),
+      metrics: true, // GET /metrics: request durations by route template (prom-client)
     })
     const openapi = deeplOpenApi(app)
     services.openapi = () => openapi

@@ -54,7 +54,12 @@ export async function createVerificationService(config: Config): Promise<Verific
     openapi: () => ({}),
   }
   const worker = new Worker(queue, services)
-  const app = await createApp(CONTROLLERS, { context: services, bodyLimit: BODY_LIMIT, renderError: renderApiError })
+  const app = await createApp(CONTROLLERS, {
+    context: services,
+    bodyLimit: BODY_LIMIT,
+    renderError: renderApiError,
+    metrics: true, // GET /metrics: request durations by route template (prom-client)
+  })
   requireTypes(app)
   const openapi = verificationOpenApi(app)
   services.openapi = () => openapi

@@ -2,10 +2,13 @@
  * Entry point: `PORT=8082 DATA_DIR=.data/verification npm start --workspace examples/verification`.
  * `PARTNER_ID` + `API_KEY` register a partner at start-up; `DATABASE_URL=postgres://…` selects PostgreSQL.
  */
+import { startTelemetry } from '@routeless/example-kit'
 import { serve } from 'routeless/node'
 import { createVerificationService, registerConfiguredPartner } from './app.ts'
 import { readConfig } from './config.ts'
 
+// First: routeless traces when an SDK is registered before the app is created (OTEL_* variables, example-kit).
+const telemetry = await startTelemetry('verification')
 const config = readConfig()
 const service = await createVerificationService(config)
 await registerConfiguredPartner(service.services)
@@ -22,6 +25,7 @@ async function stop(signal: string) {
   console.log(`verification: ${signal}, draining`)
   await server.close()
   await service.close()
+  await telemetry.shutdown()
   process.exit(0)
 }
 process.on('SIGINT', () => void stop('SIGINT'))

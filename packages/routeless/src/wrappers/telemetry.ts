@@ -73,9 +73,9 @@ export async function loadTelemetryPeers(options: {
     if (api && (tracing !== undefined || tracerRegistered(api))) peers.api = api
   }
   if (options.metrics) {
-    const prom = await importPeer(() => import('prom-client'), 'prom-client', true)
+    const prom = (await importPeer(() => import('prom-client'), 'prom-client', true)) as unknown as Prom
     // prom-client is CommonJS: where a loader gives its exports as the default export only, use that.
-    peers.prom = prom && (prom.Histogram === undefined ? (prom as { default?: Prom }).default : prom)
+    peers.prom = prom.Histogram === undefined ? (prom as unknown as { default: Prom }).default : prom
   }
   return peers
 }
