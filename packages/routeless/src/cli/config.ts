@@ -84,6 +84,8 @@ const KEYS = new Set([
   'explainNotFound',
   'types',
   'manifest',
+  'tracing',
+  'metrics',
 ])
 
 /**
@@ -141,11 +143,22 @@ export class ConfigError extends Error {}
 
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
-  const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound } = config
+  const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound, tracing, metrics } =
+    config
   return Object.fromEntries(
-    Object.entries({ bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      bodyLimit,
+      renderError,
+      logger,
+      cors,
+      auth,
+      accessLog,
+      types,
+      manifest,
+      explainNotFound,
+      tracing,
+      metrics,
+    }).filter(([, v]) => v !== undefined),
   )
 }
 
