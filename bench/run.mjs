@@ -30,6 +30,8 @@ const PEERS = {
   'routeless-uws-typed': 'routeless on uWS, typed handlers',
   'node-raw': 'raw node:http',
   'routeless-node': 'routeless on node:http',
+  'routeless-node-otel': 'routeless on node:http, tracing (SDK, no-op exporter) + metrics',
+  'routeless-uws-otel': 'routeless on uWS, tracing (SDK, no-op exporter) + metrics',
   'whatwg-node': '@whatwg-node/server (node:http)',
   'whatwg-node-uws': 'before: routeless app.fetch via @whatwg-node/server uWS adapter',
   'routeless-node-fetch': 'before: routeless app.fetch via @whatwg-node/server (node:http)',
@@ -64,14 +66,23 @@ const WORKLOADS = {
     path: '/accounts/42/orders?limit=3',
     headers: { authorization: `Bearer ${BENCH_TOKEN}` },
     expect: JSON.stringify(accountOrders(42, 3)),
-    peers: ['uws-raw', 'node-raw', 'routeless-uws', 'routeless-node', 'fastify', 'hono'],
+    peers: [
+      'uws-raw',
+      'node-raw',
+      'routeless-uws',
+      'routeless-node',
+      'routeless-uws-otel',
+      'routeless-node-otel',
+      'fastify',
+      'hono',
+    ],
   },
   plain: {
     label: '(d′) GET /plain/accounts/42/orders?limit=3, the same without guard or types',
     method: 'GET',
     path: '/plain/accounts/42/orders?limit=3',
     expect: JSON.stringify(accountOrders(42, 3)),
-    peers: ['routeless-uws', 'routeless-node'],
+    peers: ['routeless-uws', 'routeless-node', 'routeless-uws-otel', 'routeless-node-otel'],
   },
 }
 
@@ -441,6 +452,16 @@ function targetsTable(results, o) {
       const t = r[ours][name].rps / r[peer][name].rps
       const c = r[peer][name].cpuUs / r[ours][name].cpuUs
       row(label, name, t, c, c >= goal)
+    }
+  }
+  // The operations issue's: tracing and metrics on cost at most 15% more server CPU per request than neither.
+  for (const name of o.workloads) {
+    for (const ours of ['routeless-node', 'routeless-uws']) {
+      const on = r[`${ours}-otel`]?.[name]
+      const off = r[ours]?.[name]
+      if (!on || !off) continue
+      const c = off.cpuUs / on.cpuUs
+      row(`${PEERS[ours]}: tracing + metrics ≤ 1.15× CPU/req of neither`, name, on.rps / off.rps, c, c >= 1 / 1.15)
     }
   }
   // The core-shape issue's: a guarded, typed handler within 10% of the same handler unguarded and untyped.

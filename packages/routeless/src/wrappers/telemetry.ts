@@ -127,12 +127,12 @@ export function createTelemetry(
   /** Starts what is on for one request; returns the function that finishes it with the answer's status. */
   const begin = (incoming: IncomingRequest, method: string, route: string | undefined, pathname: string) => {
     const started = performance.now()
-    metrics?.begin(method, route)
+    const series = metrics?.begin(method, route)
     const s = tracing?.start(incoming, method, route, pathname)
     if (s && spans) spans.set(incoming, s)
     const finish = (status: number) => {
       if (s) tracing!.end(s, status, status >= 500 ? failures.get(incoming) : undefined)
-      metrics?.end(method, route, status, (performance.now() - started) / 1000)
+      if (series) metrics!.end(series, status, (performance.now() - started) / 1000)
     }
     return { s, finish }
   }
