@@ -162,6 +162,52 @@ describe('The metrics option', () => {
       expect((error as Error).message).toMatch(message)
     }
   })
+  it('counts under the new templates once watch mode swaps the route table', async () => {
+    const registry = new Registry()
+    const first = await createApp(
+      {
+        modules: {
+          items: {
+            Default: class {
+              GET(id = '') {
+                return id
+              }
+            },
+          },
+        },
+      },
+      { types: 'off', metrics: { registry } },
+    )
+    await first.request('/items/seven')
+    const second = await createApp(
+      {
+        modules: {
+          items: {
+            Seven: class {
+              GET() {
+                return 7
+              }
+            },
+          },
+        },
+      },
+      { types: 'off', tracing: false },
+    )
+    first.replaceTable(second.table)
+    await first.request('/items/seven') // the same path, now another handler's
+    const samples = parse(await (await first.request('/metrics')).text())
+    const count = (route: string) => find(samples, 'http_server_request_duration_seconds_count', { http_route: route })
+    expect(count('/items/{id}')?.value).toBe(1)
+    expect(count('/items/seven')?.value).toBe(1)
+  })
+  it('refuses a registry that has another metric of its name', async () => {
+    const { Histogram } = await import('prom-client')
+    const registry = new Registry()
+    new Histogram({ name: 'http_server_request_duration_seconds', help: 'theirs', registers: [registry] })
+    await expect(app({ registry })).rejects.toThrow(
+      'the registry already has a metric named http_server_request_duration_seconds',
+    )
+  })
   it('records into prom-client’s global registry by default, beside the application’s own metrics', async () => {
     const { register, Counter } = await import('prom-client')
     new Counter({ name: 'app_jobs_total', help: 'Jobs done.' }).inc(2)

@@ -56,6 +56,7 @@ export class Application {
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
     const telemetry = createTelemetry(options, peers, {
       routeOf: (method, pathname) => this.routeOf(method, pathname),
+      table: () => this.table,
       accessLog: options.accessLog === true,
       version: VERSION,
       onError: (error) => this.logger.error('The metrics could not be collected', error),

@@ -31,6 +31,8 @@ export interface TelemetryPeers {
 export interface TelemetryContext {
   /** The route template `method pathname` resolves to (undefined: no controller answers it). */
   routeOf(method: string, pathname: string): string | undefined
+  /** The route table now (watch mode swaps it): the templates remembered for the previous one are forgotten. */
+  table(): unknown
   /** Whether the access log is on (its line then carries the trace and span ids). */
   accessLog: boolean
   /** routeless's version (the tracer's). */
@@ -119,6 +121,7 @@ export function createTelemetry(
       : undefined
   if (!tracing && !metrics) return undefined
   if (metrics) checkPath(metrics.path, app)
+  const routeOf = rememberRoutes(app)
   const failures = new WeakMap<IncomingRequest, unknown>()
   const spans = tracing && app.accessLog ? new WeakMap<IncomingRequest, RequestSpan>() : undefined
   const exposed = metrics?.path
@@ -145,7 +148,7 @@ export function createTelemetry(
       if (pathname === exposed || pathname === exposedSlash) return metrics!.expose(incoming)
       const method = incoming.method
       // `WEBSOCKET` as an HTTP method token names no handler (the core answers 501), never the upgrade handler.
-      const route = app.routeOf(method === 'WEBSOCKET' ? '_OTHER' : method, pathname)
+      const route = routeOf(method === 'WEBSOCKET' ? '_OTHER' : method, pathname)
       const { s, finish } = begin(incoming, methodOf(method), route, pathname)
       const done = (answer: Answer): Answer => {
         finish(answer.status)
@@ -165,7 +168,7 @@ export function createTelemetry(
       const q = target.indexOf('?')
       const pathname = q < 0 ? target : target.slice(0, q)
       // An upgrade is a GET (RFC 6455 §4.1); its route is the WEBSOCKET handler's.
-      const { s, finish } = begin(incoming, 'GET', app.routeOf('WEBSOCKET', pathname), pathname)
+      const { s, finish } = begin(incoming, 'GET', routeOf('WEBSOCKET', pathname), pathname)
       try {
         const decision = await (s ? tracing!.run(s, () => decide(incoming, env)) : decide(incoming, env))
         finish(decision.accepted ? 101 : decision.response.status)
@@ -183,6 +186,36 @@ export function createTelemetry(
           return s && tracing!.ids(s)
         }
       : undefined,
+  }
+}
+
+/** How many paths' templates are remembered (then forgotten all at once, and remembered again as they come). */
+const REMEMBERED = 4096
+
+/**
+ * `app.routeOf`, remembered by method and path: the core resolves each request too, and resolving it a second time
+ * (splitting and decoding the path) is what the telemetry would otherwise cost most, after the SDK. Bounded, so that
+ * paths carrying ids (`/users/7`, `/users/8` …) cost a resolution each and no memory beyond the bound.
+ */
+function rememberRoutes(app: TelemetryContext): (method: string, pathname: string) => string | undefined {
+  let table = app.table()
+  let byMethod = new Map<string, Map<string, string | null>>()
+  let size = 0
+  return (method, pathname) => {
+    const now = app.table()
+    if (now !== table || size >= REMEMBERED) {
+      table = now
+      byMethod = new Map()
+      size = 0
+    }
+    let paths = byMethod.get(method)
+    if (paths === undefined) byMethod.set(method, (paths = new Map()))
+    const known = paths.get(pathname)
+    if (known !== undefined) return known ?? undefined
+    const route = app.routeOf(method, pathname)
+    paths.set(pathname, route ?? null)
+    size++
+    return route
   }
 }
 

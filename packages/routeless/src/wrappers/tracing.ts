@@ -50,6 +50,9 @@ export function createTracing(api: Api, version: string, provider?: TracerProvid
     version,
   )
   const getter = getterOf(api)
+  // Most requests name the same Host: its split is remembered.
+  let lastHost = ''
+  let lastSplit: { address: string; port: number | undefined } = { address: '', port: undefined }
   const SERVER = api.SpanKind.SERVER
   const ERROR = api.SpanStatusCode.ERROR
   return {
@@ -64,7 +67,11 @@ export function createTracing(api: Api, version: string, provider?: TracerProvid
       // The Host header; on the Fetch path a Request may carry none: its URL's authority then.
       const host = incoming.header('host') ?? incoming.url().host
       if (host) {
-        const { address, port } = splitHost(host)
+        if (host !== lastHost) {
+          lastSplit = splitHost(host)
+          lastHost = host
+        }
+        const { address, port } = lastSplit
         attributes['server.address'] = address
         if (port !== undefined) attributes['server.port'] = port
       }
