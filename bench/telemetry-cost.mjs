@@ -50,7 +50,11 @@ if (args.child) {
     for (const config of CONFIGS)
       (results[config] ??= []).push(
         Number(
-          execFileSync(process.execPath, [fileURLToPath(import.meta.url), `--child=${config}`, `--requests=${requests}`]),
+          execFileSync(process.execPath, [
+            fileURLToPath(import.meta.url),
+            `--child=${config}`,
+            `--requests=${requests}`,
+          ]),
         ),
       )
   const base = median(results.neither)

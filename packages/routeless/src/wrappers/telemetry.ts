@@ -11,9 +11,8 @@ import { RoutelessError } from '../app/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
-import { createMetrics, type Metrics, type MetricsOptions, type Prom } from './metrics.ts'
-import { createTracing, type Api, type RequestSpan, type TracerProviderLike, type Tracing } from './tracing.ts'
-import { tracerRegistered } from './tracing.ts'
+import { createMetrics, type MetricsOptions, type Prom } from './metrics.ts'
+import { createTracing, tracerRegistered, type Api, type RequestSpan, type TracerProviderLike } from './tracing.ts'
 import type { Wrapper } from './types.ts'
 
 /** The `tracing` app option. */
