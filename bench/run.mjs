@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: routeless (uws and node) beside raw uWebSockets.js, raw node:http, @whatwg-node/server, Fastify,
- * Hono and Express on three workloads, plus the routing-scale and worker-scaling measurements.
+ * Hono and Express on three workloads, the same on Bun and on Deno (their own servers, run by the binaries npm
+ * installs: @oven/bun-linux-x64, @deno/linux-x64-glibc), plus the routing-scale and worker-scaling measurements.
  *
  * Method (see docs/BENCHMARKS.md): every server runs alone, pinned to one core with `taskset`; the load generator
  * (wrk, or autocannon when wrk is missing) is pinned to the other core. Peers are interleaved over several rounds
@@ -38,6 +39,28 @@ const PEERS = {
   fastify: 'Fastify',
   hono: 'Hono (@hono/node-server)',
   express: 'Express',
+  'bun-raw': 'raw Bun.serve, hand-routed (Bun)',
+  'hono-bun': 'Hono on Bun.serve (Bun)',
+  'routeless-bun': 'routeless app.fetch on Bun.serve (Bun)',
+  'routeless-bun-cli': 'routeless CLI run by bun (Bun)',
+  'routeless-node-bun': 'routeless/node run by bun (Bun)',
+  'deno-raw': 'raw Deno.serve, hand-routed (Deno)',
+  'hono-deno': 'Hono on Deno.serve (Deno)',
+  'routeless-deno': 'routeless app.fetch on Deno.serve (Deno)',
+}
+
+const BUN = path.join(ROOT, 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun')
+const DENO = path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno')
+const CLI = path.join(ROOT, 'packages', 'routeless', 'dist', 'bin.js')
+
+/** The command that starts `peer` on a free port: bench/servers/<peer>.mjs run by node, bun or deno. */
+function peerCommand(peer) {
+  const file = path.join(BENCH, 'servers', `${peer}.mjs`)
+  if (peer === 'routeless-bun-cli')
+    return [BUN, CLI, `--prefix=${path.join(BENCH, 'controllers')}`, '--host=127.0.0.1:0', '--log-level=warn']
+  if (/-bun$|^bun-/.test(peer)) return [BUN, file, '0']
+  if (/-deno$|^deno-/.test(peer)) return [DENO, 'run', '--allow-all', file, '0']
+  return [process.execPath, file, '0']
 }
 
 /** 1 KiB of JSON: the body of workload (c). */
@@ -75,6 +98,13 @@ const WORKLOADS = {
       'routeless-node-otel',
       'fastify',
       'hono',
+      'bun-raw',
+      'hono-bun',
+      'routeless-bun',
+      'routeless-bun-cli',
+      'deno-raw',
+      'hono-deno',
+      'routeless-deno',
     ],
   },
   plain: {
@@ -172,9 +202,9 @@ function treeCpuSeconds(pid) {
   return total / CLK_TCK
 }
 
-/** Starts `args` pinned to `cpus`, resolves with the port once it prints `ready <port>` (or `listening on …:port`). */
-function startServer(args, cpuList, env = {}) {
-  const child = spawn('taskset', ['-c', cpuList, process.execPath, ...args], {
+/** Starts `command` pinned to `cpus`, resolves with the port once it prints `ready <port>` (or `listening on …:port`). */
+function startServer(command, cpuList, env = {}) {
+  const child = spawn('taskset', ['-c', cpuList, ...command], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -188,7 +218,7 @@ function startServer(args, cpuList, env = {}) {
       const m = /ready (\d+)|listening on http:\/\/[^\s]+:(\d+)/.exec(out)
       if (m) resolve(Number(m[1] ?? m[2]))
     })
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${err}`)))
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited ${code}: ${err}`)))
   })
   const stop = async () => {
     if (child.exitCode !== null) return
@@ -362,7 +392,7 @@ async function httpBench(o, log) {
   for (let round = 0; round < o.rounds; round++) {
     const order = o.peers.map((_, i) => o.peers[(i + round) % o.peers.length])
     for (const peer of order) {
-      const server = startServer([path.join(BENCH, 'servers', `${peer}.mjs`), '0'], o.serverCpu)
+      const server = startServer(peerCommand(peer), o.serverCpu)
       try {
         const port = await server.port
         await verify(
@@ -445,6 +475,9 @@ function targetsTable(results, o) {
     ['routeless-node', 'hono', 1, 'routeless/node ≥ 1.0× Hono'],
     ['routeless-uws', 'uws-raw', 0.9, 'routeless/uws ≥ 0.9× raw uWS'],
     ['routeless-uws-typed', 'routeless-uws', 0.9, 'typed handlers ≥ 0.9× untyped (routeless/uws)'],
+    // The Fetch path's (issue 26): routeless's app.fetch at least Hono's on each runtime's own server.
+    ['routeless-bun', 'hono-bun', 1, 'routeless on Bun.serve ≥ 1.0× Hono on Bun.serve'],
+    ['routeless-deno', 'hono-deno', 1, 'routeless on Deno.serve ≥ 1.0× Hono on Deno.serve'],
   ]
   for (const name of o.workloads) {
     for (const [ours, peer, goal, label] of goals) {
@@ -478,7 +511,6 @@ function targetsTable(results, o) {
 // --- --workers: one process vs two through the CLI ----------------------------------------------------------------
 
 async function workersBench(o, log) {
-  const bin = path.join(ROOT, 'packages', 'routeless', 'dist', 'bin.js')
   const controllers = path.join(BENCH, 'controllers')
   const all = Array.from({ length: cpus().length }, (_, i) => i).join(',')
   // Server and load generator share every core here: no pinning, wrk with two threads, no background retries.
@@ -492,7 +524,8 @@ async function workersBench(o, log) {
           // --log-level=warn: no access log line per request (it would measure logging, and it takes the Fetch path).
           const s = startServer(
             [
-              bin,
+              process.execPath,
+              CLI,
               `--prefix=${controllers}`,
               '--host=127.0.0.1:0',
               `--server=${server}`,

@@ -63,6 +63,9 @@ const folderOf = (file: string) =>
     .slice(0, file.startsWith(`server${path.sep}`) ? 2 : 1)
     .join('/')
 
+/** The server adapters: none imports another. */
+const ADAPTERS = ['server/node', 'server/uws', 'server/bun']
+
 describe('The package layout', () => {
   it('has no import circle among its modules', () => {
     expect(findCycle(staticGraph)).toBeUndefined()
@@ -75,14 +78,14 @@ describe('The package layout', () => {
   it('has no server adapter importing another', () => {
     for (const [file, deps] of graph) {
       const from = folderOf(file)
-      if (from !== 'server/node' && from !== 'server/uws') continue
-      for (const d of deps) expect(['server/node', 'server/uws'].filter((s) => s !== from)).not.toContain(folderOf(d))
+      if (!ADAPTERS.includes(from)) continue
+      for (const d of deps) expect(ADAPTERS.filter((s) => s !== from)).not.toContain(folderOf(d))
     }
   })
 
   it('keeps the core (app, lifecycle, routing, binding, guards, wrappers) free of servers, the CLI and the tooling', () => {
     const core = new Set(['app', 'lifecycle', 'routing', 'binding', 'guards', 'wrappers'])
-    const outer = new Set(['server/node', 'server/uws', 'server/shared', 'cli'])
+    const outer = new Set([...ADAPTERS, 'server/shared', 'cli'])
     for (const [file, deps] of graph) {
       if (!core.has(folderOf(file))) continue
       for (const d of deps) expect(outer.has(folderOf(d)), `${file} imports ${d}`).toBe(false)

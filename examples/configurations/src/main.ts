@@ -2,7 +2,7 @@
  * The server: `PORT=8080 DATA_DIR=.data npm start --workspace examples/configurations`.
  * Reads the settings, opens (and migrates) the database, saves the USERS / USERS_FILE users, serves until SIGINT/SIGTERM.
  */
-import { startTelemetry } from '@routeless/example-kit'
+import { drainDelayOf, startTelemetry, stopOnSignals } from '@routeless/example-kit'
 import { serve } from 'routeless/node'
 import { createConfigurationsApp } from './app.ts'
 import { openServices } from './services.ts'
@@ -17,18 +17,18 @@ async function main(): Promise<void> {
     console.log(`configurations: user ${username} ${await services.users.save(username, password)}`)
   }
   const app = await createConfigurationsApp(services)
-  const server = await serve(app, { host: settings.host, port: settings.port })
+  const server = await serve(app, { host: settings.host, port: settings.port, drainDelay: drainDelayOf(process.env) })
   const where =
     dialect === 'postgres' ? `PostgreSQL at ${new URL(settings.databaseUrl!).host}` : `SQLite in ${settings.dataDir}`
   console.log(`configurations: listening on ${server.url} (${where})`)
-  const stop = async () => {
-    await server.close()
-    await close()
-    await telemetry.shutdown()
-    process.exit(0)
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  stopOnSignals(
+    server,
+    async () => {
+      await close()
+      await telemetry.shutdown()
+    },
+    (line) => console.log(`configurations: ${line}`),
+  )
 }
 
 main().catch((error: Error) => {

@@ -9,6 +9,8 @@ import type { Application } from 'routeless'
 const PUBLIC = [
   ['/login', 'post'],
   ['/openapi.json', 'get'],
+  ['/healthz', 'get'],
+  ['/readyz', 'get'],
 ]
 
 export function configurationsOpenApi(app: Application): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** Everything the controllers use, as `this.context`: the stores over one database. */
-import { type Dialect, openDatabase } from '@routeless/example-kit'
+import { databaseDependency, type Dialect, openDatabase, Readiness } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
 import { LoginThrottle, type ThrottleOptions } from './login-throttle.ts'
 import { migrations } from './migrations.ts'
@@ -18,6 +18,8 @@ export interface Services {
   secureCookies: boolean
   /** The OpenAPI document of the app (set once the app is built; see app.ts). */
   openapi: () => Record<string, unknown>
+  /** What `GET /readyz` checks: the database. */
+  readiness: Readiness
 }
 
 export interface ServiceOptions {
@@ -52,6 +54,7 @@ export async function openServices(
     loginThrottle: new LoginThrottle(db, { ...options.loginLimits, now: options.now }),
     secureCookies: options.secureCookies ?? false,
     openapi: () => ({}),
+    readiness: new Readiness([databaseDependency(db)]),
   }
   return { services, db, dialect: database.dialect, close: database.close }
 }

@@ -1,7 +1,14 @@
 /** Builds the services and the routeless application of the translation example. */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { JobQueue, openDatabase, type Database } from '@routeless/example-kit'
+import {
+  databaseDependency,
+  JobQueue,
+  openDatabase,
+  Readiness,
+  redisDependency,
+  type Database,
+} from '@routeless/example-kit'
 import { createApp, type Application, type UpgradeDecision } from 'routeless'
 import { Redis } from 'ioredis'
 import { keyRateLimit } from './auth/key-rate-limit.ts'
@@ -168,6 +175,9 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
         redis && config.rateLimit && new RedisTokenBucketStore(redis, config.rateLimit.requests),
       ),
       openapi: () => ({}),
+      readiness: new Readiness(
+        redis ? [databaseDependency(database.db), redisDependency(redis)] : [databaseDependency(database.db)],
+      ),
       customTagPageSize: config.customTagPageSize,
       now,
     }
@@ -177,6 +187,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       cwd: path.dirname(CONTROLLERS),
       cors: corsOptions(config.corsOrigins),
       metrics: true, // GET /metrics: request durations by route template (prom-client)
+      docs: { openapi: '/openapi.json' }, // the API reference page at /docs, of the document below
     })
     const openapi = deeplOpenApi(app)
     services.openapi = () => openapi

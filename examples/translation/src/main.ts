@@ -1,5 +1,5 @@
 /** `npm start --workspace examples/translation`: serves the DeepL-compatible API on HOST:PORT (127.0.0.1:8081). */
-import { startTelemetry } from '@routeless/example-kit'
+import { drainDelayOf, startTelemetry, stopOnSignals } from '@routeless/example-kit'
 import { serve } from 'routeless/node'
 import { createTranslationApp } from './app.ts'
 import { readConfig } from './config.ts'
@@ -9,7 +9,7 @@ import { startMockProxy } from './mock/proxy.ts'
 const telemetry = await startTelemetry('translation')
 const config = readConfig(process.env, process.argv.slice(2))
 const app = await createTranslationApp(config)
-const server = await serve(app, { host: config.host, port: config.port })
+const server = await serve(app, { host: config.host, port: config.port, drainDelay: drainDelayOf(process.env) })
 const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`
 console.log(
   `translation: DeepL-compatible API on ${server.url} (engine ${app.services.translation.engineName}, ${storage}${config.testMode ? `, test mode ${config.testMode}` : ''})`,
@@ -21,12 +21,12 @@ const proxy =
     : await startMockProxy({ host: config.host, port: config.mockProxyPort, target: server.url })
 if (proxy) console.log(`translation: deepl-mock proxy on ${proxy.url}`)
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+stopOnSignals(
+  server,
+  async () => {
     await proxy?.close()
-    await server.close()
     await app.close()
     await telemetry.shutdown()
-    process.exit(0)
-  })
-}
+  },
+  (line) => console.log(`translation: ${line}`),
+)

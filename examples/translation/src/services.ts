@@ -1,4 +1,5 @@
 /** The services controllers reach through `this.context`. */
+import type { Readiness } from '@routeless/example-kit'
 import type { Guard } from 'routeless'
 import type { DocumentService } from './documents/document-service.ts'
 import type { MemoryStore } from './memories/memory-store.ts'
@@ -37,6 +38,8 @@ export interface Services {
   rateLimit: Guard
   /** This API's OpenAPI document (set once the application is built). */
   openapi: () => Record<string, unknown>
+  /** What `GET /readyz` checks: the database, and Redis when the rate limit uses it. */
+  readiness: Readiness
   /** Items per page of the custom-tag report. */
   customTagPageSize: number
   now: () => Date

@@ -1,7 +1,7 @@
 /** Builds the whole service: database, stores, the routeless app over `controllers/`, and the worker. */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openDatabase } from '@routeless/example-kit'
+import { databaseDependency, openDatabase, Readiness } from '@routeless/example-kit'
 import { createApp, type Application } from 'routeless'
 import { normalisePartnerId, PartnerStore } from './auth/partners.ts'
 import { deriveKey } from './auth/sealed-secret.ts'
@@ -52,6 +52,7 @@ export async function createVerificationService(config: Config): Promise<Verific
     links: new HostedLinkStore(db),
     wake: () => queue.wake(),
     openapi: () => ({}),
+    readiness: new Readiness([databaseDependency(db)]),
   }
   const worker = new Worker(queue, services)
   const app = await createApp(CONTROLLERS, {
@@ -59,6 +60,7 @@ export async function createVerificationService(config: Config): Promise<Verific
     bodyLimit: BODY_LIMIT,
     renderError: renderApiError,
     metrics: true, // GET /metrics: request durations by route template (prom-client)
+    docs: { openapi: '/openapi.json' }, // the API reference page at /docs
   })
   requireTypes(app)
   const openapi = verificationOpenApi(app)

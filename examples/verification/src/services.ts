@@ -1,4 +1,5 @@
 /** The services every controller reaches through `this.context`. */
+import type { Readiness } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
 import type { PartnerStore } from './auth/partners.ts'
 import type { TokenService } from './auth/tokens.ts'
@@ -24,4 +25,6 @@ export interface Services {
   wake(): void
   /** The OpenAPI document of the app (set once the app is built; see app.ts). */
   openapi(): Record<string, unknown>
+  /** What `GET /readyz` checks: the database. */
+  readiness: Readiness
 }

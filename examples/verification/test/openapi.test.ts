@@ -87,9 +87,11 @@ describe('GET /openapi.json', () => {
         'POST /links/{partnerId}/{refId}',
         'GET /links/{partnerId}/{refId}/{jobId}',
         'GET /openapi.json',
+        'GET /healthz',
+        'GET /readyz',
       ]),
     )
-    expect(operations).toHaveLength(30)
+    expect(operations).toHaveLength(32)
   })
 
   it.skipIf(!referencePresent)(

@@ -5,10 +5,23 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import {
+  type DatabaseConnection,
+  type Dialect as KyselyDialect,
+  Kysely,
+  type Migration,
+  Migrator,
+  PostgresDialect,
+  PostgresDriver,
+  SqliteDialect,
+} from 'kysely'
 import pg from 'pg'
+import { asUnavailable } from './connection-loss.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
+
+/** How long a new PostgreSQL connection may take, in ms. */
+const CONNECT_TIMEOUT = 3000
 
 export interface DatabaseOptions {
   /** `postgres://…` selects PostgreSQL. */
@@ -35,9 +48,14 @@ export async function openDatabase<DB>(options: DatabaseOptions): Promise<Databa
   let dialect: Dialect
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
     // BIGINT and NUMERIC come back as strings by default; integers in our schemas fit in a JS number.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    // A connection attempt that gets no answer gives up (never a request waiting on it for good).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT,
+    })
     pool.on('error', () => {}) // an idle client losing its server is reported on the next query instead
-    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    db = new Kysely<DB>({ dialect: reachablePostgres(pool) })
     dialect = 'postgres'
   } else {
     if (options.databaseUrl) throw new Error(`Unsupported DATABASE_URL "${options.databaseUrl}": use postgres://…`)
@@ -64,4 +82,45 @@ export async function openDatabase<DB>(options: DatabaseOptions): Promise<Databa
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string }
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+/**
+ * PostgreSQL through Kysely, where losing the server is a 503 (connection-loss.ts) rather than whatever node-postgres
+ * threw: connecting, and every query on a connection. pg's pool drops a client whose connection broke, so the next
+ * query connects anew once the server is back — nothing to restart.
+ */
+function reachablePostgres(pool: pg.Pool): KyselyDialect {
+  const dialect = new PostgresDialect({ pool })
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new ReachableDriver({ pool }),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  }
+}
+
+const MAPPED = Symbol('connection losses mapped')
+
+class ReachableDriver extends PostgresDriver {
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    let connection: DatabaseConnection & { [MAPPED]?: true }
+    try {
+      connection = await super.acquireConnection()
+    } catch (error) {
+      throw asUnavailable('the database', error)
+    }
+    // The driver keeps one connection object per pooled client: its queries are mapped once.
+    if (!connection[MAPPED]) {
+      const execute = connection.executeQuery.bind(connection)
+      connection.executeQuery = async <R>(query: Parameters<typeof execute>[0]) => {
+        try {
+          return await execute<R>(query)
+        } catch (error) {
+          throw asUnavailable('the database', error)
+        }
+      }
+      connection[MAPPED] = true
+    }
+    return connection
+  }
 }

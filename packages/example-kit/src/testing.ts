@@ -62,14 +62,23 @@ export interface ChildInstance {
  * Runs an example's entry file (`src/main.ts`) in its own process, as a separate instance would run, and resolves
  * once it prints `listening on <url>`. Tests kill (SIGKILL) or stall (SIGSTOP) it to play a dying or frozen instance.
  */
-export async function startChildInstance(entry: string, env: Record<string, string>): Promise<ChildInstance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+export async function startChildInstance(
+  entry: string,
+  env: Record<string, string>,
+  options: { args?: string[]; cwd?: string; timeoutMs?: number } = {},
+): Promise<ChildInstance> {
+  const timeoutMs = options.timeoutMs ?? 30_000
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...(options.args ?? [])], {
+    cwd: options.cwd,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed by ${entry} in 30 s:\n${output}`)), 30_000)
+    const timer = setTimeout(
+      () => reject(new Error(`no URL printed by ${entry} in ${timeoutMs / 1000} s:\n${output}`)),
+      timeoutMs,
+    )
     const onData = (chunk: Buffer) => {
       output += chunk
       const m = / on (http:\/\/[^\s,()]+)/.exec(output)

@@ -13,6 +13,7 @@ export type {
   KwargValue,
   RequestContext,
   ResponseState,
+  ServerEnv,
 } from './app/controller.ts'
 export {
   AccessDenied,

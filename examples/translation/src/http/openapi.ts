@@ -24,7 +24,7 @@ export function deeplOpenApi(app: Application): Record<string, unknown> {
     security: [{ auth_header: [] }],
   }) as Record<string, any>
   // The page and this document need no key.
-  for (const path of ['/', '/openapi.json'])
+  for (const path of ['/', '/openapi.json', '/healthz', '/readyz'])
     for (const op of Object.values(doc.paths[path] ?? {}) as Record<string, unknown>[]) op.security = []
   return doc
 }

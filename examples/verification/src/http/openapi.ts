@@ -11,6 +11,8 @@ import type { Application } from 'routeless'
 /** Routes that need no token. */
 const PUBLIC = [
   '/openapi.json',
+  '/healthz',
+  '/readyz',
   '/v3/token',
   '/v3/services/bank_codes',
   '/v3/services/supported_id_types',

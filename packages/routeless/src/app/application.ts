@@ -17,6 +17,7 @@ import { templateOf } from '../routing/templates.ts'
 import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
 import { notFoundHint } from '../tooling/explain.ts'
 import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
+import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import { originCheck } from '../wrappers/cors.ts'
 import { createTelemetry, loadTelemetryPeers, type TelemetryPeers } from '../wrappers/telemetry.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
@@ -61,11 +62,17 @@ export class Application {
       version: VERSION,
       onError: (error) => this.logger.error('The metrics could not be collected', error),
     })
+    const docs = docsOptionsOf(options.docs)
+    if (docs) checkDocsPath(table)
     this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
       accessLog: options.accessLog ? this.logger : undefined,
       cors: options.cors,
       telemetry,
       allowOf: (incoming) => this.allowOf(incoming),
+      docs: docs && {
+        reference: new ApiReference(docs, (o) => this.openapi(o)),
+        renderError: (error, incoming) => this.renderError(error, incoming, undefined),
+      },
     })
     const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
     this.upgrading = telemetry ? telemetry.upgrade(decide) : decide

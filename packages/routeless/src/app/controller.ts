@@ -24,7 +24,22 @@ export interface RequestContext {
   /** Positional arguments (decoded path parts after the controller's path). */
   args: string[]
   /** Values set by the adapter, e.g. `remoteAddress`. */
-  env: Record<string, unknown>
+  env: ServerEnv
+}
+
+/**
+ * `this.env`: what the server that received the request tells about it. routeless/node and routeless/uws set both
+ * members; under `app.fetch` it is what the caller passed (empty by default).
+ */
+export interface ServerEnv {
+  [key: string]: unknown
+  /** The peer's address. */
+  remoteAddress?: string
+  /**
+   * The server is going away: its `close()` was called (SIGTERM under the CLI), and it goes on serving for its drain
+   * delay so that a load balancer sees readiness fail and stops sending. A readiness check answers 503 when it is true.
+   */
+  draining?: boolean
 }
 
 /** The response a handler is building: set `status` or add `headers`, return the body. */
@@ -76,7 +91,8 @@ export class Controller<Context = unknown, Principal = unknown> {
   declare body: unknown
   /** Positional arguments: path parts, converted by the handler's types once bound (strings before, or untyped). */
   declare args: unknown[]
-  declare env: Record<string, unknown>
+  /** What the server tells about the request: `remoteAddress`, and `draining` while it is going away. */
+  declare env: ServerEnv
   /** Status and headers of the response; a returned `Response` is used as is. */
   declare response: ResponseState
   /** Who the auth guards admitted (what their `verify` returned). */

@@ -11,6 +11,7 @@ import type { Logger } from './logging.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { discoverModules, type ModuleExports, type ModuleSource } from '../routing/route-table.ts'
 import type { TypesMode } from '../binding/type-source.ts'
+import type { DocsOptions } from '../tooling/api-reference.ts'
 
 export interface AppOptions {
   /** Largest request body accepted, in bytes (default 1 MiB). A controller may set its own `static bodyLimit`. */
@@ -63,6 +64,12 @@ export interface AppOptions {
    * another registry than prom-client's global one). Off by default.
    */
   metrics?: MetricsOption
+  /**
+   * Serve an API reference page of the app's OpenAPI document at `/docs` (Swagger UI, with "try it out"), from the
+   * `swagger-ui-dist` package: `true` shows the document generated from the controllers; `{ openapi }` names the
+   * path of a document the app serves itself, or gives the generated document's options (`info`, security schemes).
+   */
+  docs?: boolean | DocsOptions
   /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
 }

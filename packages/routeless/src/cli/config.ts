@@ -12,13 +12,22 @@ import type { LogFormat, LogLevel } from '../app/logging.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { isTypeScript, registerTypeScript } from '../routing/ts-loader.ts'
 
+/** The servers the CLI can serve on (`--server`). */
+export const SERVERS = ['node', 'uws', 'bun'] as const
+export type ServerName = (typeof SERVERS)[number]
+
+/** The CLI's server when none is asked for: Bun's own when it runs on Bun, else node:http. */
+export function defaultServer(): ServerName {
+  return 'Bun' in globalThis ? 'bun' : 'node'
+}
+
 export interface RoutelessConfig<Context = unknown> extends Omit<AppOptions, 'context' | 'cwd'> {
   /** Controller directories or module files, relative to the config file (`--prefix`; default `controllers`). */
   prefix?: string | string[]
   /** `host:port` to listen on (`--host`; default `127.0.0.1:8000`). */
   host?: string
-  /** `node` (node:http, the default) or `uws` (uWebSockets.js) (`--server`). */
-  server?: 'node' | 'uws'
+  /** `node` (node:http, the default on node), `uws` (uWebSockets.js) or `bun` (Bun.serve, the default on Bun) (`--server`). */
+  server?: ServerName
   /** Processes serving the port: a number, or `'auto'` for one per core (`--workers`). */
   workers?: number | 'auto'
   /** Rebuild the route table when controllers or the modules they import change (`--watch`). */
@@ -36,8 +45,13 @@ export interface RoutelessConfig<Context = unknown> extends Omit<AppOptions, 'co
   ready?: (app: Application) => void | Promise<void>
   /** Called after the server drained on SIGINT/SIGTERM (close what `context` opened). */
   close?: () => void | Promise<void>
-  /** Options of the OpenAPI document `routeless openapi` prints (`info`, `servers`, security schemes). */
+  /**
+   * Options of the OpenAPI document `routeless openapi` prints (`info`, `servers`, security schemes), and of the one
+   * the API reference page shows with `docs: true`.
+   */
   openapi?: OpenAPIOptions
+  /** On SIGTERM, how long to go on serving with readiness failing before closing, in ms (`--drain-delay`; default 0). */
+  drainDelay?: number
 }
 
 /**
@@ -86,6 +100,8 @@ const KEYS = new Set([
   'manifest',
   'tracing',
   'metrics',
+  'drainDelay',
+  'docs',
 ])
 
 /**
@@ -145,6 +161,8 @@ export class ConfigError extends Error {}
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
   const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound, tracing, metrics } =
     config
+  // `docs: true` shows the document `routeless openapi` prints: the config's `openapi` options apply to both.
+  const docs = config.docs === true && config.openapi ? { openapi: config.openapi } : config.docs
   return Object.fromEntries(
     Object.entries({
       bodyLimit,
@@ -158,6 +176,7 @@ export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context
       explainNotFound,
       tracing,
       metrics,
+      docs,
     }).filter(([, v]) => v !== undefined),
   )
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import yargs from 'yargs'
 import path from 'node:path'
 import { collectSources } from '../app/application.ts'
-import { ConfigError, loadConfig, type RoutelessConfig } from './config.ts'
+import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS } from '../app/logging.ts'
 import { RoutelessError } from '../app/errors.ts'
 import { MANIFEST_PATH, writeManifest } from '../binding/manifest.ts'
@@ -105,9 +105,9 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           })
           .option('watch', { type: 'boolean', describe: 'Rebuild the route table when controller files change' })
           .option('server', {
-            choices: ['node', 'uws'] as const,
+            choices: SERVERS,
             describe:
-              'node (node:http, the default) or uws (uWebSockets.js: faster, with the limits the README lists) (env ROUTELESS_SERVER)',
+              'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits the README lists) or bun (Bun.serve, the default on Bun) (env ROUTELESS_SERVER)',
           })
           .option('metrics', {
             type: 'string',
@@ -118,6 +118,21 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             type: 'string',
             describe:
               'Processes serving the port: a number, or auto for one per core (env ROUTELESS_WORKERS; default 1)',
+          })
+          .option('drain-delay', {
+            type: 'number',
+            describe:
+              'On SIGTERM, serve on this many ms with readiness failing (this.env.draining) before closing (env ROUTELESS_DRAIN_DELAY; default 0)',
+            coerce: (v: number | undefined) => {
+              if (v !== undefined && (!Number.isSafeInteger(v) || v < 0))
+                throw new Error('--drain-delay (ROUTELESS_DRAIN_DELAY) must be a whole number of milliseconds')
+              return v
+            },
+          })
+          .option('docs', {
+            type: 'boolean',
+            describe:
+              'Serve an API reference page (Swagger UI) of the OpenAPI document at /docs (env ROUTELESS_DOCS=1)',
           }),
       async (args) => {
         const { config, prefix } = await settings(args)
@@ -134,15 +149,17 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           config.logFormat ??
           'auto'
         const server =
-          args.server ??
-          choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, ['node', 'uws'] as const) ??
-          config.server ??
-          'node'
+          args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, SERVERS) ?? config.server ?? defaultServer()
         const workers =
           args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
         const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
         const metricsGiven = args.metrics ?? env.ROUTELESS_METRICS
         const metrics = metricsGiven === undefined ? config.metrics : metricsOf(metricsGiven, config.metrics)
+        const drainDelay =
+          args['drain-delay'] ??
+          (env.ROUTELESS_DRAIN_DELAY ? drainDelayOf(env.ROUTELESS_DRAIN_DELAY) : config.drainDelay) ??
+          0
+        const docs = args.docs ?? (env.ROUTELESS_DOCS ? flagOf('ROUTELESS_DOCS', env.ROUTELESS_DOCS) : undefined)
         code = await serveCommand(
           {
             prefix,
@@ -153,7 +170,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             watch: args.watch ?? config.watch ?? false,
             server,
             workers,
-            config: { ...config, metrics },
+            drainDelay,
+            config: {
+              ...(docs === undefined || (docs && config.docs) ? config : { ...config, docs }),
+              metrics,
+            },
           },
           io,
         )
@@ -257,6 +278,20 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     return 2
   }
   return code
+}
+
+function drainDelayOf(value: string): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError('--drain-delay (ROUTELESS_DRAIN_DELAY) must be a whole number of milliseconds')
+  return n
+}
+
+/** A boolean variable: 1/true/yes/on or 0/false/no/off. */
+function flagOf(name: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true
+  if (/^(0|false|no|off)$/i.test(value)) return false
+  throw new UsageError(`${name} must be 1 or 0 (true or false), got "${value}"`)
 }
 
 function bodyLimitOf(value: string): number {

@@ -4,7 +4,7 @@
  * @module
  */
 import { collectSources, createApp, type Application } from '../app/application.ts'
-import { appOptionsOf, makeContext, type RoutelessConfig } from './config.ts'
+import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
 import { RoutelessError } from '../app/errors.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../app/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
@@ -18,7 +18,7 @@ import {
   WORKER_HOST_ENV,
   workerStopSignal,
 } from './workers.ts'
-import type { CliIO } from './io.ts'
+import type { CliIO, StopSignal } from './io.ts'
 
 export interface ServeSettings {
   prefix: string[]
@@ -27,8 +27,10 @@ export interface ServeSettings {
   logLevel: LogLevel
   logFormat: LogFormat
   watch: boolean
-  server: 'uws' | 'node'
+  server: ServerName
   workers: string
+  /** On SIGTERM, how long to go on serving while reporting `draining`, in ms (`--drain-delay`; default 0). */
+  drainDelay: number
   config: RoutelessConfig
 }
 
@@ -43,16 +45,36 @@ export function parseHost(value: string): { host: string; port: number } {
   return { host, port }
 }
 
-export function waitForSignal(): Promise<void> {
+/** Resolves with the first SIGINT or SIGTERM. */
+export function waitForSignal(): Promise<StopSignal> {
   return new Promise((resolve) => {
-    const stop = () => {
+    const stop = (signal: StopSignal) => {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
-      resolve()
+      resolve(signal)
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+}
+
+/**
+ * The graceful stop: on SIGTERM the server reports `draining` (readiness checks answer 503) and goes on serving for
+ * the drain delay, so a load balancer stops sending first; Ctrl-C (SIGINT) skips the delay, and so does a second
+ * signal during it. Then the server drains.
+ */
+async function stopServing(running: RunningServer, signal: StopSignal | undefined, drainDelay: number, io: CliIO) {
+  const delay = signal === 'SIGINT' ? 0 : drainDelay
+  if (delay > 0) io.stdout(`routeless: ${signal ?? 'stop'}: draining, not ready for ${delay} ms, then closing`)
+  const now = () => void running.close({ delay: 0 })
+  process.once('SIGINT', now)
+  process.once('SIGTERM', now)
+  try {
+    await running.close({ delay })
+  } finally {
+    process.off('SIGINT', now)
+    process.off('SIGTERM', now)
+  }
 }
 
 export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<number> {
@@ -86,6 +108,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       stdout: io.stdout,
       stderr: io.stderr,
       stopSignal: io.stopSignal ?? waitForSignal(),
+      drainDelay: opts.drainDelay,
       describe,
     })
   }
@@ -118,6 +141,8 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     await config.close?.()
     return 1
   }
+  // Listening for the stop before saying the server listens: a signal sent on that line is never missed.
+  const stop = io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal())
   if (worker) reportListening(running.url, app.table.rows.length)
   else io.stdout(describe(running.url, app.table.rows.length))
   const watcher = opts.watch
@@ -129,9 +154,9 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
           ),
       })
     : undefined
-  await (io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal()))
+  const signal = await stop
   watcher?.close()
-  await running.close()
+  await stopServing(running, signal, opts.drainDelay, io)
   await config.close?.()
   if (worker) leave()
   return 0
@@ -146,14 +171,21 @@ function shortPath(p: string): string {
 type Serve = (app: Application, options: { host: string; port: number; reusePort?: boolean }) => Promise<RunningServer>
 
 /**
- * `--server`: node:http unless uWebSockets.js is asked for. node:http is the default because it passes every probe of
- * the protocol suite (test/protocol); uWebSockets.js 20.30 does not answer HTTP/1.0, drops requests pipelined behind
- * an asynchronous answer, and leaves some malformed requests unanswered (README, "Servers").
+ * `--server`: node:http unless uWebSockets.js or Bun's server is asked for (Bun's is the default on Bun). node:http is
+ * the default on node because it passes every probe of the protocol suite (test/protocol); uWebSockets.js 20.30 does
+ * not answer HTTP/1.0, drops requests pipelined behind an asynchronous answer, and leaves some malformed requests
+ * unanswered (README, "Servers"). On Bun, `Bun.serve` serves about twice the requests per CPU second of node:http
+ * through Bun's node compatibility (docs/BENCHMARKS.md).
  */
-async function chooseServer(
-  wanted: 'uws' | 'node',
-  io: CliIO,
-): Promise<{ name: 'uws' | 'node'; serve: Serve } | undefined> {
+async function chooseServer(wanted: ServerName, io: CliIO): Promise<{ name: ServerName; serve: Serve } | undefined> {
+  if (wanted === 'bun') {
+    if (!('Bun' in globalThis)) {
+      io.stderr('routeless: --server=bun needs Bun: run the CLI with bun (bunx --bun routeless), or use --server=node')
+      return undefined
+    }
+    const bun = await import('../server/bun/index.ts')
+    return { name: 'bun', serve: bun.serve }
+  }
   if (wanted === 'uws') {
     try {
       const uws = await import('../server/uws/index.ts')

@@ -8,6 +8,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
+import type { StopSignal } from './io.ts'
 
 /** Set by the primary in each worker's environment: the `host:port` to serve (the port already chosen). */
 export const WORKER_HOST_ENV = 'ROUTELESS_WORKER_HOST'
@@ -44,13 +45,19 @@ export function reportListening(url: string, handlers: number): void {
  * stay installed, so the second signal of a Ctrl-C (which reaches every process of the group) cannot kill a worker
  * that is draining.
  */
-export function workerStopSignal(): Promise<void> {
+export function workerStopSignal(): Promise<StopSignal> {
   return new Promise((resolve) => {
-    process.on('message', (m: { routeless?: string }) => m?.routeless === 'stop' && resolve())
-    process.once('disconnect', () => resolve())
-    process.on('SIGINT', () => resolve())
-    process.on('SIGTERM', () => resolve())
+    process.on('message', (m: Stop) => m?.routeless === 'stop' && resolve(m.signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM'))
+    process.once('disconnect', () => resolve('SIGINT'))
+    process.on('SIGINT', () => resolve('SIGINT'))
+    process.on('SIGTERM', () => resolve('SIGTERM'))
   })
+}
+
+/** The primary's word to a worker: stop, as on `signal` (SIGTERM: after the drain delay). */
+interface Stop {
+  routeless?: string
+  signal?: StopSignal
 }
 
 /** In a worker, once drained: close the channel to the primary, so that nothing keeps the process alive. */
@@ -66,8 +73,10 @@ export interface PrimaryOptions {
   env: Record<string, string>
   stdout: (line: string) => void
   stderr: (line: string) => void
-  /** Resolves when the workers should stop. */
-  stopSignal: Promise<void>
+  /** Resolves when the workers should stop (with the signal, passed on to them). */
+  stopSignal: Promise<StopSignal | undefined>
+  /** The workers' drain delay on SIGTERM, in ms: added to the time a stopping worker is given. */
+  drainDelay?: number
   /** The line printed once every worker listens. */
   describe: (url: string, handlers: number) => string
   /** How long a stopping worker may take before it is killed, in ms. */
@@ -120,26 +129,33 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
     first ??= r
   }
   o.stdout(o.describe(first!.url, first!.handlers))
-  await o.stopSignal
+  const signal = (await o.stopSignal) ?? 'SIGTERM'
   stopping = true
-  return (await stopAll(live, o.drainTimeout)) ? 0 : 1
+  const delay = signal === 'SIGTERM' ? (o.drainDelay ?? 0) : 0
+  return (await stopAll(live, o.drainTimeout, signal, delay)) ? 0 : 1
 }
 
 /** Asks every worker to drain and waits; kills the ones still there after the drain timeout. True if all exited 0. */
-async function stopAll(live: Set<Worker>, drainTimeout = 10_000): Promise<boolean> {
+async function stopAll(
+  live: Set<Worker>,
+  drainTimeout = 10_000,
+  signal: StopSignal = 'SIGINT',
+  drainDelay = 0,
+): Promise<boolean> {
   let clean = true
   await Promise.all(
     [...live].map(
       (worker) =>
         new Promise<void>((resolve) => {
-          const timer = setTimeout(() => worker.process.kill('SIGKILL'), drainTimeout + 2000)
+          const timer = setTimeout(() => worker.process.kill('SIGKILL'), drainDelay + drainTimeout + 2000)
           worker.once('exit', (code) => {
             clearTimeout(timer)
             if (code !== 0) clean = false
             resolve()
           })
-          if (worker.isConnected()) worker.send({ routeless: 'stop' })
-          else worker.process.kill('SIGTERM')
+          const stop: Stop = { routeless: 'stop', signal }
+          if (worker.isConnected()) worker.send(stop)
+          else worker.process.kill(signal)
         }),
     ),
   )

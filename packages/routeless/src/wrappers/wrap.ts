@@ -6,7 +6,8 @@
  *    `X-Request-ID`;
  * 2. **telemetry** (`telemetry.ts`: `tracing`, `metrics`): the request's server span, active while the rest runs, and
  *    its duration counted by route template; the metrics path answered;
- * 3. **CORS** (`cors`): preflights answered, allowed origins told so on every answer.
+ * 3. **CORS** (`cors`): preflights answered, allowed origins told so on every answer;
+ * 4. **docs** (`docs`): the API reference page's files at `/docs`, answered before the route table is asked.
  *
  * Each is a `Wrapper`: it takes the next `Handle` and returns one, working on the core's own request and answer, so
  * no Fetch object is built for it on node or uWS.
@@ -17,6 +18,8 @@ import type { IncomingRequest } from '../lifecycle/request.ts'
 import { accessLog } from './access-log.ts'
 import { cors, type CorsOptions } from './cors.ts'
 import type { Telemetry } from './telemetry.ts'
+import { docs, type RenderError } from './docs.ts'
+import type { ApiReference } from '../tooling/api-reference.ts'
 import type { Handle, Wrapper } from './types.ts'
 
 export type { Handle, Wrapper } from './types.ts'
@@ -29,6 +32,8 @@ export interface WrapOptions {
   telemetry?: Telemetry
   /** The `Allow` of the path a request names, or undefined when no controller answers it (for preflights). */
   allowOf: (incoming: IncomingRequest) => string | undefined
+  /** The API reference page, and how the app renders its errors (404, 405). */
+  docs?: { reference: ApiReference; renderError: RenderError }
 }
 
 /** `core` inside the wrappers `options` turn on. */
@@ -37,6 +42,7 @@ export function wrap(core: Handle, options: WrapOptions): Handle {
   if (options.accessLog) wrappers.push(accessLog(options.accessLog, options.telemetry?.logFields))
   if (options.telemetry) wrappers.push(options.telemetry.wrapper)
   if (options.cors) wrappers.push(cors(options.cors, options.allowOf))
+  if (options.docs) wrappers.push(docs(options.docs.reference, options.docs.renderError))
   let handle = core
   for (let i = wrappers.length - 1; i >= 0; i--) handle = wrappers[i]!(handle)
   return handle

@@ -81,11 +81,17 @@ export class NodeIncoming implements IncomingRequest {
 export class NodeEnv {
   [key: string]: unknown
   readonly req: IncomingMessage
-  constructor(req: IncomingMessage) {
+  readonly #server: { readonly draining: boolean }
+  constructor(req: IncomingMessage, server: { readonly draining: boolean }) {
     this.req = req
+    this.#server = server
   }
   get remoteAddress(): string | undefined {
     return this.req.socket.remoteAddress
+  }
+  /** The server is going away (`close()` was called): readiness checks answer 503. */
+  get draining(): boolean {
+    return this.#server.draining
   }
 }
 

@@ -14,12 +14,13 @@ import {
   IDLE_GRACE,
   LINGER_BYTES,
   LINGER_TIME,
+  Shutdown,
   type RunningServer,
   type Servable,
   type ServeOptions,
 } from '../shared/serving.ts'
 
-export type { RunningServer, ServeOptions } from '../shared/serving.ts'
+export type { CloseOptions, RunningServer, ServeOptions } from '../shared/serving.ts'
 import { NodeEnv, NodeIncoming, sendAnswer } from './exchange.ts'
 import type { IncomingRequest } from '../../lifecycle/request.ts'
 import { authorityOf, normalizeTarget, serverAllow } from '../shared/request-target.ts'
@@ -38,6 +39,12 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     ? app.handle.bind(app)
     : (incoming, env) => app.fetch(incoming.request(), env)
   let closing = false
+  let closed: Promise<void> | undefined
+  const shutdown = new Shutdown(options.drainDelay ?? 0, () => {
+    closing = true
+    sockets?.close()
+    return (closed ??= drain(server, options.drainTimeout ?? DRAIN_TIMEOUT))
+  })
   const lingerTime = options.linger?.time ?? LINGER_TIME
   const lingerBytes = options.linger?.bytes ?? LINGER_BYTES
   /** `Connection: close` for this answer; when the body is left unread, the connection lingers after it. */
@@ -56,7 +63,7 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     const incoming = new NodeIncoming(req, res, target, raw.charCodeAt(0) === 47 ? undefined : authorityOf(raw))
     let answer: Answer | Promise<Answer>
     try {
-      answer = handle(incoming, new NodeEnv(req))
+      answer = handle(incoming, new NodeEnv(req, shutdown))
     } catch (error) {
       answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
     }
@@ -66,24 +73,22 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
   }
 
   const server = createServer({ keepAliveTimeout: 5000 }, onRequest)
+  let sockets: ReturnType<typeof attachWebSockets> | undefined
   server.on('connect', (_req: IncomingMessage, socket: Socket) => refuseConnect(socket))
   // WebSockets: upgrades are decided by the app's WEBSOCKET handlers (only for apps that can upgrade).
-  const sockets =
+  sockets =
     typeof (app as Partial<UpgradingApp>).upgrade === 'function'
       ? attachWebSockets(server, app as unknown as UpgradingApp)
       : undefined
   await listen(server, host, options.port ?? 8000)
   const port = (server.address() as AddressInfo).port
-  let closed: Promise<void> | undefined
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    close: () => {
-      if (closed) return closed
-      closing = true
-      sockets?.close()
-      return (closed = drain(server, options.drainTimeout ?? DRAIN_TIMEOUT))
+    get draining() {
+      return shutdown.draining
     },
+    close: (closeOptions) => shutdown.close(closeOptions),
   }
 }
 
@@ -186,10 +191,16 @@ function drain(server: Server, timeout: number): Promise<void> {
     const cut = setTimeout(() => server.closeAllConnections(), timeout)
     grace.unref()
     cut.unref()
-    NetServer.prototype.close.call(server, () => {
+    const done = () => {
       clearTimeout(grace)
       clearTimeout(cut)
       resolve()
-    })
+    }
+    try {
+      NetServer.prototype.close.call(server, done)
+    } catch {
+      // Bun's node:http server is no net.Server inside: its own close() (idle connections closed at once) it is.
+      server.close(done)
+    }
   })
 }

@@ -165,13 +165,18 @@ export class Exchange extends UwsResponse implements IncomingRequest {
     super.finished()
   }
 
+  /** The server this exchange belongs to. */
+  get host(): ExchangeHost {
+    return this.server
+  }
+
   readRemoteAddress(): string | undefined {
     if (this.done) return undefined
     return Buffer.from(this.res.getRemoteAddressAsText()).toString()
   }
 }
 
-/** `this.env` on uWS: the peer's address, read when asked. */
+/** `this.env` on uWS: the peer's address, read when asked, and whether the server is draining. */
 class UwsEnv {
   [key: string]: unknown
   #exchange: Exchange
@@ -181,6 +186,10 @@ class UwsEnv {
   }
   get remoteAddress(): string | undefined {
     return (this.#address ??= this.#exchange.readRemoteAddress())
+  }
+  /** The server is going away (`close()` was called): readiness checks answer 503. */
+  get draining(): boolean {
+    return this.#exchange.host.draining
   }
 }
 

@@ -17,6 +17,7 @@ import {
   IDLE_GRACE,
   LINGER_BYTES,
   LINGER_TIME,
+  Shutdown,
   type RunningServer,
   type ServeOptions,
 } from '../shared/serving.ts'
@@ -25,7 +26,7 @@ import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
 import { Exchange, headerList, internalError } from './exchange.ts'
 
-export type { RunningServer } from '../shared/serving.ts'
+export type { CloseOptions, RunningServer } from '../shared/serving.ts'
 
 export interface UwsServeOptions extends ServeOptions {
   /**
@@ -101,6 +102,9 @@ export async function serve(app: Servable, options: UwsServeOptions = {}): Promi
     time: options.linger?.time ?? LINGER_TIME,
     bytes: options.linger?.bytes ?? LINGER_BYTES,
   })
+  const shutdown = (server.shutdown = new Shutdown(options.drainDelay ?? 0, () =>
+    server.close(options.drainTimeout ?? DRAIN_TIMEOUT),
+  ))
   const socket = await new Promise<us_listen_socket | false>((resolve) => {
     if (options.reusePort) server.uapp.listen(host, options.port ?? 8000, resolve)
     else server.uapp.listen(host, options.port ?? 8000, uws.LIBUS_LISTEN_EXCLUSIVE_PORT, resolve)
@@ -111,7 +115,10 @@ export async function serve(app: Servable, options: UwsServeOptions = {}): Promi
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    close: () => server.close(options.drainTimeout ?? DRAIN_TIMEOUT),
+    get draining() {
+      return shutdown.draining
+    },
+    close: (closeOptions) => shutdown.close(closeOptions),
   }
 }
 
@@ -184,6 +191,8 @@ class UwsServer {
   /** Requests answered after the handler returned: what `close()` waits for. */
   readonly pending = new Set<Exchange>()
   closing = false
+  /** The stop `close()` runs (set once listening). */
+  shutdown: Shutdown | undefined
   readonly linger: { time: number; bytes: number }
   private closed: Promise<void> | undefined
   private idle: (() => void) | undefined
@@ -239,6 +248,10 @@ class UwsServer {
       (a) => exchange.send(a),
       (error) => exchange.send(internalError(error)),
     )
+  }
+
+  get draining(): boolean {
+    return this.shutdown?.draining ?? false
   }
 
   settled(exchange: Exchange): void {

@@ -13,6 +13,8 @@ import { errorReply, type Answer, type HeaderList, type Reply } from '../../life
 export interface ExchangeHost {
   readonly pending: Set<UwsResponse>
   readonly closing: boolean
+  /** `close()` was called (the drain delay may still be running): readiness checks answer 503. */
+  readonly draining: boolean
   /** Lingering close's bounds (see `Exchange.send`). */
   readonly linger: { time: number; bytes: number }
   settled(exchange: UwsResponse): void

@@ -1,0 +1,16 @@
+// GET /readyz → readyz.ts Default.GET()
+import type { ReadinessReport } from '@routeless/example-kit'
+import { Controller } from 'routeless'
+import type { Services } from '../src/services.ts'
+
+/**
+ * Readiness: 200 when every dependency answers, 503 naming those that do not, and 503 from SIGTERM on while the
+ * server drains (a load balancer stops sending here before the port closes).
+ */
+export class Default extends Controller<Services> {
+  async GET(): Promise<ReadinessReport> {
+    const report = await this.context.readiness.check({ draining: this.env.draining })
+    if (report.status !== 'ready') this.response.status = 503
+    return report
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Serving on Bun's own server: `Bun.serve` with the app's Fetch handler, what the CLI runs when it runs on Bun
+ * (about twice the requests per CPU second of routeless's node:http server through Bun's node compatibility:
+ * docs/BENCHMARKS.md). Bun parses and frames the requests; routeless sees each as a Fetch `Request`.
+ * @module
+ */
+import { HttpError } from '../../app/errors.ts'
+import { errorResponse } from '../../lifecycle/response.ts'
+import type { UpgradingApp } from '../../lifecycle/websocket.ts'
+import { DRAIN_TIMEOUT, Shutdown, type RunningServer, type Servable, type ServeOptions } from '../shared/serving.ts'
+import { bunRuntime, type BunServer } from './bun-types.ts'
+import { upgrade, wantsUpgrade, websocketHandlers, type SocketData } from './websocket.ts'
+
+export interface BunServeOptions extends Pick<ServeOptions, 'host' | 'port' | 'drainTimeout' | 'drainDelay'> {
+  /** Several processes on one port (SO_REUSEPORT: the kernel spreads the connections). */
+  reusePort?: boolean
+}
+
+/** Serves `app` on `Bun.serve`; rejects outside Bun, and with a clear error when the port is taken. */
+export async function serve(app: Servable, options: BunServeOptions = {}): Promise<RunningServer> {
+  const bun = bunRuntime()
+  if (!bun) throw new Error('The Bun server needs Bun (run the CLI with bun, or use --server=node)')
+  const host = options.host ?? '127.0.0.1'
+  const port = options.port ?? 8000
+  const upgrading =
+    typeof (app as Partial<UpgradingApp>).upgrade === 'function' ? (app as unknown as UpgradingApp) : undefined
+  let server: BunServer
+  let closed: Promise<void> | undefined
+  const shutdown = new Shutdown(
+    options.drainDelay ?? 0,
+    () => (closed ??= drain(server, options.drainTimeout ?? DRAIN_TIMEOUT)),
+  )
+  try {
+    server = bun.serve<SocketData>({
+      hostname: host,
+      port,
+      reusePort: options.reusePort,
+      fetch(request, server) {
+        // Only what a guard or a log asks for is computed: the client's address.
+        const env = {
+          get remoteAddress() {
+            return server.requestIP(request)?.address
+          },
+          get draining() {
+            return shutdown.draining
+          },
+        }
+        if (upgrading && wantsUpgrade(request)) return upgrade(upgrading, request, server, env)
+        return app.fetch(request, env)
+      },
+      // app.fetch never rejects; this answers what Bun itself fails on.
+      error: (error) => errorResponse(new HttpError(500, 'The server could not answer this request', { cause: error })),
+      websocket: upgrading ? websocketHandlers(upgrading) : undefined,
+    })
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code === 'EADDRINUSE')
+      throw Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
+    throw error
+  }
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${server.port}`,
+    port: server.port,
+    get draining() {
+      return shutdown.draining
+    },
+    close: (closeOptions) => shutdown.close(closeOptions),
+  }
+}
+
+/** Stops listening now, lets what is in flight finish, and cuts what is left at `timeout`. */
+async function drain(server: BunServer, timeout: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const cut = new Promise<void>((resolve) => {
+    timer = setTimeout(() => resolve(server.stop(true)), timeout)
+  })
+  await Promise.race([server.stop(false), cut])
+  clearTimeout(timer)
+}
