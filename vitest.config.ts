@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^routeless\/node$/, replacement: src('node.ts') },
       { find: /^routeless\/cli$/, replacement: src('cli.ts') },
       { find: /^routeless\/uws$/, replacement: src('uws.ts') },
+      { find: /^routeless\/fetch$/, replacement: src('fetch.ts') },
     ],
   },
   test: {

@@ -33,6 +33,7 @@ const PEERS = {
   'routeless-node': 'routeless on node:http',
   'routeless-node-otel': 'routeless on node:http, tracing (SDK, no-op exporter) + metrics',
   'routeless-uws-otel': 'routeless on uWS, tracing (SDK, no-op exporter) + metrics',
+  'routeless-whatwg': 'routeless/fetch (@whatwg-node/server on node:http)',
   'whatwg-node': '@whatwg-node/server (node:http)',
   'whatwg-node-uws': 'before: routeless app.fetch via @whatwg-node/server uWS adapter',
   'routeless-node-fetch': 'before: routeless app.fetch via @whatwg-node/server (node:http)',

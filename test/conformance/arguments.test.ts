@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { describeTargets } from '../_targets.ts'
+import { blobType, describeTargets, skipWhere } from '../_targets.ts'
 import { fixtureApp } from '../_apps.ts'
 
 const json = (body: unknown, method = 'POST'): RequestInit => ({
@@ -75,7 +75,7 @@ describeTargets('Keyword arguments', fixtureApp('args'), (t) => {
     expect(await res.json()).toEqual({
       note: 'hello',
       name: 'a.txt',
-      type: 'text/plain',
+      type: blobType(t(), 'text/plain'),
       size: 13,
       text: 'file contents',
     })
@@ -144,7 +144,8 @@ describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
     expect(res.status).toBe(413)
     expect((await res.json()).message).toBe('Request body is larger than the limit of 1024 bytes')
   })
-  it('answers 413 for a streamed body without Content-Length once it passes the limit', async () => {
+  it('answers 413 for a streamed body without Content-Length once it passes the limit', async (ctx) => {
+    skipWhere(t(), 'early-refusal', ctx)
     const chunk = new TextEncoder().encode('x'.repeat(512))
     let sent = 0
     const body = new ReadableStream<Uint8Array>({

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { describeTargets } from '../_targets.ts'
+import { blobType, describeTargets, skipWhere } from '../_targets.ts'
 import { fixtureApp, logged } from '../_apps.ts'
 
 describeTargets('Return values', fixtureApp('returns'), (t) => {
@@ -33,7 +33,7 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
     expect(bytes.headers.get('content-type')).toBe('application/octet-stream')
     expect(await bytes.text()).toBe('raw bytes')
     const blob = await get('blob')
-    expect(blob.headers.get('content-type')).toBe('text/html')
+    expect(blob.headers.get('content-type')).toBe(blobType(t(), 'text/html'))
     expect(await blob.text()).toBe('<p>blob</p>')
     expect(await (await get('stream')).text()).toBe('chunk1,chunk2')
     expect(await (await get('iterable')).text()).toBe('abc')
@@ -56,13 +56,14 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
       when: '1970-01-01T00:00:00.000Z',
     })
   })
-  it('answers 500 with a log line, never a lossy body, for what JSON cannot represent', async () => {
+  it('answers 500 with a log line, never a lossy body, for what JSON cannot represent', async (ctx) => {
     const before = logged.length
     for (const kind of ['map-number-keys', 'nan', 'nested-generator']) {
       const res = await get(kind)
       expect(res.status, kind).toBe(500)
       expect((await res.json()).message).toBe('The server could not answer this request')
     }
+    skipWhere(t(), 'logs', ctx) // the answers are checked; the log lines are written elsewhere
     expect(logged.length).toBe(before + 3)
     expect(String(logged.at(-1))).toMatch(/Member "rows" of the returned value is a Generator/)
   })
@@ -117,7 +118,7 @@ describeTargets('Errors', fixtureApp('returns'), (t) => {
     expect(res.status).toBe(202)
     expect(await res.json()).toEqual({ stopped: true })
   })
-  it('answers 500 with a generic message for a thrown Error, and logs it', async () => {
+  it('answers 500 with a generic message for a thrown Error, and logs it', async (ctx) => {
     const before = logged.length
     for (const kind of ['crash', 'crash-async', 'bigint']) {
       const res = await get(kind)
@@ -130,6 +131,7 @@ describeTargets('Errors', fixtureApp('returns'), (t) => {
       })
       expect(text).not.toMatch(/secret|BigInt/)
     }
+    skipWhere(t(), 'logs', ctx)
     expect(logged.length).toBe(before + 3)
   })
 })

@@ -11,7 +11,7 @@ import { afterAll, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { createLogger } from 'routeless'
 import { fixtureApp } from '../_apps.ts'
-import { describeTargets } from '../_targets.ts'
+import { describeTargets, skipWhere } from '../_targets.ts'
 
 const exporter = new InMemorySpanExporter()
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
@@ -146,6 +146,7 @@ describeTargets('Tracing', fixtureApp('telemetry', { accessLog: true, logger }),
 
   it('gives a WebSocket upgrade its span, 101 when accepted and the refusal status when not', async (ctx) => {
     if (!t().url) return ctx.skip() // in-process fetch has no sockets
+    skipWhere(t(), 'websockets', ctx)
     const ws = new WebSocket(`${t().url!.replace('http', 'ws')}/room/lobby`)
     const first = await new Promise<string>((resolve, reject) => {
       ws.once('message', (m) => resolve(m.toString()))

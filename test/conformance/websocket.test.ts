@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { describeTargets } from '../_targets.ts'
+import { describeTargets, skipWhere } from '../_targets.ts'
 import { fixtureApp } from '../_apps.ts'
 
 type Opened = { ws: WebSocket; messages: (string | Buffer)[]; next: () => Promise<string | Buffer> }
@@ -33,6 +33,7 @@ const closeOf = (ws: WebSocket) =>
 describeTargets('WebSockets', fixtureApp('features'), (t) => {
   it('exchanges text and binary messages with a WEBSOCKET handler', async (ctx) => {
     if (!t().url) return ctx.skip() // in-process fetch has no sockets; upgrade decisions are tested below
+    skipWhere(t(), 'websockets', ctx)
     const { ws, next } = await connect(`${t().url!.replace('http', 'ws')}/chat/room1?token=letmein`)
     expect(await next()).toBe('joined room1')
     ws.send('hello')
@@ -45,6 +46,7 @@ describeTargets('WebSockets', fixtureApp('features'), (t) => {
   })
   it('closes only the failing socket with 1011 when a handler throws', async (ctx) => {
     if (!t().url) return ctx.skip()
+    skipWhere(t(), 'websockets', ctx)
     const base = `${t().url!.replace('http', 'ws')}/chat`
     const a = await connect(`${base}/a?token=letmein`)
     const b = await connect(`${base}/b?token=letmein`)
@@ -60,6 +62,7 @@ describeTargets('WebSockets', fixtureApp('features'), (t) => {
   })
   it('refuses with the guard’s HTTP answer, and 404 where no controller takes WebSockets', async (ctx) => {
     if (!t().url) return ctx.skip()
+    skipWhere(t(), 'websockets', ctx)
     const base = t().url!.replace('http', 'ws')
     await expect(connect(`${base}/chat/x?token=wrong`)).rejects.toMatchObject({ status: 403 })
     await expect(connect(`${base}/`)).rejects.toMatchObject({ status: 404 })

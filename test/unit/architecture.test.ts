@@ -64,7 +64,7 @@ const folderOf = (file: string) =>
     .join('/')
 
 /** The server adapters: none imports another. */
-const ADAPTERS = ['server/node', 'server/uws', 'server/bun']
+const ADAPTERS = ['server/node', 'server/uws', 'server/bun', 'server/fetch']
 
 describe('The package layout', () => {
   it('has no import circle among its modules', () => {
@@ -83,17 +83,17 @@ describe('The package layout', () => {
     }
   })
 
-  it('keeps the core (app, lifecycle, routing, binding, guards, wrappers) free of servers, the CLI and the tooling', () => {
+  it('keeps the core (app, lifecycle, routing, binding, guards, wrappers) free of servers, the CLI, the bundler and the tooling', () => {
     const core = new Set(['app', 'lifecycle', 'routing', 'binding', 'guards', 'wrappers'])
-    const outer = new Set([...ADAPTERS, 'server/shared', 'cli'])
+    const outer = new Set([...ADAPTERS, 'server/shared', 'cli', 'bundle'])
     for (const [file, deps] of graph) {
       if (!core.has(folderOf(file))) continue
       for (const d of deps) expect(outer.has(folderOf(d)), `${file} imports ${d}`).toBe(false)
     }
   })
 
-  it('keeps its entry points thin: only index, node, uws, cli and bin at the top', () => {
+  it('keeps its entry points thin: only index, node, uws, fetch, cli and bin at the top', () => {
     const top = readdirSync(SRC).filter((f) => f.endsWith('.ts'))
-    expect(top.sort()).toEqual(['bin.ts', 'cli.ts', 'index.ts', 'node.ts', 'uws.ts'])
+    expect(top.sort()).toEqual(['bin.ts', 'cli.ts', 'fetch.ts', 'index.ts', 'node.ts', 'uws.ts'])
   })
 })

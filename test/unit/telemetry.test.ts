@@ -68,9 +68,10 @@ describe('the optional peers', () => {
     expect((error as RoutelessError).code).toBe('ROUTELESS_ERR_TELEMETRY')
     expect((error as Error).message).toBe('metrics needs the optional peer prom-client: npm i prom-client')
   })
-  it('lets any other failure of the import through', async () => {
+  it('lets any other failure of a required peer through, and leaves tracing off when detection cannot import it', async () => {
     const broken = () => Promise.reject(new SyntaxError('Unexpected token'))
     await expect(importPeer(broken, 'prom-client', true)).rejects.toThrow(SyntaxError)
+    expect(await importPeer(broken, '@opentelemetry/api', false)).toBeUndefined()
   })
 })
 

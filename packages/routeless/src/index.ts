@@ -4,6 +4,10 @@
  */
 export { Application, createApp, DEFAULT_BODY_LIMIT } from './app/application.ts'
 export type { AppOptions, ControllerSource, ModuleMap } from './app/application.ts'
+export { createAppFromModules } from './app/from-modules.ts'
+export type { ControllerModule } from './app/from-modules.ts'
+export type { ExecutionContext } from './app/execution-context.ts'
+export type { Manifest } from './binding/manifest.ts'
 export { Controller } from './app/controller.ts'
 export type {
   ErrorRenderer,
@@ -55,7 +59,7 @@ export { createLogger, LOG_FORMATS, LOG_LEVELS } from './app/logging.ts'
 export { withAccessLog } from './wrappers/access-log.ts'
 export { RequestHeaders } from './lifecycle/headers.ts'
 export type { Logger, LoggerOptions, LogFormat, LogLevel } from './app/logging.ts'
-export { defineConfig } from './cli/config.ts'
+export { appOptionsFromConfig, defineConfig } from './cli/config.ts'
 export type { RoutelessConfig } from './cli/config.ts'
 export { watchControllers } from './tooling/watch.ts'
 export type { Watcher, WatchOptions } from './tooling/watch.ts'

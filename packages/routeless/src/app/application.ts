@@ -4,6 +4,7 @@
  */
 import type { ErrorRenderer } from './controller.ts'
 import { HttpError, isHttpError } from './errors.ts'
+import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
 import type { Logger } from './logging.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
@@ -140,9 +141,17 @@ export class Application {
     return app
   }
 
-  /** Answers one request. Never rejects: every failure becomes an error response. */
-  async fetch(request: Request, env: Record<string, unknown> = {}): Promise<Response> {
-    return toFetchResponse(await this.wrapped(fromRequest(request), env))
+  /**
+   * Answers one request. Never rejects: every failure becomes an error response. `env` is `this.env` (a Worker's
+   * bindings); a Workers-style `ctx` adds its `waitUntil` to it (`app/execution-context.ts`).
+   */
+  fetch(request: Request, env: Record<string, unknown> = {}, ctx?: ExecutionContext): Promise<Response> {
+    try {
+      const answer = this.wrapped(fromRequest(request), ctx ? withExecutionContext(env, ctx) : env)
+      return answer instanceof Promise ? answer.then(toFetchResponse) : Promise.resolve(toFetchResponse(answer))
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   /**

@@ -112,7 +112,9 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     warnings,
     lookup(source, className, method) {
       if (staleFiles.has(source.file)) return undefined
-      const file = source.file.startsWith('<') ? fileOfModule(current, source.parts.join('/')) : rel(source.file)
+      const file = source.file.startsWith('<')
+        ? (source.manifestFile ?? fileOfModule(current, source.parts.join('/')))
+        : rel(source.file)
       return file === undefined ? undefined : current.handlers[handlerKey(file, className, method)]
     },
   }

@@ -185,3 +185,13 @@ export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context
 export async function makeContext(config: RoutelessConfig): Promise<unknown> {
   return typeof config.context === 'function' ? await (config.context as () => unknown)() : config.context
 }
+
+/**
+ * The app options a config gives, its `context` made (a function is called once): what the CLI passes to
+ * `createApp`, and what a server script of your own does with the same file
+ * (`createApp('controllers', await appOptionsFromConfig(config))`).
+ */
+export async function appOptionsFromConfig(config: RoutelessConfig): Promise<AppOptions> {
+  const context = await makeContext(config)
+  return context === undefined ? appOptionsOf(config) : { ...appOptionsOf(config), context }
+}

@@ -3,6 +3,7 @@
  * prints the route table. `runCli(argv)` resolves to the exit code, so tests call it in-process.
  * @module
  */
+import { rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import yargs from 'yargs'
 import path from 'node:path'
@@ -43,7 +44,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
   // left out is told apart from one given.
   const settings = async (args: { prefix?: unknown; config?: string }) => {
-    const { config } = await loadConfig(args.config)
+    const { config, file } = await loadConfig(args.config)
     const given = prefixes(args.prefix)
     const prefix = given.length
       ? given
@@ -52,7 +53,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         : config.prefix?.length
           ? (config.prefix as string[])
           : ['controllers']
-    return { config, prefix }
+    return { config, prefix, file }
   }
   const parser = yargs(argv)
     .scriptName('routeless')
@@ -217,14 +218,28 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     )
     .command(
       'build',
-      'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking',
+      'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking; --target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
       (y) =>
-        y.option('out', { type: 'string', describe: 'Where to write it', default: MANIFEST_PATH }).option('strict', {
-          type: 'boolean',
-          describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
-        }),
+        y
+          .option('target', {
+            choices: ['manifest', 'worker'] as const,
+            default: 'manifest' as const,
+            describe: 'manifest: the signature manifest; worker: a bundle whose default export is { fetch }',
+          })
+          .option('out', {
+            type: 'string',
+            describe: `Where to write it (default ${MANIFEST_PATH}; with --target=worker, ${WORKER_OUT})`,
+          })
+          .option('strict', {
+            type: 'boolean',
+            describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
+          }),
       async (args) => {
-        code = await buildCommand((await settings(args)).prefix, args.out, io, Boolean(args.strict))
+        const { prefix, file } = await settings(args)
+        code =
+          args.target === 'worker'
+            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict))
+            : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict))
       },
     )
     .command(
@@ -364,6 +379,38 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
     const handlers = Object.keys(manifest.handlers).length
     io.stdout(
       `routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${Object.keys(manifest.files).length} files, TypeScript ${ts.version} (${Math.round(performance.now() - started)} ms)`,
+    )
+    return 0
+  } catch (error) {
+    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
+    else io.stderr(`routeless: ${(error as Error).message}`)
+    return 1
+  }
+}
+
+const WORKER_OUT = 'dist/worker.js'
+
+/** `routeless build --target=worker`: the tree bundled into one module (`bundle/worker.ts`). */
+async function workerCommand(
+  prefix: string[],
+  out: string,
+  config: string | undefined,
+  io: CliIO,
+  strict: boolean,
+): Promise<number> {
+  const cwd = process.cwd()
+  const started = performance.now()
+  try {
+    const { buildWorker } = await import('../bundle/worker.ts')
+    const built = await buildWorker({ prefixes: prefix, out, cwd, config })
+    for (const w of built.warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
+    if (strict && built.warnings.length > 0) {
+      rmSync(built.file, { force: true })
+      io.stderr(`routeless: build --strict: ${built.warnings.length} parameters cannot be checked; ${out} not written`)
+      return 1
+    }
+    io.stdout(
+      `routeless: wrote ${path.relative(cwd, built.file)}: ${built.handlers} handlers from ${built.modules} modules, ${Math.round(built.bytes / 1024)} KiB (${Math.round(performance.now() - started)} ms)`,
     )
     return 0
   } catch (error) {

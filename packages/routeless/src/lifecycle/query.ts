@@ -20,24 +20,32 @@ export function parseQuery(query: string): Kwargs {
     addEntries(out, new URLSearchParams(query))
     return out
   }
-  const pairs: [string, string][] = []
-  for (const pair of query.split('&')) {
-    if (pair === '') continue
-    const eq = pair.indexOf('=')
-    pairs.push(eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)])
+  let start = 0
+  while (start <= query.length) {
+    let end = query.indexOf('&', start)
+    if (end < 0) end = query.length
+    if (end > start) {
+      const pair = query.slice(start, end)
+      const eq = pair.indexOf('=')
+      if (eq < 0) addEntry(out, pair, '')
+      else addEntry(out, pair.slice(0, eq), pair.slice(eq + 1))
+    }
+    start = end + 1
   }
-  addEntries(out, pairs)
   return out
 }
 
 export function addEntries(out: Kwargs, entries: Iterable<[string, string | File]>): void {
-  for (const [rawKey, value] of entries) {
-    const list = rawKey.endsWith('[]')
-    const key = list ? rawKey.slice(0, -2) : rawKey
-    if (key === '__proto__') continue
-    const prev = out[key]
-    if (prev === undefined) out[key] = list ? [value as string] : value
-    else if (Array.isArray(prev)) (prev as unknown[]).push(value)
-    else out[key] = [prev, value] as KwargValue
-  }
+  for (const [rawKey, value] of entries) addEntry(out, rawKey, value)
+}
+
+/** One `key=value`: a repeated key becomes an array, `ids[]` is always one, `__proto__` is never a key. */
+function addEntry(out: Kwargs, rawKey: string, value: string | File): void {
+  const list = rawKey.endsWith('[]')
+  const key = list ? rawKey.slice(0, -2) : rawKey
+  if (key === '__proto__') return
+  const prev = out[key]
+  if (prev === undefined) out[key] = list ? [value as string] : value
+  else if (Array.isArray(prev)) (prev as unknown[]).push(value)
+  else out[key] = [prev, value] as KwargValue
 }

@@ -69,9 +69,21 @@ class FetchIncoming implements IncomingRequest {
     return this.req.headers.get(name)
   }
 
+  /** A GET's body is only ever the one an adapter attached (Fetch lets a GET carry none); other methods say by header. */
+  hasBody(): boolean {
+    if (this.raw === undefined && this.method === 'GET' && !getBodies.has(this.req)) return false
+    const headers = this.req.headers
+    if (headers.has('transfer-encoding')) return true
+    const length = headers.get('content-length')
+    return length !== null && length !== '0'
+  }
+
   body(): ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null {
     if (this.raw !== undefined) return this.raw
-    return this.method === 'GET' ? (getBodies.get(this.req)?.body() ?? null) : this.req.body
+    if (this.method === 'GET') return getBodies.get(this.req)?.body() ?? null
+    // A declared length is taken whole by the runtime's own reader (Bun's and Deno's are native): one wait, and no
+    // stream made (Bun makes one when `body` is read).
+    return this.req.headers.has('content-length') ? wholeBody(this.req) : this.req.body
   }
 
   request(): Request {
@@ -81,6 +93,27 @@ class FetchIncoming implements IncomingRequest {
   url(): URL {
     return (this.parsed ??= new URL(this.req.url))
   }
+}
+
+/** A Request's body of declared length: whole through `arrayBuffer()`, or its stream for a reader. */
+function wholeBody(request: Request): WholeBody {
+  return {
+    whole(limit: number): Promise<Uint8Array> | undefined {
+      if (request.bodyUsed) return undefined
+      return request.arrayBuffer().then((buffer) => {
+        if (buffer.byteLength > limit) throw tooLarge(limit)
+        return new Uint8Array(buffer)
+      })
+    },
+    getReader: () => (request.body ?? new Response(null).body!).getReader(),
+    [Symbol.asyncIterator]: () => chunksIterator(request),
+  } as WholeBody
+}
+
+/** The chunks of a Request's body (none when it has none). */
+async function* chunksIterator(request: Request): AsyncGenerator<Uint8Array> {
+  if (request.body === null) return
+  yield* request.body as unknown as AsyncIterable<Uint8Array>
 }
 
 /** `http://host/a/b?c#d` → `/a/b?c`. A Request's URL is already normalised: no need to parse it again. */
@@ -264,6 +297,7 @@ export async function readBytes(
     try {
       return await whole
     } catch (error) {
+      if (isHttpError(error)) throw error
       throw new HttpError(400, 'The request body could not be read', { cause: error })
     }
   }

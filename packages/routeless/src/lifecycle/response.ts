@@ -257,6 +257,16 @@ function bytes(body: Reply['body'], status: number | undefined, headers: Headers
 /** Wraps a `Reply` in a Fetch `Response` (a `Response` passes through). */
 export function toFetchResponse(answer: Answer): Response {
   if (answer instanceof Response) return answer
+  const body = answer.body as TypedLater | null
+  // The common answer (no headers but its type, a body in memory) is made in one step, as Hono's `c.json` makes it.
+  if (answer.headers === undefined && !(body instanceof ReadableStream)) {
+    const init: ResponseInit =
+      answer.type === undefined
+        ? { status: answer.status }
+        : { status: answer.status, headers: { 'content-type': answer.type } }
+    if (answer.statusText !== undefined) init.statusText = answer.statusText
+    return new Response(answer.body as BodyInit | null, init)
+  }
   const headers =
     answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
   if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
@@ -265,7 +275,6 @@ export function toFetchResponse(answer: Answer): Response {
     statusText: answer.statusText,
     headers,
   })
-  const body = answer.body as TypedLater | null
   if (body instanceof ReadableStream && answer.type === JSON_TYPE && headers.get('content-type') === JSON_TYPE)
     body.typed = (type) => response.headers.set('content-type', type)
   return response

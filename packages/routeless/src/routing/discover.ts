@@ -20,6 +20,8 @@ export interface ModuleSource {
   file: string
   /** The prefix it was found under: two modules answering one path conflict only within one prefix. */
   root?: string
+  /** The module's file as the signature manifest names it, for modules given without a file (a bundle's). */
+  manifestFile?: string
   load: () => Promise<ModuleExports>
 }
 
@@ -75,15 +77,13 @@ function source(parts: string[], file: string, root: string, generation: number)
     file,
     root,
     load: async () => {
-      if (generation > 0) delete requireCache[file]
+      if (generation > 0) delete createRequire(import.meta.url).cache[file]
       // A library user's process (plain node, vitest: it leaves node_modules to Node) may have no TypeScript loader.
       if (isTypeScript(file)) await registerTypeScript()
       return unwrapCommonJs(await import(url))
     },
   }
 }
-
-const requireCache = createRequire(import.meta.url).cache
 
 /** A `.ts` file outside a `"type": "module"` package loads as CommonJS: its exports arrive under `default`. */
 function unwrapCommonJs(ns: ModuleExports): ModuleExports {

@@ -108,6 +108,11 @@ export function isForbiddenPart(part: string): boolean {
     const c = part.charCodeAt(i)
     if (c === 0x2f || c === 0x5c || c < 0x20 || c === 0x7f) return true // '/', '\\', control characters, NUL
   }
+  return isForbiddenName(part)
+}
+
+/** True for a part that names an inherited member (`constructor`, `__proto__` …) in any case. */
+export function isForbiddenName(part: string): boolean {
   // Lower-casing is the costly part: only for parts as long as a forbidden name.
   return part.length >= SHORTEST && part.length <= LONGEST && FORBIDDEN.has(part.toLowerCase())
 }

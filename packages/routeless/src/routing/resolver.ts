@@ -5,7 +5,7 @@
 import type { ErrorRenderer } from '../app/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
 import { childFor, isHttpMethod } from './table.ts'
-import { isForbiddenPart } from './naming.ts'
+import { isForbiddenName, isForbiddenPart } from './naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
@@ -116,18 +116,29 @@ function subResource(param: RouteNode, parts: string[], i: number): { node: Rout
 /** Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, NUL …). */
 export function splitPath(pathname: string): string[] | undefined {
   const out: string[] = []
-  for (const raw of pathname.split('/')) {
-    if (raw === '') continue
-    let part = raw
-    if (raw.includes('%')) {
-      try {
-        part = decodeURIComponent(raw)
-      } catch {
-        return undefined
+  const n = pathname.length
+  let start = 0
+  let escaped = false
+  // One pass: split at `/`, refuse a raw `\` or control character at once, decode only a part that has a `%`.
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? pathname.charCodeAt(i) : 0x2f
+    if (c === 0x2f) {
+      if (i > start) {
+        let part = pathname.slice(start, i)
+        if (escaped) {
+          try {
+            part = decodeURIComponent(part)
+          } catch {
+            return undefined
+          }
+          if (isForbiddenPart(part)) return undefined
+        } else if (part === '.' || part === '..' || isForbiddenName(part)) return undefined
+        out.push(part)
       }
-    }
-    if (isForbiddenPart(part)) return undefined
-    out.push(part)
+      start = i + 1
+      escaped = false
+    } else if (c === 0x25) escaped = true
+    else if (c === 0x5c || c < 0x20 || c === 0x7f) return undefined
   }
   return out
 }

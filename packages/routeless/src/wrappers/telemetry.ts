@@ -60,6 +60,14 @@ function methodOf(method: string): string {
 }
 
 /**
+ * The optional peers' names, held in constants so that a bundler (`routeless build --target=worker`, esbuild) leaves
+ * their imports to run time instead of requiring them installed: a bundle whose app turns neither option on never
+ * loads them.
+ */
+const OTEL_API = '@opentelemetry/api'
+const PROM_CLIENT = 'prom-client'
+
+/**
  * Imports the optional peers the options need. `tracing` unset: on when `@opentelemetry/api` is installed and an SDK
  * registered a tracer provider before the app was created; `true`: on (an SDK registered later is used from then on).
  */
@@ -70,28 +78,32 @@ export async function loadTelemetryPeers(options: {
   const peers: TelemetryPeers = {}
   const tracing = options.tracing
   if (tracing !== false) {
-    const api = await importPeer(() => import('@opentelemetry/api'), '@opentelemetry/api', tracing !== undefined)
+    const api = await importPeer<Api>(() => import(/* @vite-ignore */ OTEL_API), OTEL_API, tracing !== undefined)
     if (api && (tracing !== undefined || tracerRegistered(api))) peers.api = api
   }
   if (options.metrics) {
-    const prom = (await importPeer(() => import('prom-client'), 'prom-client', true)) as unknown as Prom
+    const prom = (await importPeer<Prom>(() => import(/* @vite-ignore */ PROM_CLIENT), PROM_CLIENT, true))!
     // prom-client is CommonJS: where a loader gives its exports as the default export only, use that.
     peers.prom = prom.Histogram === undefined ? (prom as unknown as { default: Prom }).default : prom
   }
   return peers
 }
 
-/** An optional peer, imported; undefined (or, when `required`, a `ROUTELESS_ERR_TELEMETRY`) when not installed. */
+/**
+ * An optional peer, imported. Not `required` (tracing left to detection): undefined when it cannot be imported at all
+ * (not installed; a runtime without it, as a Worker bundle). `required`: a `ROUTELESS_ERR_TELEMETRY` naming the
+ * package to install when it is missing, and any other failure of its import as it is.
+ */
 export async function importPeer<T>(load: () => Promise<T>, name: string, required: boolean): Promise<T | undefined> {
   try {
     return await load()
   } catch (cause) {
+    if (!required) return undefined
     const code = (cause as { code?: string }).code
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw cause
-    if (!required) return undefined
     throw new RoutelessError(
       'ROUTELESS_ERR_TELEMETRY',
-      `${name === 'prom-client' ? 'metrics' : 'tracing'} needs the optional peer ${name}: npm i ${name}`,
+      `${name === PROM_CLIENT ? 'metrics' : 'tracing'} needs the optional peer ${name}: npm i ${name}`,
       { cause },
     )
   }

@@ -1,0 +1,68 @@
+/**
+ * An application from controller modules given directly, for hosts with no filesystem at run time (a Worker, a
+ * bundle): `createAppFromModules([{ path: 'users', exports: users }], { manifest })`. It reads no file, calls no
+ * `process.cwd()` and imports no TypeScript: typed binding comes from the manifest `routeless build` wrote, passed as
+ * an object. `routeless build --target=worker` writes exactly this call, with every module imported statically.
+ * @module
+ */
+import type { ModuleExports, ModuleSource } from '../routing/discover.ts'
+import { buildRouteTable } from '../routing/route-table.ts'
+import { Application } from './application.ts'
+import type { AppOptions, ModuleMap } from './options.ts'
+
+/** One controller module of a bundle: what a prefix's file would be, already imported. */
+export interface ControllerModule {
+  /** Its path below the prefix, as a file's would be: `''` for the root (`index.ts`), `'users'`, `'v3/status'`. */
+  path: string
+  /** The module's exports (`import * as users from "./controllers/users.ts"`), or a function importing them. */
+  exports: ModuleExports | (() => Promise<ModuleExports>)
+  /** The file it was built from, as the signature manifest names it (`controllers/users.ts`): its types are found so. */
+  file?: string
+  /**
+   * The prefix it belongs to, when there are several: their modules merge (rule 9), and two modules answering one
+   * path conflict only within one prefix.
+   */
+  root?: string
+}
+
+/**
+ * Builds an application from `modules`: a list of `ControllerModule`s, or a module map keyed by path (`{ '': index,
+ * users }`). `options` are `createApp`'s; `manifest` is the signature manifest object (with it, handlers are typed as
+ * on node and `types` defaults to `'manifest'`; without it, to `'off'`: parameters bound by name). `cwd` defaults to
+ * `/` (nothing is read from it).
+ */
+export async function createAppFromModules(
+  modules: ModuleMap | readonly ControllerModule[],
+  options: AppOptions = {},
+): Promise<Application> {
+  const manifest = options.manifest
+  const table = await buildRouteTable(moduleSources(modules), {
+    cwd: options.cwd ?? '/',
+    types: options.types ?? (typeof manifest === 'object' ? 'manifest' : 'off'),
+    manifest,
+    auth: options.auth,
+  })
+  const app = new Application(table, { ...options, cwd: options.cwd ?? '/' })
+  for (const warning of table.warnings) app.warn(warning)
+  return app
+}
+
+function moduleSources(modules: ModuleMap | readonly ControllerModule[]): ModuleSource[] {
+  const list: ControllerModule[] = Array.isArray(modules)
+    ? [...modules]
+    : Object.entries(modules).map(([path, exports]) => ({ path, exports }))
+  return list.map((m, i) => {
+    if (typeof m !== 'object' || m === null || typeof m.path !== 'string')
+      throw new TypeError(`createAppFromModules: module ${i} must be { path, exports }`)
+    const exports = m.exports
+    if ((typeof exports !== 'object' && typeof exports !== 'function') || exports === null)
+      throw new TypeError(`createAppFromModules: module "${m.path}" has no exports`)
+    return {
+      parts: m.path.split('/').filter(Boolean),
+      file: `<${m.file ?? `module ${m.path || 'index'}`}>`,
+      root: m.root,
+      manifestFile: m.file,
+      load: typeof exports === 'function' ? (exports as () => Promise<ModuleExports>) : async () => exports,
+    }
+  })
+}

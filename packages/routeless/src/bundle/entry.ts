@@ -1,0 +1,50 @@
+/**
+ * Internal: the source of a bundle's entry module — every controller module imported statically, the signature
+ * manifest as a literal, `createAppFromModules` called once at start-up (so schemas compile while the host still
+ * allows code generation: Workers refuse `new Function` while answering), and `export default { fetch }`.
+ * @module
+ */
+import type { Manifest } from '../binding/manifest.ts'
+
+/** One controller module the entry imports. */
+export interface EntryModule {
+  /** Its path below the prefix (`''`, `users`, `v3/status`). */
+  path: string
+  /** Absolute path of its file (what the entry imports). */
+  abs: string
+  /** Its file as the manifest names it (relative to the project, `/`-separated). */
+  file: string
+  /** Its prefix, as given. */
+  root: string
+}
+
+export interface EntryOptions {
+  modules: EntryModule[]
+  manifest: Manifest
+  /** Absolute path of `routeless.config.ts`, whose app options (and context) the app is made with. */
+  config?: string
+  /** App options given as data (tests and `--` flags), over the config's. */
+  options?: Record<string, unknown>
+}
+
+/** The entry module's source text. */
+export function entrySource({ modules, manifest, config, options }: EntryOptions): string {
+  const lines = ["import { appOptionsFromConfig, createAppFromModules } from 'routeless'"]
+  modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
+  if (config) lines.push(`import config from ${JSON.stringify(config)}`)
+  const list = modules.map(
+    (m, i) =>
+      `  { path: ${JSON.stringify(m.path)}, file: ${JSON.stringify(m.file)}, root: ${JSON.stringify(m.root)}, exports: m${i} },`,
+  )
+  lines.push(
+    '',
+    `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
+    `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
+    `export const app = await createAppFromModules([\n${list.join('\n')}\n], { ...options, ...${JSON.stringify(options ?? {})}, manifest })`,
+    '',
+    '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
+    'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',
+    '',
+  )
+  return lines.join('\n')
+}

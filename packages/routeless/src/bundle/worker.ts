@@ -1,0 +1,142 @@
+/**
+ * `routeless build --target=worker`: one self-contained ES module for hosts with no filesystem at run time
+ * (Cloudflare Workers; `deno serve` and Bun run it too). The controller tree is discovered and its signatures read
+ * here, at build time; the module imports every controller statically, carries the manifest, and reads no file when
+ * it starts. Node's built-in modules stay imports (`node:*`: the Worker needs `nodejs_compat`); every package,
+ * routeless included, is bundled in. TypeScript and its loader are not: a bundle has nothing left to compile.
+ * @module
+ */
+import { builtinModules } from 'node:module'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Plugin } from 'esbuild'
+import { RoutelessError } from '../app/errors.ts'
+import { collectSources } from '../app/options.ts'
+import type { Manifest } from '../binding/manifest.ts'
+import { entrySource, type EntryModule } from './entry.ts'
+
+export interface WorkerBuildOptions {
+  /** Controller prefixes, relative to `cwd`. */
+  prefixes: string[]
+  /** The module to write, relative to `cwd`. */
+  out: string
+  cwd: string
+  /** Absolute path of the `routeless.config.ts` to build in, when there is one. */
+  config?: string
+  /** App options given as data, over the config's (JSON-serialisable). */
+  options?: Record<string, unknown>
+  /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
+  manifest?: Manifest
+}
+
+export interface WorkerBuild {
+  /** Absolute path of the module written. */
+  file: string
+  bytes: number
+  modules: number
+  handlers: number
+  /** Parameters the manifest cannot check (bound by name), as `routeless build` prints them. */
+  warnings: string[]
+}
+
+/** Packages a bundle never needs at run time: loading them means a file was to be compiled or analysed. */
+const NOT_BUNDLED = /^(?:typescript|tsx|esbuild)(?:\/.*)?$/
+const BUILTINS = new Set(builtinModules.filter((m) => !m.startsWith('_')))
+
+/** Analyses the tree, writes the entry and bundles it with esbuild into `out`. */
+export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBuild> {
+  const { cwd } = options
+  const sources = collectSources(options.prefixes, cwd)
+  const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
+  const manifest =
+    options.manifest ??
+    (await analyzeTree(
+      sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
+      cwd,
+    ))
+  const modules: EntryModule[] = sources.map((s) => ({
+    path: s.parts.join('/'),
+    abs: s.file,
+    file: rel(s.file),
+    root: rel(s.root ?? s.file) || '.',
+  }))
+  const { build } = await import('esbuild')
+  const file = path.resolve(cwd, options.out)
+  const result = await build({
+    stdin: {
+      contents: entrySource({ modules, manifest, config: options.config, options: options.options }),
+      resolveDir: cwd,
+      sourcefile: 'routeless-worker-entry.js',
+      loader: 'js',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    // What Workers' own bundler resolves packages with; `main` for the CommonJS ones (ajv).
+    conditions: ['workerd', 'worker', 'browser', 'import', 'default'],
+    mainFields: ['module', 'main'],
+    plugins: [nodeBuiltins, notBundled],
+    write: false,
+    logLevel: 'silent',
+    legalComments: 'none',
+    // Keeps class names (a controller's error messages and `routeless routes` name them) through the bundle.
+    keepNames: true,
+  }).catch((cause: { errors?: { text: string; location?: { file: string; line: number } | null }[] }) => {
+    const first = cause.errors?.[0]
+    const where = first?.location ? ` (${first.location.file}:${first.location.line})` : ''
+    throw new RoutelessError(
+      'ROUTELESS_ERR_BUNDLE',
+      `the worker bundle failed: ${first ? first.text + where : String(cause)}`,
+      { cause },
+    )
+  })
+  const code = result.outputFiles[0]!.contents
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, code)
+  const warnings = Object.entries(manifest.handlers).flatMap(([key, types]) =>
+    (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),
+  )
+  return {
+    file,
+    bytes: code.byteLength,
+    modules: modules.length,
+    handlers: Object.keys(manifest.handlers).length,
+    warnings,
+  }
+}
+
+async function analyzeTree(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest> {
+  const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
+  const ts = await loadTypeScript(cwd)
+  if (!ts)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_TYPES',
+      "build reads the handlers' types with the TypeScript compiler: install typescript (npm i -D typescript)",
+    )
+  return analyze(ts, inputs, cwd)
+}
+
+/** `fs`, `node:fs`, `node:fs/promises` …: left as `node:` imports, which Workers serve under `nodejs_compat`. */
+const nodeBuiltins: Plugin = {
+  name: 'routeless-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z_/:]+$/ }, (args) => {
+      const name = args.path.startsWith('node:') ? args.path.slice(5) : args.path
+      if (!args.path.startsWith('node:') && !BUILTINS.has(name)) return undefined
+      return { path: `node:${name}`, external: true }
+    })
+  },
+}
+
+/** TypeScript, tsx and esbuild: a module that says why, in place of code a bundle never runs. */
+const notBundled: Plugin = {
+  name: 'routeless-not-bundled',
+  setup(build) {
+    build.onResolve({ filter: NOT_BUNDLED }, (args) => ({ path: args.path, namespace: 'routeless-not-bundled' }))
+    build.onLoad({ filter: /.*/, namespace: 'routeless-not-bundled' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`routeless: ${args.path} is not part of a bundle (its controllers are compiled in)`)})`,
+      loader: 'js',
+    }))
+  },
+}

@@ -1,0 +1,5 @@
+/**
+ * routeless/fetch: the application as a `@whatwg-node/server` adapter, for any Fetch host and node.
+ * @module
+ */
+export * from './server/fetch/index.ts'
