@@ -167,9 +167,7 @@ export class Application {
   /** Resolves the request, answers what needs no controller, and runs the handler's lifecycle for the rest. */
   private answer(incoming: IncomingRequest, env: Record<string, unknown>): Answer | Promise<Answer> {
     const method = incoming.method
-    const target = incoming.target
-    const q = target.indexOf('?')
-    const pathname = q < 0 ? target : target.slice(0, q)
+    const pathname = pathOf(incoming.target)
     // `WEBSOCKET` names the upgrade handler: as an HTTP method token it is unknown, never a call.
     const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
     switch (r.kind) {
@@ -197,7 +195,7 @@ export class Application {
       case 'options':
         return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
-    const call = newCall(r, incoming, pathname, env, q < 0 ? '' : target.slice(q + 1))
+    const call = newCall(r, incoming, pathname, env)
     try {
       const answer = this.pipelines.get(r.handler)!.run(call)
       return answer instanceof Promise ? answer.then(undefined, (error) => this.fail(call, error)) : answer
@@ -227,9 +225,7 @@ export class Application {
   }
 
   private async decideUpgrade(incoming: IncomingRequest, env: Record<string, unknown>): Promise<UpgradeDecision> {
-    const target = incoming.target
-    const q = target.indexOf('?')
-    const pathname = q < 0 ? target : target.slice(0, q)
+    const pathname = pathOf(incoming.target)
     const r = resolve(this.table, 'WEBSOCKET', pathname)
     const refuse = async (answer: Answer | Promise<Answer>): Promise<UpgradeDecision> => ({
       accepted: false,
@@ -256,7 +252,7 @@ export class Application {
         ),
       )
     }
-    const call = newCall(r, incoming, pathname, env, q < 0 ? '' : target.slice(q + 1))
+    const call = newCall(r, incoming, pathname, env)
     try {
       return (await this.pipelines.get(r.handler)!.run(call)) as unknown as UpgradeDecision
     } catch (error) {
@@ -300,14 +296,10 @@ export class Application {
   }
 }
 
-/** A request's `Call`, before its first stage. */
-function newCall(
-  r: Call['r'],
-  incoming: IncomingRequest,
-  pathname: string,
-  env: Record<string, unknown>,
-  query: string,
-): Call {
+/** A request's `Call`, before its first stage: the query of its target as the first keywords. */
+function newCall(r: Call['r'], incoming: IncomingRequest, pathname: string, env: Record<string, unknown>): Call {
+  const target = incoming.target
+  const query = pathname.length < target.length ? target.slice(pathname.length + 1) : ''
   return {
     r,
     incoming,
@@ -322,6 +314,7 @@ function newCall(
   }
 }
 
+/** The path of a request target (`/a/b?c` → `/a/b`). */
 function pathOf(target: string): string {
   const q = target.indexOf('?')
   return q < 0 ? target : target.slice(0, q)
