@@ -116,6 +116,8 @@ export interface ModuleOptions {
   bindings?: Record<string, string>
   /** Environment variables of the child. */
   env?: Record<string, string>
+  /** The Worker's compatibility date (workerd only; default `COMPATIBILITY_DATE`). */
+  compatibilityDate?: string
 }
 
 /**
@@ -129,7 +131,8 @@ export async function serveModule(
 ): Promise<RunningRuntime> {
   if (runtime === 'workerd') {
     const config = path.join(path.dirname(file), `${path.basename(file)}.capnp`)
-    writeFileSync(config, workerdConfig(path.basename(file), COMPATIBILITY_DATE, [], options.bindings))
+    const date = options.compatibilityDate ?? COMPATIBILITY_DATE
+    writeFileSync(config, workerdConfig(path.basename(file), date, [], options.bindings))
     const child = spawnChild(BINARIES.workerd(), ['serve', config, '--control-fd=3'], options.env ?? {}, true)
     return withCleanup(await running(runtime, child, undefined), undefined, config)
   }

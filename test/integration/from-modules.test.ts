@@ -17,10 +17,10 @@ describe('createAppFromModules', () => {
   it('binds by the manifest as createApp does: coercion, 400s', async () => {
     register({ prefixes: [fixture('typed')], options: {} })
     const manifest: Manifest = await manifestOf([fixture('typed')])
-    const app = await createAppFromModules(
-      [{ path: '', exports: typed, file: 'test/fixtures/typed/index.ts' }],
-      { manifest, logger: quiet },
-    )
+    const app = await createAppFromModules([{ path: '', exports: typed, file: 'test/fixtures/typed/index.ts' }], {
+      manifest,
+      logger: quiet,
+    })
     expect(app.table.types).toBe('manifest')
     expect(await (await app.request('/add/1/2')).json()).toBe(3)
     const bad = await app.request('/add/1/x')
