@@ -112,3 +112,20 @@ export async function startChildInstance(
 export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'
 export { untypedFields } from './openapi-coverage.ts'
 export { seededRandom } from './seeded-random.ts'
+export {
+  chromiumAvailable,
+  CHROMIUM,
+  documentOperations,
+  launchChromium,
+  openDocs,
+  renderedOperations,
+  tryItOut,
+} from './docs-page.ts'
+export { freePort, NGINX, type Nginx, ReadinessGate, startNginx } from './nginx.ts'
+export {
+  PG_BIN,
+  type PrivatePostgres,
+  type PrivateRedis,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from './private-servers.ts'
