@@ -13,7 +13,7 @@ import * as beta from '../fixtures/multi/two/beta.ts'
 
 const quiet = { error: () => {}, warn: () => {} }
 
-describe('createAppFromModules', () => {
+describe('createAppFromModules', { timeout: 60_000 }, () => {
   it('binds by the manifest as createApp does: coercion, 400s', async () => {
     register({ prefixes: [fixture('typed')], options: {} })
     const manifest: Manifest = await manifestOf([fixture('typed')])
