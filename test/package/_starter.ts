@@ -123,3 +123,54 @@ export const EXPECTED_ANSWERS: [number, unknown][] = [
   [200, { sum: 5 }],
   [400, 'Invalid parameters: a: must be a number, got "two"'],
 ]
+
+export const WORKERD = path.join(REPO, 'node_modules/.bin/workerd')
+
+/**
+ * Serves a Workers project's build the way `wrangler dev` does, with workerd itself: a config made from the
+ * project's wrangler.toml (`main`, `compatibility_date`, `compatibility_flags`), on a port the system picks (workerd
+ * reports it on its control descriptor).
+ */
+export function serveWorker(dir: string) {
+  const toml = readFileSync(path.join(dir, 'wrangler.toml'), 'utf8')
+  const field = (name: string) => new RegExp(`^${name}\\s*=\\s*(.+)$`, 'm').exec(toml)?.[1]
+  const main = JSON.parse(field('main') ?? 'null') as string
+  const date = JSON.parse(field('compatibility_date') ?? 'null') as string
+  const flags = JSON.parse(field('compatibility_flags') ?? '[]') as string[]
+  writeFileSync(
+    path.join(dir, 'workerd.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed ${JSON.stringify(main)}) ],
+  compatibilityDate = ${JSON.stringify(date)},
+  compatibilityFlags = ${JSON.stringify(flags)},
+);
+`,
+  )
+  const child = spawn(WORKERD, ['serve', 'workerd.capnp', '--control-fd=3'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  const url = new Promise<string>((resolve, reject) => {
+    let control = ''
+    ;(child.stdio[3] as NodeJS.ReadableStream).on('data', (d) => {
+      control += d
+      const listen = control
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { event: string; port: number })
+        .find((e) => e.event === 'listen')
+      if (listen) resolve(`http://127.0.0.1:${listen.port}`)
+    })
+    child.on('close', () => reject(new Error(`workerd exited before listening: ${output}`)))
+  })
+  url.catch(() => {})
+  return { url, output: () => output, kill: () => child.exitCode === null && child.kill('SIGKILL') }
+}

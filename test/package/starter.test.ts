@@ -8,7 +8,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run } from './_project.ts'
-import { answers, create, EXPECTED_ANSWERS, install, packBoth, serve, withRuntimes, type Packs } from './_starter.ts'
+import {
+  answers,
+  create,
+  EXPECTED_ANSWERS,
+  install,
+  packBoth,
+  serve,
+  serveWorker,
+  withRuntimes,
+  type Packs,
+} from './_starter.ts'
 
 let packs: Packs
 
@@ -131,6 +141,35 @@ describe('the Deno project', { timeout: 180_000 }, () => {
     try {
       expect(await answers(await s.url)).toEqual(EXPECTED_ANSWERS)
       await s.stop()
+    } finally {
+      s.kill()
+    }
+  })
+})
+
+describe('the Workers project', { timeout: 180_000 }, () => {
+  let dir: string
+  beforeAll(async () => {
+    // wrangler (60 MB with its own workerd) is not installed: the test serves the build with workerd, as wrangler does.
+    dir = await project('workers', ['wrangler'])
+  }, 300_000)
+
+  it('passes its own test (node:test through tsx)', async () => {
+    const tested = await run('npm', ['test'], { cwd: dir, timeout: 120_000 })
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0)
+    expect(tested.stdout).toMatch(/# pass 3\n# fail 0/)
+  })
+
+  it('builds the Worker (routeless build --target=worker) and serves it on workerd, per its wrangler.toml', async () => {
+    const built = await run('npm', ['run', 'build'], { cwd: dir, timeout: 180_000 })
+    expect(built.code, built.stdout + built.stderr).toBe(0)
+    expect(built.stdout).toMatch(/wrote dist\/worker\.js: 2 handlers/)
+    // Self-contained: nothing but node: built-ins left to import.
+    const bundle = readFileSync(path.join(dir, 'dist/worker.js'), 'utf8')
+    expect([...bundle.matchAll(/^import .* from "([^"]+)"/gm)].filter((m) => !m[1]!.startsWith('node:'))).toEqual([])
+    const s = serveWorker(dir)
+    try {
+      expect(await answers(await s.url)).toEqual(EXPECTED_ANSWERS)
     } finally {
       s.kill()
     }
