@@ -31,6 +31,8 @@ const PEERS = {
   'routeless-uws-typed': 'routeless on uWS, typed handlers',
   'node-raw': 'raw node:http',
   'routeless-node': 'routeless on node:http',
+  'routeless-node-otel': 'routeless on node:http, tracing (SDK, no-op exporter) + metrics',
+  'routeless-uws-otel': 'routeless on uWS, tracing (SDK, no-op exporter) + metrics',
   'routeless-whatwg': 'routeless/fetch (@whatwg-node/server on node:http)',
   'whatwg-node': '@whatwg-node/server (node:http)',
   'whatwg-node-uws': 'before: routeless app.fetch via @whatwg-node/server uWS adapter',
@@ -93,6 +95,8 @@ const WORKLOADS = {
       'node-raw',
       'routeless-uws',
       'routeless-node',
+      'routeless-uws-otel',
+      'routeless-node-otel',
       'fastify',
       'hono',
       'bun-raw',
@@ -109,7 +113,7 @@ const WORKLOADS = {
     method: 'GET',
     path: '/plain/accounts/42/orders?limit=3',
     expect: JSON.stringify(accountOrders(42, 3)),
-    peers: ['routeless-uws', 'routeless-node'],
+    peers: ['routeless-uws', 'routeless-node', 'routeless-uws-otel', 'routeless-node-otel'],
   },
 }
 
@@ -482,6 +486,16 @@ function targetsTable(results, o) {
       const t = r[ours][name].rps / r[peer][name].rps
       const c = r[peer][name].cpuUs / r[ours][name].cpuUs
       row(label, name, t, c, c >= goal)
+    }
+  }
+  // The operations issue's: tracing and metrics on cost at most 15% more server CPU per request than neither.
+  for (const name of o.workloads) {
+    for (const ours of ['routeless-node', 'routeless-uws']) {
+      const on = r[`${ours}-otel`]?.[name]
+      const off = r[ours]?.[name]
+      if (!on || !off) continue
+      const c = off.cpuUs / on.cpuUs
+      row(`${PEERS[ours]}: tracing + metrics ≤ 1.15× CPU/req of neither`, name, on.rps / off.rps, c, c >= 1 / 1.15)
     }
   }
   // The core-shape issue's: a guarded, typed handler within 10% of the same handler unguarded and untyped.

@@ -7,8 +7,8 @@ import type { Services } from './services.ts'
 const CONTROLLERS = fileURLToPath(new URL('../controllers', import.meta.url))
 
 export async function createConfigurationsApp(services: Services): Promise<Application> {
-  // The API reference page at /docs shows the document GET /openapi.json serves.
-  const app = await createApp(CONTROLLERS, { context: services, docs: { openapi: '/openapi.json' } })
+  // The API reference page at /docs shows the document GET /openapi.json serves; /metrics the request durations.
+  const app = await createApp(CONTROLLERS, { context: services, docs: { openapi: '/openapi.json' }, metrics: true })
   const openapi = configurationsOpenApi(app)
   services.openapi = () => openapi
   return app

@@ -2,13 +2,15 @@
  * The server: `PORT=8080 DATA_DIR=.data npm start --workspace examples/configurations`.
  * Reads the settings, opens (and migrates) the database, saves the USERS / USERS_FILE users, serves until SIGINT/SIGTERM.
  */
-import { drainDelayOf, stopOnSignals } from '@routeless/example-kit'
+import { drainDelayOf, startTelemetry, stopOnSignals } from '@routeless/example-kit'
 import { serve } from 'routeless/node'
 import { createConfigurationsApp } from './app.ts'
 import { openServices } from './services.ts'
 import { readSettings } from './settings.ts'
 
 async function main(): Promise<void> {
+  // First: routeless traces when an SDK is registered before the app is created (OTEL_* variables, example-kit).
+  const telemetry = await startTelemetry('configurations')
   const settings = readSettings()
   const { services, dialect, close } = await openServices(settings)
   for (const { username, password } of settings.users) {
@@ -19,7 +21,14 @@ async function main(): Promise<void> {
   const where =
     dialect === 'postgres' ? `PostgreSQL at ${new URL(settings.databaseUrl!).host}` : `SQLite in ${settings.dataDir}`
   console.log(`configurations: listening on ${server.url} (${where})`)
-  stopOnSignals(server, close, (line) => console.log(`configurations: ${line}`))
+  stopOnSignals(
+    server,
+    async () => {
+      await close()
+      await telemetry.shutdown()
+    },
+    (line) => console.log(`configurations: ${line}`),
+  )
 }
 
 main().catch((error: Error) => {

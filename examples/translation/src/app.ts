@@ -186,6 +186,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       renderError: renderDeepLError,
       cwd: path.dirname(CONTROLLERS),
       cors: corsOptions(config.corsOrigins),
+      metrics: true, // GET /metrics: request durations by route template (prom-client)
       docs: { openapi: '/openapi.json' }, // the API reference page at /docs, of the document below
     })
     const openapi = deeplOpenApi(app)

@@ -1,10 +1,12 @@
 /** `npm start --workspace examples/translation`: serves the DeepL-compatible API on HOST:PORT (127.0.0.1:8081). */
-import { drainDelayOf, stopOnSignals } from '@routeless/example-kit'
+import { drainDelayOf, startTelemetry, stopOnSignals } from '@routeless/example-kit'
 import { serve } from 'routeless/node'
 import { createTranslationApp } from './app.ts'
 import { readConfig } from './config.ts'
 import { startMockProxy } from './mock/proxy.ts'
 
+// First: routeless traces when an SDK is registered before the app is created (OTEL_* variables, example-kit).
+const telemetry = await startTelemetry('translation')
 const config = readConfig(process.env, process.argv.slice(2))
 const app = await createTranslationApp(config)
 const server = await serve(app, { host: config.host, port: config.port, drainDelay: drainDelayOf(process.env) })
@@ -24,6 +26,7 @@ stopOnSignals(
   async () => {
     await proxy?.close()
     await app.close()
+    await telemetry.shutdown()
   },
   (line) => console.log(`translation: ${line}`),
 )

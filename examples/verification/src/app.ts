@@ -59,6 +59,7 @@ export async function createVerificationService(config: Config): Promise<Verific
     context: services,
     bodyLimit: BODY_LIMIT,
     renderError: renderApiError,
+    metrics: true, // GET /metrics: request durations by route template (prom-client)
     docs: { openapi: '/openapi.json' }, // the API reference page at /docs
   })
   requireTypes(app)

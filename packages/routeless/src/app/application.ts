@@ -14,12 +14,15 @@ import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/requ
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import { resolve } from '../routing/resolver.ts'
+import { templateOf } from '../routing/templates.ts'
 import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
 import { notFoundHint } from '../tooling/explain.ts'
 import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
 import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import { originCheck } from '../wrappers/cors.ts'
+import { createTelemetry, loadTelemetryPeers, type TelemetryPeers } from '../wrappers/telemetry.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
+import { VERSION } from './version.ts'
 
 export {
   collectSources,
@@ -40,25 +43,41 @@ export class Application {
   private pipelines = new Map<Handler, Pipeline>()
   /** The lifecycle inside its wrappers (`wrappers/wrap.ts`): what `handle` and `fetch` run. */
   private readonly wrapped: Handle
+  /** The upgrade decision, inside the telemetry when it is on. */
+  private readonly upgrading: (incoming: IncomingRequest, env: Record<string, unknown>) => Promise<UpgradeDecision>
+  /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
+  private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
-  constructor(table: RouteTable, options: AppOptions = {}) {
+  /** `peers`: the optional packages `tracing` and `metrics` need, imported by `createApp` (`loadTelemetryPeers`). */
+  constructor(table: RouteTable, options: AppOptions = {}, peers: TelemetryPeers = {}) {
     this.table = table
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
       throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
+    const telemetry = createTelemetry(options, peers, {
+      routeOf: (method, pathname) => this.routeOf(method, pathname),
+      table: () => this.table,
+      accessLog: options.accessLog === true,
+      version: VERSION,
+      onError: (error) => this.logger.error('The metrics could not be collected', error),
+    })
     const docs = docsOptionsOf(options.docs)
     if (docs) checkDocsPath(table)
     this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
       accessLog: options.accessLog ? this.logger : undefined,
       cors: options.cors,
+      telemetry,
       allowOf: (incoming) => this.allowOf(incoming),
       docs: docs && {
         reference: new ApiReference(docs, (o) => this.openapi(o)),
         renderError: (error, incoming) => this.renderError(error, incoming, undefined),
       },
     })
+    const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
+    this.upgrading = telemetry ? telemetry.upgrade(decide) : decide
+    this.unhandled = telemetry?.unhandled
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
     this.pipelines = this.compile(table)
   }
@@ -97,6 +116,17 @@ export class Application {
     return r.kind === 'options' ? r.endpoint.allow : r.kind === 'match' ? r.endpoint.allow : undefined
   }
 
+  /**
+   * The route template a request is traced and counted under: the matched handler's for its number of path parts;
+   * a path's own for a 405 or an OPTIONS; undefined when no controller answers it (404, 501). `WEBSOCKET`: the
+   * upgrade handler's.
+   */
+  private routeOf(method: string, pathname: string): string | undefined {
+    const r = resolve(this.table, method, pathname)
+    if (r.kind === 'match') return templateOf(r.handler, r.args.length)
+    return r.kind === 'options' || r.kind === 'method-not-allowed' ? r.endpoint.path : undefined
+  }
+
   /** Loads every controller module under `source` and builds the route table. */
   static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
     const cwd = options.cwd ?? process.cwd()
@@ -106,7 +136,7 @@ export class Application {
       manifest: options.manifest,
       auth: options.auth,
     })
-    const app = new Application(table, options)
+    const app = new Application(table, options, await loadTelemetryPeers(options))
     for (const warning of table.warnings) app.warn(warning)
     return app
   }
@@ -175,6 +205,7 @@ export class Application {
   }
 
   private fail(call: Call, error: unknown): Answer | Promise<Answer> {
+    if (this.unhandled !== undefined && !isHttpError(error)) this.unhandled(call.incoming, error)
     return this.renderError(
       this.toHttpError(error, call.incoming.method, call.pathname),
       call.incoming,
@@ -189,8 +220,11 @@ export class Application {
    * last stage accepts with the socket handlers — or returns the HTTP answer that refuses (404 when no controller
    * takes WebSockets there, the handler's error). Adapters call this; it never rejects.
    */
-  async upgrade(request: Request, env: Record<string, unknown> = {}): Promise<UpgradeDecision> {
-    const incoming = fromRequest(request)
+  upgrade(request: Request, env: Record<string, unknown> = {}): Promise<UpgradeDecision> {
+    return this.upgrading(fromRequest(request), env)
+  }
+
+  private async decideUpgrade(incoming: IncomingRequest, env: Record<string, unknown>): Promise<UpgradeDecision> {
     const pathname = pathOf(incoming.target)
     const r = resolve(this.table, 'WEBSOCKET', pathname)
     const refuse = async (answer: Answer | Promise<Answer>): Promise<UpgradeDecision> => ({
@@ -207,7 +241,7 @@ export class Application {
       )
     }
     // Browsers send Origin on upgrades and no preflight: with CORS configured, only allowed origins may connect.
-    const origin = request.headers.get('origin')
+    const origin = incoming.header('origin')
     if (this.options.cors && origin !== null && !originCheck(this.options.cors)(origin)) {
       return refuse(
         this.renderError(

@@ -135,6 +135,8 @@ export const ERROR_CODES = {
   ROUTELESS_ERR_CONTROLLER:
     "a controller's static option has a value routeless cannot use (`static consumes = ['xml']`)",
   ROUTELESS_ERR_HANDLER_NAME: 'a handler name has more `$` placeholders than the handler takes positional parameters',
+  ROUTELESS_ERR_TELEMETRY:
+    '`tracing` or `metrics` asked for without its optional peer installed (`@opentelemetry/api`, `prom-client`), or a metrics path that is not absolute or that a controller answers',
   ROUTELESS_ERR_BUNDLE:
     '`routeless build --target=worker` could not bundle the tree (an import esbuild cannot resolve)',
 } as const

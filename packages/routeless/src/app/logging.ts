@@ -75,10 +75,12 @@ export function prettyLine(
   const paint = (c: keyof typeof PAINT, text: string) => (colour ? `\x1b[${PAINT[c]}m${text}\x1b[0m` : text)
   const clock = paint('dim', `${time.toTimeString().slice(0, 8)}.${String(time.getMilliseconds()).padStart(3, '0')}`)
   if (msg === 'request' && typeof fields.status === 'number') {
-    const { method, path, status, duration_ms, request_id, ...rest } = fields
+    // The ids (request, trace, span) are for machines: a human line shows them at debug level only.
+    const { method, path, status, duration_ms, request_id, trace_id, span_id, ...rest } = fields
     const code = String(status)
     const shade = status >= 500 ? 'red' : status >= 400 ? 'yellow' : 'green'
-    return `${clock} ${method} ${path} ${paint(shade, code)} ${duration_ms} ms${extras(rest)}${level === 'debug' ? paint('dim', ` ${request_id}`) : ''}`
+    const ids = trace_id === undefined ? ` ${request_id}` : ` ${request_id} trace ${trace_id} span ${span_id}`
+    return `${clock} ${method} ${path} ${paint(shade, code)} ${duration_ms} ms${extras(rest)}${level === 'debug' ? paint('dim', ids) : ''}`
   }
   const tag =
     level === 'error'

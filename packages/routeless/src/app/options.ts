@@ -6,6 +6,7 @@
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ErrorRenderer } from './controller.ts'
 import type { CorsOptions } from '../wrappers/cors.ts'
+import type { MetricsOption, TracingOption } from '../wrappers/telemetry.ts'
 import type { Logger } from './logging.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { discoverModules, type ModuleExports, type ModuleSource } from '../routing/route-table.ts'
@@ -51,6 +52,18 @@ export interface AppOptions {
    * crossed and before any part is decoded.
    */
   partLimit?: number
+  /**
+   * OpenTelemetry tracing through `@opentelemetry/api` (an optional peer): a server span per request named
+   * `METHOD /template`. Unset (default): on when an SDK registered a tracer provider before the app was created,
+   * else off and free. `true`: on; `{ tracerProvider }`: on, with that provider; `false`: off.
+   */
+  tracing?: TracingOption
+  /**
+   * Prometheus metrics through `prom-client` (an optional peer): the request duration histogram and the requests in
+   * flight by method, route template and status, exposed at `/metrics` (`{ path }` to choose, `{ registry }` for
+   * another registry than prom-client's global one). Off by default.
+   */
+  metrics?: MetricsOption
   /**
    * Serve an API reference page of the app's OpenAPI document at `/docs` (Swagger UI, with "try it out"), from the
    * `swagger-ui-dist` package: `true` shows the document generated from the controllers; `{ openapi }` names the

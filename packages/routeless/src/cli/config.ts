@@ -98,6 +98,8 @@ const KEYS = new Set([
   'explainNotFound',
   'types',
   'manifest',
+  'tracing',
+  'metrics',
   'drainDelay',
   'docs',
 ])
@@ -157,7 +159,8 @@ export class ConfigError extends Error {}
 
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
-  const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound } = config
+  const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound, tracing, metrics } =
+    config
   // `docs: true` shows the document `routeless openapi` prints: the config's `openapi` options apply to both.
   const docs = config.docs === true && config.openapi ? { openapi: config.openapi } : config.docs
   return Object.fromEntries(
@@ -171,6 +174,8 @@ export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context
       types,
       manifest,
       explainNotFound,
+      tracing,
+      metrics,
       docs,
     }).filter(([, v]) => v !== undefined),
   )

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import yargs from 'yargs'
 import path from 'node:path'
 import { collectSources } from '../app/application.ts'
-import { ConfigError, defaultServer, loadConfig, SERVERS } from './config.ts'
+import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS } from '../app/logging.ts'
 import { RoutelessError } from '../app/errors.ts'
 import { MANIFEST_PATH, writeManifest } from '../binding/manifest.ts'
@@ -110,6 +110,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             describe:
               'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits the README lists) or bun (Bun.serve, the default on Bun) (env ROUTELESS_SERVER)',
           })
+          .option('metrics', {
+            type: 'string',
+            describe:
+              'Serve Prometheus metrics (needs prom-client) at /metrics, or at the path given: --metrics=/_ops/metrics (env ROUTELESS_METRICS; off by default)',
+          })
           .option('workers', {
             type: 'string',
             describe:
@@ -149,6 +154,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         const workers =
           args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
         const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
+        const metricsGiven = args.metrics ?? env.ROUTELESS_METRICS
+        const metrics = metricsGiven === undefined ? config.metrics : metricsOf(metricsGiven, config.metrics)
         const drainDelay =
           args['drain-delay'] ??
           (env.ROUTELESS_DRAIN_DELAY ? drainDelayOf(env.ROUTELESS_DRAIN_DELAY) : config.drainDelay) ??
@@ -165,7 +172,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             server,
             workers,
             drainDelay,
-            config: docs === undefined || (docs && config.docs) ? config : { ...config, docs },
+            config: {
+              ...(docs === undefined || (docs && config.docs) ? config : { ...config, docs }),
+              metrics,
+            },
           },
           io,
         )
@@ -311,6 +321,20 @@ function choiceOf<T extends string>(name: string, value: string | undefined, cho
   if (!(choices as readonly string[]).includes(value))
     throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}"`)
   return value as T
+}
+
+/**
+ * `--metrics` / `ROUTELESS_METRICS`: empty or `true` serves at /metrics, a path (`/_ops/metrics`) there, `false` turns
+ * them off; the config's `metrics` object (a registry) is kept, with the path given.
+ */
+function metricsOf(value: string, configured: RoutelessConfig['metrics']): RoutelessConfig['metrics'] {
+  const v = value.trim()
+  if (v === 'false' || v === 'off') return false
+  const base = typeof configured === 'object' ? configured : {}
+  if (v === '' || v === 'true' || v === 'on') return typeof configured === 'object' ? configured : true
+  if (!v.startsWith('/'))
+    throw new UsageError(`--metrics (ROUTELESS_METRICS) takes a path such as /metrics, or true/false; not "${value}"`)
+  return { ...base, path: v }
 }
 
 class UsageError extends Error {}

@@ -5,14 +5,20 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from '../app/logging.ts'
-import { fromRequest } from '../lifecycle/request.ts'
+import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
 import type { Wrapper } from './types.ts'
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/
 
-/** The access log around the core's own path (no Fetch objects are built for it). */
-export function accessLog(logger: Logger): Wrapper {
+/**
+ * The access log around the core's own path (no Fetch objects are built for it). `fieldsOf` adds a request's own
+ * fields to its line (the trace and span ids, when tracing is on).
+ */
+export function accessLog(
+  logger: Logger,
+  fieldsOf?: (incoming: IncomingRequest) => Record<string, unknown> | undefined,
+): Wrapper {
   return (next) => (incoming, env) => {
     const started = performance.now()
     const given = incoming.header('x-request-id')
@@ -22,13 +28,15 @@ export function accessLog(logger: Logger): Wrapper {
       const out = withHeaders(answer, [['X-Request-ID', requestId]])
       const target = incoming.target
       const q = target.indexOf('?')
-      logger.info?.('request', {
+      const fields: Record<string, unknown> = {
         method: incoming.method,
         path: q < 0 ? target : target.slice(0, q),
         status: out.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         request_id: requestId,
-      })
+      }
+      if (fieldsOf !== undefined) Object.assign(fields, fieldsOf(incoming))
+      logger.info?.('request', fields)
       return out
     }
     const answer = next(incoming, env)

@@ -2,9 +2,12 @@
  * The wrappers around the lifecycle, declared in one place: what runs around every request, whatever answers it
  * (a handler, a 404, a preflight). Outermost first:
  *
- * 1. **access log** (`accessLog`): a JSON line per request, and its `X-Request-ID`;
- * 2. **CORS** (`cors`): preflights answered, allowed origins told so on every answer;
- * 3. **docs** (`docs`): the API reference page's files at `/docs`, answered before the route table is asked.
+ * 1. **access log** (`accessLog`): a JSON line per request (with its trace and span ids when traced), and its
+ *    `X-Request-ID`;
+ * 2. **telemetry** (`telemetry.ts`: `tracing`, `metrics`): the request's server span, active while the rest runs, and
+ *    its duration counted by route template; the metrics path answered;
+ * 3. **CORS** (`cors`): preflights answered, allowed origins told so on every answer;
+ * 4. **docs** (`docs`): the API reference page's files at `/docs`, answered before the route table is asked.
  *
  * Each is a `Wrapper`: it takes the next `Handle` and returns one, working on the core's own request and answer, so
  * no Fetch object is built for it on node or uWS.
@@ -14,6 +17,7 @@ import type { Logger } from '../app/logging.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { accessLog } from './access-log.ts'
 import { cors, type CorsOptions } from './cors.ts'
+import type { Telemetry } from './telemetry.ts'
 import { docs, type RenderError } from './docs.ts'
 import type { ApiReference } from '../tooling/api-reference.ts'
 import type { Handle, Wrapper } from './types.ts'
@@ -24,6 +28,8 @@ export interface WrapOptions {
   /** Log a line per request to this logger. */
   accessLog?: Logger
   cors?: CorsOptions
+  /** Tracing and metrics, when either is on (`createTelemetry`). */
+  telemetry?: Telemetry
   /** The `Allow` of the path a request names, or undefined when no controller answers it (for preflights). */
   allowOf: (incoming: IncomingRequest) => string | undefined
   /** The API reference page, and how the app renders its errors (404, 405). */
@@ -33,7 +39,8 @@ export interface WrapOptions {
 /** `core` inside the wrappers `options` turn on. */
 export function wrap(core: Handle, options: WrapOptions): Handle {
   const wrappers: Wrapper[] = []
-  if (options.accessLog) wrappers.push(accessLog(options.accessLog))
+  if (options.accessLog) wrappers.push(accessLog(options.accessLog, options.telemetry?.logFields))
+  if (options.telemetry) wrappers.push(options.telemetry.wrapper)
   if (options.cors) wrappers.push(cors(options.cors, options.allowOf))
   if (options.docs) wrappers.push(docs(options.docs.reference, options.docs.renderError))
   let handle = core
