@@ -92,64 +92,117 @@ process.once('exit', () => {
 export async function startRuntime(runtime: Runtime, spec: FixtureSpec): Promise<RunningRuntime> {
   const dir = mkdtempSync(path.join(tmpdir(), `routeless-${runtime}-`))
   const manifest = await manifestOf(spec.prefixes)
-  let child: ChildProcess
   if (runtime === 'workerd') {
-    await buildWorker({
-      prefixes: spec.prefixes,
-      out: path.join(dir, 'worker.js'),
-      cwd: ROOT,
-      options: { ...spec.options },
-      manifest,
-    })
-    writeFileSync(path.join(dir, 'config.capnp'), workerdConfig('worker.js'))
-    child = spawn(BINARIES.workerd(), ['serve', path.join(dir, 'config.capnp'), '--control-fd=3'], {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    })
-  } else {
-    writeFileSync(path.join(dir, 'spec.json'), JSON.stringify({ ...spec, manifest, cwd: ROOT }))
-    const script = fileURLToPath(new URL('./runtimes/serve.mjs', import.meta.url))
-    const args = runtime === 'bun' ? [script] : ['run', '--allow-all', '--quiet', script]
-    child = spawn(BINARIES[runtime](), [...args, path.join(dir, 'spec.json')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
-    })
-  }
-  children.add(child)
-  const stop = async () => {
-    children.delete(child)
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
+    const out = path.join(dir, 'worker.js')
+    await buildWorker({ prefixes: spec.prefixes, out, cwd: ROOT, options: { ...spec.options }, manifest })
+    const served = await serveModule('workerd', out)
+    return {
+      url: served.url,
+      stop: async () => {
+        await served.stop()
+        rmSync(dir, { recursive: true, force: true })
+      },
     }
-    rmSync(dir, { recursive: true, force: true })
   }
-  try {
-    return { url: await listening(runtime, child), stop }
-  } catch (error) {
-    await stop()
-    throw error
+  writeFileSync(path.join(dir, 'spec.json'), JSON.stringify({ ...spec, manifest, cwd: ROOT }))
+  const script = fileURLToPath(new URL('./runtimes/serve.mjs', import.meta.url))
+  const args = runtime === 'bun' ? [script] : ['run', '--allow-all', '--quiet', script]
+  const child = spawnChild(BINARIES[runtime](), [...args, path.join(dir, 'spec.json')], {})
+  return withCleanup(await running(runtime, child, /listening (http:\/\/\S+)/), dir)
+}
+
+export interface ModuleOptions {
+  /** Text bindings of the Worker (workerd only): `this.env.NAME`. */
+  bindings?: Record<string, string>
+  /** Environment variables of the child. */
+  env?: Record<string, string>
+  /** The Worker's compatibility date (workerd only; default `COMPATIBILITY_DATE`). */
+  compatibilityDate?: string
+}
+
+/**
+ * Serves a built module (`routeless build --target=worker`) as each runtime serves a module whose default export has
+ * `fetch`: `workerd serve` with a generated config, `deno serve`, `bun <file>`.
+ */
+export async function serveModule(
+  runtime: Runtime,
+  file: string,
+  options: ModuleOptions = {},
+): Promise<RunningRuntime> {
+  if (runtime === 'workerd') {
+    const config = path.join(path.dirname(file), `${path.basename(file)}.capnp`)
+    const date = options.compatibilityDate ?? COMPATIBILITY_DATE
+    writeFileSync(config, workerdConfig(path.basename(file), date, [], options.bindings))
+    const child = spawnChild(BINARIES.workerd(), ['serve', config, '--control-fd=3'], options.env ?? {}, true)
+    return withCleanup(await running(runtime, child, undefined), undefined, config)
+  }
+  const args = runtime === 'deno' ? ['serve', '--allow-net', '--host=127.0.0.1', '--port=0', file] : ['--port=0', file]
+  const child = spawnChild(BINARIES[runtime](), args, options.env ?? {})
+  const listens = runtime === 'deno' ? /Listening on (http:\/\/[\d.]+:\d+)/ : /server: (http:\/\/\S+)/
+  return withCleanup(await running(runtime, child, listens))
+}
+
+function spawnChild(binary: string, args: string[], env: Record<string, string>, control = false): ChildProcess {
+  const child = spawn(binary, args, {
+    cwd: ROOT,
+    stdio: control ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env },
+  })
+  children.add(child)
+  return child
+}
+
+/** `stop` ends the child (and removes what was made for it). */
+function withCleanup(started: { url: string; child: ChildProcess }, dir?: string, file?: string): RunningRuntime {
+  const { child } = started
+  return {
+    url: started.url,
+    stop: async () => {
+      children.delete(child)
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r))
+        child.kill('SIGTERM')
+        await exited
+      }
+      if (dir) rmSync(dir, { recursive: true, force: true })
+      if (file) rmSync(file, { force: true })
+    },
   }
 }
 
-/** The URL the child listens on: workerd reports its port on the control descriptor, Bun and Deno print a line. */
-function listening(runtime: Runtime, child: ChildProcess): Promise<string> {
+/**
+ * The child once it listens, with its URL: workerd reports its port on the control descriptor, the others print a
+ * line `listens` matches (on stdout or stderr). A child that exits first, or is silent for 30 s, is an error.
+ */
+function running(
+  runtime: Runtime,
+  child: ChildProcess,
+  listens: RegExp | undefined,
+): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    let stderr = ''
-    let stdout = ''
-    child.stderr!.on('data', (d) => (stderr += d))
-    const timer = setTimeout(() => reject(new Error(`${runtime} did not listen within 30 s:\n${stderr}`)), 30_000)
+    let output = ''
+    const fail = (error: Error) => {
+      clearTimeout(timer)
+      child.kill('SIGKILL')
+      children.delete(child)
+      reject(error)
+    }
+    const timer = setTimeout(() => fail(new Error(`${runtime} did not listen within 30 s:\n${output}`)), 30_000)
     const done = (url: string) => {
       clearTimeout(timer)
-      resolve(url)
+      child.removeListener('exit', exited)
+      resolve({ url, child })
     }
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`${runtime} exited (${code}) before listening:\n${stdout}${stderr}`))
-    })
-    if (runtime === 'workerd') {
-      child.stdout!.on('data', (d) => (stdout += d))
+    const exited = (code: number | null) => fail(new Error(`${runtime} exited (${code}) before listening:\n${output}`))
+    child.once('exit', exited)
+    const read = (d: Buffer) => {
+      output += d
+      const m = listens?.exec(output)
+      if (m) done(m[1]!.replace('localhost', '127.0.0.1'))
+    }
+    child.stdout!.on('data', read)
+    child.stderr!.on('data', read)
+    if (!listens) {
       let control = ''
       ;(child.stdio[3] as NodeJS.ReadableStream).on('data', (d) => {
         control += d
@@ -159,18 +212,20 @@ function listening(runtime: Runtime, child: ChildProcess): Promise<string> {
           if (event.event === 'listen') done(`http://127.0.0.1:${event.port}`)
         }
       })
-    } else {
-      child.stdout!.on('data', (d) => {
-        stdout += d
-        const m = /listening (http:\/\/\S+)/.exec(stdout)
-        if (m) done(m[1]!)
-      })
     }
   })
 }
 
 /** A workerd config serving the ES module `main` (beside it) on 127.0.0.1, on a port the system picks. */
-export function workerdConfig(main: string, compatibilityDate = COMPATIBILITY_DATE, flags: string[] = []): string {
+export function workerdConfig(
+  main: string,
+  compatibilityDate = COMPATIBILITY_DATE,
+  flags: string[] = [],
+  bindings: Record<string, string> = {},
+): string {
+  const text = Object.entries(bindings).map(
+    ([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`,
+  )
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -182,6 +237,7 @@ const worker :Workerd.Worker = (
   modules = [ (name = "worker.js", esModule = embed ${JSON.stringify(main)}) ],
   compatibilityDate = ${JSON.stringify(compatibilityDate)},
   compatibilityFlags = ${JSON.stringify(flags)},
+  bindings = [ ${text.join(', ')} ],
 );
 `
 }

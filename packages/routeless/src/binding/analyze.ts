@@ -223,7 +223,8 @@ function describeMethod(
   where: string,
 ): HandlerTypes {
   const warnings: string[] = []
-  const params = [...method.parameters]
+  // A `this: Controller` parameter types `this` only: TypeScript erases it, and no request fills it.
+  const params = method.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'))
   const last = params[params.length - 1]
   const kwargsParam =
     last &&

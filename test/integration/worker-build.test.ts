@@ -1,0 +1,130 @@
+/**
+ * `routeless build --target=worker`, run as users run it (the built bin): the module it writes is served by workerd
+ * with a binding (`this.env`) and `ctx.waitUntil`, by `deno serve` reading no file (Deno's permission audit), and by
+ * Bun; a build that cannot be made fails with a coded error, never a half-written module.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serveModule, type RunningRuntime } from '../_runtimes.ts'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')
+const exec = promisify(execFile)
+
+/** Runs the built CLI in `cwd`; resolves with its exit code and output, whatever the code. */
+async function cli(args: string[], cwd = ROOT) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { cwd, timeout: 60_000 })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+// Inside the repository (in .data/, ignored by git), so that `routeless` resolves as it does in a user's project.
+mkdirSync(path.join(ROOT, '.data'), { recursive: true })
+const dir = mkdtempSync(path.join(ROOT, '.data', 'worker-build-'))
+const out = path.join(dir, 'worker.js')
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('routeless build --target=worker', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
+    expect(built.stderr).toBe('')
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 3 handlers from 1 modules, \d+ KiB/)
+  }, 120_000)
+
+  it('writes one module with no import but node built-ins', () => {
+    const code = readFileSync(out, 'utf8')
+    const imports = [...code.matchAll(/^import .* from "([^"]+)";?$/gm)].map((m) => m[1]!)
+    expect(imports.length).toBeGreaterThan(0)
+    for (const specifier of imports) expect(specifier).toMatch(/^node:/)
+    expect(code).not.toMatch(/\brequire\("typescript"\)|from "tsx/)
+  })
+
+  describe('served by workerd', () => {
+    let worker: RunningRuntime
+    beforeAll(async () => {
+      worker = await serveModule('workerd', out, { bindings: { GREETING: 'Hello' } })
+    })
+    afterAll(() => worker?.stop())
+
+    it("gives controllers the Worker's bindings as this.env, with typed binding", async () => {
+      const res = await fetch(`${worker.url}/greet?name=you`)
+      expect(await res.json()).toBe('Hello, you')
+      const missing = await fetch(`${worker.url}/greet`)
+      expect(missing.status).toBe(400)
+      expect((await missing.json()).message).toBe('Invalid parameters: name: is required')
+    })
+
+    it('runs work handed to this.env.waitUntil after the answer', async () => {
+      expect(await (await fetch(`${worker.url}/later`)).json()).toBe('scheduled')
+      let done = 0
+      for (let i = 0; i < 40 && done === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50))
+        done = await (await fetch(`${worker.url}/done`)).json()
+      }
+      expect(done).toBe(1)
+    })
+  })
+
+  it('is served by deno serve, which reads no file for it (Deno permission audit)', async () => {
+    const audit = path.join(dir, 'audit.jsonl')
+    const deno = await serveModule('deno', out, { env: { DENO_AUDIT_PERMISSIONS: audit } })
+    try {
+      expect(await (await fetch(`${deno.url}/greet?name=deno`)).json()).toBe('undefined, deno')
+    } finally {
+      await deno.stop()
+    }
+    const reads = readFileSync(audit, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { permission: string; value: string })
+      .filter((e) => e.permission === 'read')
+    expect(reads).toEqual([])
+  })
+
+  it('is served by bun, which runs a module whose default export has fetch', async () => {
+    const bun = await serveModule('bun', out)
+    try {
+      expect(await (await fetch(`${bun.url}/greet?name=bun`)).json()).toBe('undefined, bun')
+    } finally {
+      await bun.stop()
+    }
+  })
+})
+
+describe('a worker build that cannot be made', { timeout: 60_000 }, () => {
+  it('names the import esbuild cannot resolve (ROUTELESS_ERR_BUNDLE) and writes nothing', async () => {
+    const tree = path.join(dir, 'broken')
+    mkdirSync(tree)
+    writeFileSync(
+      path.join(tree, 'index.ts'),
+      "import { nothing } from 'no-such-package-here'\nexport class Default {\n  GET() {\n    return nothing\n  }\n}\n",
+    )
+    const target = path.join(dir, 'broken.js')
+    const built = await cli(['build', '--target=worker', `--prefix=${tree}`, `--out=${target}`])
+    expect(built.code).toBe(1)
+    expect(built.stderr).toMatch(
+      /Could not resolve "no-such-package-here" \(.*broken\/index\.ts:1\) \[ROUTELESS_ERR_BUNDLE\]/,
+    )
+    expect(existsSync(target)).toBe(false)
+  })
+
+  it('says a prefix that names nothing (ROUTELESS_ERR_PREFIX_NOT_FOUND)', async () => {
+    const built = await cli(['build', '--target=worker', '--prefix=no/such/dir', `--out=${path.join(dir, 'x.js')}`])
+    expect(built.code).toBe(1)
+    expect(built.stderr).toMatch(/Controller prefix "no\/such\/dir" not found.*\[ROUTELESS_ERR_PREFIX_NOT_FOUND\]/)
+  })
+
+  it('refuses a target it does not know, as a usage error', async () => {
+    const built = await cli(['build', '--target=lambda'])
+    expect(built.code).toBe(2)
+    expect(built.stderr).toMatch(/Invalid values:[\s\S]*target[\s\S]*"lambda"/)
+  })
+})
