@@ -20,10 +20,14 @@ export type TracingOption = boolean | { tracerProvider?: TracerProviderLike }
 /** The `metrics` app option. */
 export type MetricsOption = boolean | MetricsOptions
 
-/** The optional peers, imported at start-up (`loadTelemetryPeers`) when an option needs them. */
+/**
+ * The optional peers, imported at start-up (`loadTelemetryPeers`) when an option needs them: the modules of
+ * `@opentelemetry/api` and `prom-client`, opaque here so that no type of an optional peer reaches routeless's own
+ * declarations (a consumer without them installed type-checks with `skipLibCheck: false`).
+ */
 export interface TelemetryPeers {
-  api?: Api
-  prom?: Prom
+  api?: object
+  prom?: object
 }
 
 /** What the application gives the telemetry. */
@@ -121,14 +125,14 @@ export function createTelemetry(
     throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'metrics: build the application with createApp()')
   const tracing = peers.api
     ? createTracing(
-        peers.api,
+        peers.api as Api,
         app.version,
         typeof options.tracing === 'object' ? options.tracing.tracerProvider : undefined,
       )
     : undefined
   const metrics =
     options.metrics && peers.prom
-      ? createMetrics(peers.prom, options.metrics === true ? {} : options.metrics, app.onError)
+      ? createMetrics(peers.prom as Prom, options.metrics === true ? {} : options.metrics, app.onError)
       : undefined
   if (!tracing && !metrics) return undefined
   if (metrics) checkPath(metrics.path, app)
