@@ -311,7 +311,7 @@ export const c = defineConfig({ server: 'apache' })
     )
     expect(r.stdout).toMatch(/misuse\.ts\(4,26\): error TS2322/)
     expect(r.stdout).toMatch(
-      /misuse\.ts\(5,33\): error TS2322: Type '"apache"' is not assignable to type '"node" \| "uws" \| undefined'/,
+      /misuse\.ts\(5,33\): error TS2322: Type '"apache"' is not assignable to type '"node" \| "uws" \| "bun" \| undefined'/,
     )
   }, 120_000)
 })
