@@ -8,6 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -173,6 +174,19 @@ export class Slow {
     expect(await (await fetch(`${url}/foo`)).json()).toBe('Foo handler')
     s.child.kill('SIGTERM')
     expect(await s.exited).toBe(0)
+  })
+
+  it('says the port is taken, and exits 1', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    try {
+      const s = start(BUN, ['--prefix=basic', `--host=127.0.0.1:${port}`], FIXTURES)
+      expect(await s.exited).toBe(1)
+      expect(s.stderr()).toContain(`routeless: Port ${port} on 127.0.0.1 is already in use`)
+    } finally {
+      taken.close()
+    }
   })
 
   it('refuses --server=bun on node, naming what it needs (exit 1)', async () => {

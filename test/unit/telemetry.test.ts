@@ -1,6 +1,6 @@
 /** The telemetry's parts that need no server: route templates, the Host split, the peers' import, the version. */
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createApp, RoutelessError } from 'routeless'
 import { VERSION } from '../../packages/routeless/src/app/version.ts'
 import { templateOf, templatesOf } from '../../packages/routeless/src/routing/templates.ts'
@@ -78,4 +78,17 @@ describe('the optional peers', () => {
 it('reports the version package.json has', () => {
   const pkg = JSON.parse(readFileSync(new URL('../../packages/routeless/package.json', import.meta.url), 'utf8'))
   expect(VERSION).toBe(pkg.version)
+})
+
+describe('with neither tracing nor metrics', () => {
+  it('does no telemetry work per request: no second resolution, no wrapper', async () => {
+    const make = (metrics: boolean) =>
+      createApp(fixture('telemetry'), { logger: { error: () => {} }, tracing: false, metrics })
+    for (const metrics of [false, true]) {
+      const app = await make(metrics)
+      const routeOf = vi.spyOn(app as unknown as { routeOf: () => string | undefined }, 'routeOf')
+      expect((await app.request('/users/7')).status).toBe(200)
+      expect(routeOf.mock.calls.length, `metrics: ${metrics}`).toBe(metrics ? 1 : 0)
+    }
+  })
 })

@@ -55,6 +55,9 @@ export async function openDatabase<DB>(options: DatabaseOptions): Promise<Databa
       connectionTimeoutMillis: CONNECT_TIMEOUT,
     })
     pool.on('error', () => {}) // an idle client losing its server is reported on the next query instead
+    // So is one held between two queries (a transaction awaiting other work) when the server goes: node-postgres
+    // emits that on the client, where no listener would make it an uncaught exception that ends the process.
+    pool.on('connect', (client) => client.on('error', () => {}))
     db = new Kysely<DB>({ dialect: reachablePostgres(pool) })
     dialect = 'postgres'
   } else {
