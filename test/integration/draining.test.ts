@@ -121,7 +121,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   return { child, url, exited, output: () => stdout }
 }
 
-describe('the CLI on SIGTERM with --drain-delay', () => {
+describe('the CLI on SIGTERM with --drain-delay', { timeout: 60_000 }, () => {
   for (const server of ['node', 'uws']) {
     it(`answers /readyz 503 for the delay while serving, then exits 0 (${server})`, async () => {
       const s = await cli(['--drain-delay=800', `--server=${server}`])
@@ -171,6 +171,24 @@ describe('the CLI on SIGTERM with --drain-delay', () => {
       s.child.kill('SIGTERM')
       expect(await s.exited).toBe(0)
       expect(Date.now() - started).toBeLessThan(5000)
+    } finally {
+      s.child.kill('SIGKILL')
+    }
+  })
+
+  it('passes SIGTERM on to --workers, which answer /readyz 503 for the delay, then exit 0', async () => {
+    const s = await cli(['--drain-delay=1000', '--workers=2'])
+    try {
+      expect(await status(`${s.url}/readyz`)).toBe(200)
+      const started = Date.now()
+      s.child.kill('SIGTERM') // the primary only, as a supervisor sends it
+      await sleep(300)
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => fetch(`${s.url}/readyz`, { headers: { connection: 'close' } })),
+      )
+      expect(answers.map((r) => r.status)).toEqual([503, 503, 503, 503])
+      expect(await s.exited).toBe(0)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(990)
     } finally {
       s.child.kill('SIGKILL')
     }

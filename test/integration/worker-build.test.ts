@@ -47,6 +47,31 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect(code).not.toMatch(/\brequire\("typescript"\)|from "tsx/)
   })
 
+  it("builds in routeless.config.ts's app options (--config)", async () => {
+    const config = path.join(dir, 'routeless.config.ts')
+    writeFileSync(
+      config,
+      "import { defineConfig } from 'routeless'\nexport default defineConfig({ cors: { origins: ['https://app.example'] } })\n",
+    )
+    const target = path.join(dir, 'configured.js')
+    const built = await cli([
+      'build',
+      '--target=worker',
+      '--prefix=test/fixtures/worker',
+      `--config=${config}`,
+      `--out=${target}`,
+    ])
+    expect(built.code, built.stderr).toBe(0)
+    const worker = await serveModule('workerd', target, { bindings: { GREETING: 'Hi' } })
+    try {
+      const res = await fetch(`${worker.url}/greet?name=cors`, { headers: { origin: 'https://app.example' } })
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
+      expect(await res.json()).toBe('Hi, cors')
+    } finally {
+      await worker.stop()
+    }
+  })
+
   describe('served by workerd', () => {
     let worker: RunningRuntime
     beforeAll(async () => {
@@ -113,6 +138,19 @@ describe('a worker build that cannot be made', { timeout: 60_000 }, () => {
     expect(built.stderr).toMatch(
       /Could not resolve "no-such-package-here" \(.*broken\/index\.ts:1\) \[ROUTELESS_ERR_BUNDLE\]/,
     )
+    expect(existsSync(target)).toBe(false)
+  })
+
+  it('refuses a tree that could not start (two modules answering one path), before bundling', async () => {
+    const tree = path.join(dir, 'conflict')
+    mkdirSync(path.join(tree, 'a'), { recursive: true })
+    const controller = 'export class Default {\n  GET() {\n    return 1\n  }\n}\n'
+    writeFileSync(path.join(tree, 'a.ts'), controller)
+    writeFileSync(path.join(tree, 'a', 'index.ts'), controller)
+    const target = path.join(dir, 'conflict.js')
+    const built = await cli(['build', '--target=worker', `--prefix=${tree}`, `--out=${target}`])
+    expect(built.code).toBe(1)
+    expect(built.stderr).toMatch(/both answer \/a \[ROUTELESS_ERR_MODULE_CONFLICT\]/)
     expect(existsSync(target)).toBe(false)
   })
 

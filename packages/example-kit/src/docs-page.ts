@@ -68,3 +68,12 @@ export async function tryItOut(page: Page, method: string, path: string): Promis
   await status.waitFor({ timeout: 15_000 })
   return Number((await status.textContent())?.trim().split(/\s/)[0])
 }
+
+/** Enters `value` for the security scheme `scheme` in Swagger UI's "Authorize" dialog, as a person does. */
+export async function authorize(page: Page, scheme: string, value: string): Promise<void> {
+  await page.locator('.auth-wrapper button.authorize').first().click()
+  const box = page.locator('.modal-ux .auth-container', { hasText: scheme })
+  await box.locator('input').first().fill(value)
+  await box.locator('button.authorize').click()
+  await page.locator('.modal-ux button.btn-done').first().click()
+}

@@ -113,6 +113,7 @@ export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'
 export { untypedFields } from './openapi-coverage.ts'
 export { seededRandom } from './seeded-random.ts'
 export {
+  authorize,
   chromiumAvailable,
   CHROMIUM,
   documentOperations,

@@ -12,6 +12,7 @@ import path from 'node:path'
 import type { Plugin } from 'esbuild'
 import { RoutelessError } from '../app/errors.ts'
 import { collectSources } from '../app/options.ts'
+import { buildRouteTable, type ModuleSource } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { entrySource, type EntryModule } from './entry.ts'
 
@@ -54,6 +55,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
+  const warnings = await checkStarts(sources, cwd, manifest)
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -94,8 +96,10 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
   const code = result.outputFiles[0]!.contents
   mkdirSync(path.dirname(file), { recursive: true })
   writeFileSync(file, code)
-  const warnings = Object.entries(manifest.handlers).flatMap(([key, types]) =>
-    (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),
+  warnings.push(
+    ...Object.entries(manifest.handlers).flatMap(([key, types]) =>
+      (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),
+    ),
   )
   return {
     file,
@@ -103,6 +107,22 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
     modules: modules.length,
     handlers: Object.keys(manifest.handlers).length,
     warnings,
+  }
+}
+
+/**
+ * Builds the route table here, as the Worker will when it starts: a tree that cannot start (two modules answering one
+ * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy. A module node cannot load
+ * (one importing `cloudflare:workers`) is left to the Worker, with a warning.
+ */
+async function checkStarts(sources: ModuleSource[], cwd: string, manifest: Manifest): Promise<string[]> {
+  try {
+    await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
+    return []
+  } catch (error) {
+    if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
+      return [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`]
+    throw error
   }
 }
 
@@ -117,10 +137,15 @@ async function analyzeTree(inputs: { file: string; module: string }[], cwd: stri
   return analyze(ts, inputs, cwd)
 }
 
-/** `fs`, `node:fs`, `node:fs/promises` …: left as `node:` imports, which Workers serve under `nodejs_compat`. */
+/**
+ * `fs`, `node:fs`, `node:fs/promises` …: left as `node:` imports, which Workers serve under `nodejs_compat`; and
+ * `cloudflare:*`, as they are.
+ */
 const nodeBuiltins: Plugin = {
   name: 'routeless-node-builtins',
   setup(build) {
+    // The Workers runtime's own modules (`cloudflare:workers`, `cloudflare:sockets`) are the host's too.
+    build.onResolve({ filter: /^cloudflare:/ }, (args) => ({ path: args.path, external: true }))
     build.onResolve({ filter: /^[a-z_/:]+$/ }, (args) => {
       const name = args.path.startsWith('node:') ? args.path.slice(5) : args.path
       if (!args.path.startsWith('node:') && !BUILTINS.has(name)) return undefined
