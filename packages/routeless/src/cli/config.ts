@@ -100,6 +100,8 @@ const KEYS = new Set([
   'manifest',
   'tracing',
   'metrics',
+  'checkReturns',
+  'partLimit',
   'drainDelay',
   'docs',
 ])
@@ -159,8 +161,21 @@ export class ConfigError extends Error {}
 
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
-  const { bodyLimit, renderError, logger, cors, auth, accessLog, types, manifest, explainNotFound, tracing, metrics } =
-    config
+  const {
+    bodyLimit,
+    renderError,
+    logger,
+    cors,
+    auth,
+    accessLog,
+    types,
+    manifest,
+    explainNotFound,
+    tracing,
+    metrics,
+    checkReturns,
+    partLimit,
+  } = config
   // `docs: true` shows the document `routeless openapi` prints: the config's `openapi` options apply to both.
   const docs = config.docs === true && config.openapi ? { openapi: config.openapi } : config.docs
   return Object.fromEntries(
@@ -176,6 +191,8 @@ export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context
       explainNotFound,
       tracing,
       metrics,
+      checkReturns,
+      partLimit,
       docs,
     }).filter(([, v]) => v !== undefined),
   )
