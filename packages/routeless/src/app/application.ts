@@ -145,9 +145,11 @@ export class Application {
    * Answers one request. Never rejects: every failure becomes an error response. `env` is `this.env` (a Worker's
    * bindings); a Workers-style `ctx` adds its `waitUntil` to it (`app/execution-context.ts`).
    */
-  fetch(request: Request, env: Record<string, unknown> = {}, ctx?: ExecutionContext): Promise<Response> {
+  fetch(request: Request, env: object = {}, ctx?: ExecutionContext): Promise<Response> {
+    // `env` is whatever the host gives second: Workers' bindings, Deno.serve's connection info (`remoteAddr`) …
+    const given = env as Record<string, unknown>
     try {
-      const answer = this.wrapped(fromRequest(request), ctx ? withExecutionContext(env, ctx) : env)
+      const answer = this.wrapped(fromRequest(request), ctx ? withExecutionContext(given, ctx) : given)
       return answer instanceof Promise ? answer.then(toFetchResponse) : Promise.resolve(toFetchResponse(answer))
     } catch (error) {
       return Promise.reject(error)
