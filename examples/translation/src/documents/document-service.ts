@@ -101,13 +101,14 @@ export class DocumentService {
     const bytes = new Uint8Array(await file.arrayBuffer())
     const parts = await extract(format, bytes) // a damaged file is a 400 now, not a failed job later
     const characters = parts.texts.reduce((n, t) => n + billableCharacters(t, parts.tagHandling), 0)
-    const reservation = await this.o.meter.reserve(key, characters, '') // 456 now when over quota
-
     const documentId = randomBytes(16).toString('hex').toUpperCase()
     const documentKey = randomBytes(32).toString('hex').toUpperCase()
     const done = new Promise<void>((resolve) => this.waiting.set(documentId, resolve))
     try {
+      // The reservation commits with the document and its job, or not at all: a database lost on the way leaves no
+      // characters billed for a document that was never accepted.
       await this.o.db.transaction().execute(async (trx) => {
+        const reservation = await this.o.meter.reserve(key, characters, '', trx) // 456 now when over quota
         await trx
           .insertInto('documents')
           .values({
@@ -130,7 +131,6 @@ export class DocumentService {
       })
     } catch (error) {
       this.waiting.delete(documentId)
-      await reservation.refund()
       throw error
     }
     this.o.queue.wake()

@@ -5,6 +5,8 @@
 import { HttpError } from 'routeless'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import { billingPeriod, utcDay } from './billing-period.ts'
+import type { Kysely } from 'kysely'
+import type { TranslationDatabase } from '../database/schema.ts'
 import type { UsageStore } from './usage-store.ts'
 
 export const QUOTA_MESSAGE = 'Quota for this billing period has been exceeded.'
@@ -41,13 +43,19 @@ export class Meter {
 
   /**
    * Reserves `characters` for `key`, or throws 456 when that would pass the key's limit (as stored now, not as
-   * `key` was read). Atomic across processes: see `UsageStore.reserve`.
+   * `key` was read). Atomic across processes: see `UsageStore.reserve`. `within`: the caller's transaction, so that
+   * the reservation commits (or rolls back) with what the caller records.
    */
-  async reserve(key: ApiKeyRecord, characters: number, customTag: string): Promise<Reservation> {
+  async reserve(
+    key: ApiKeyRecord,
+    characters: number,
+    customTag: string,
+    within?: Kysely<TranslationDatabase>,
+  ): Promise<Reservation> {
     const now = this.now()
     const period = billingPeriod(now).firstDay
     const day = utcDay(now)
-    if (!(await this.usage.reserve(key.keyId, period, day, customTag, characters)))
+    if (!(await this.usage.reserve(key.keyId, period, day, customTag, characters, within)))
       throw new HttpError(456, QUOTA_MESSAGE)
     let refunded = false
     return {

@@ -32,8 +32,15 @@ export class UsageStore {
    * used up). The check and the increment are ONE conditional statement, so instances sharing the database cannot
    * both pass it.
    */
-  async reserve(keyId: string, period: string, day: string, customTag: string, characters: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+  async reserve(
+    keyId: string,
+    period: string,
+    day: string,
+    customTag: string,
+    characters: number,
+    within?: Kysely<TranslationDatabase>,
+  ): Promise<boolean> {
+    const run = async (trx: Kysely<TranslationDatabase>) => {
       const limit = sql`(SELECT character_limit FROM api_keys WHERE key_id = ${keyId})`
       const taken = await sql<{ used: number | string }>`INSERT INTO quota_usage (key_id, period, used)
         SELECT key_id, CAST(${period} AS varchar(10)), CAST(${characters} AS bigint) FROM api_keys
@@ -44,7 +51,9 @@ export class UsageStore {
       if (taken.rows.length !== 1) return false
       await new UsageStore(trx).add(keyId, day, customTag, characters)
       return true
-    })
+    }
+    // Inside the caller's transaction when given (what it records and the reservation commit together), else its own.
+    return within ? run(within) : this.db.transaction().execute(run)
   }
 
   /** Gives back what `reserve` took (the engine failed): counter and usage row, exactly; inside `trx` when given. */
