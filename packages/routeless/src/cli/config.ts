@@ -77,7 +77,24 @@ export interface LoadedConfig {
   config: RoutelessConfig
 }
 
-const KEYS = new Set([
+/** The app options a config file may give, as `createApp` takes them (`docs` is made below). */
+const APP_KEYS = [
+  'bodyLimit',
+  'renderError',
+  'logger',
+  'cors',
+  'auth',
+  'accessLog',
+  'types',
+  'manifest',
+  'explainNotFound',
+  'tracing',
+  'metrics',
+  'checkReturns',
+  'partLimit',
+] as const satisfies readonly (keyof AppOptions)[]
+
+const KEYS = new Set<string>([
   'prefix',
   'host',
   'server',
@@ -89,21 +106,9 @@ const KEYS = new Set([
   'ready',
   'close',
   'openapi',
-  'bodyLimit',
-  'renderError',
-  'logger',
-  'cors',
-  'auth',
-  'accessLog',
-  'explainNotFound',
-  'types',
-  'manifest',
-  'tracing',
-  'metrics',
-  'checkReturns',
-  'partLimit',
   'drainDelay',
   'docs',
+  ...APP_KEYS,
 ])
 
 /**
@@ -161,41 +166,11 @@ export class ConfigError extends Error {}
 
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */
 export function appOptionsOf(config: RoutelessConfig): Omit<AppOptions, 'context'> {
-  const {
-    bodyLimit,
-    renderError,
-    logger,
-    cors,
-    auth,
-    accessLog,
-    types,
-    manifest,
-    explainNotFound,
-    tracing,
-    metrics,
-    checkReturns,
-    partLimit,
-  } = config
   // `docs: true` shows the document `routeless openapi` prints: the config's `openapi` options apply to both.
   const docs = config.docs === true && config.openapi ? { openapi: config.openapi } : config.docs
-  return Object.fromEntries(
-    Object.entries({
-      bodyLimit,
-      renderError,
-      logger,
-      cors,
-      auth,
-      accessLog,
-      types,
-      manifest,
-      explainNotFound,
-      tracing,
-      metrics,
-      checkReturns,
-      partLimit,
-      docs,
-    }).filter(([, v]) => v !== undefined),
-  )
+  const entries: [string, unknown][] = APP_KEYS.map((key) => [key, config[key]])
+  entries.push(['docs', docs])
+  return Object.fromEntries(entries.filter(([, v]) => v !== undefined))
 }
 
 /** The controllers' context: the config's value, or what its function makes. */
