@@ -1,7 +1,7 @@
 // What every benchmark server shares: the port from argv, the three workloads' answers, the ready line.
 export const port = Number(process.argv[2] ?? process.env.PORT ?? 3000)
 export const host = '127.0.0.1'
-export const JSON_TYPE = 'application/json; charset=utf-8'
+export const JSON_TYPE = 'application/json' // routeless's JSON type (lifecycle/response.ts)
 /** (a) GET /hello */
 export const HELLO = JSON.stringify('Hello, World!')
 /** (b) GET /users/:user/posts/:post?x=1 */

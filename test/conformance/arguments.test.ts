@@ -119,6 +119,34 @@ describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('Malformed JSON body: not UTF-8')
   })
+  it('takes U+FFFD sent as valid UTF-8, and refuses invalid bytes beside it', async () => {
+    // {"a":"\uFFFD"} as UTF-8 (EF BF BD): the replacement character is data here, not a decoding error.
+    const valid = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xef, 0xbf, 0xbd, 0x22, 0x7d])
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body: valid,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ a: '\uFFFD' })
+    const both = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xef, 0xbf, 0xbd, 0xf0, 0x9f, 0x98, 0x22, 0x7d])
+    const bad = await t().request('/kw', {
+      method: 'POST',
+      body: both,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).message).toBe('Malformed JSON body: not UTF-8')
+  })
+  it('answers 400 for invalid UTF-8 in a form', async () => {
+    const res = await t().request('/kw', {
+      method: 'POST',
+      body: new Uint8Array([0x61, 0x3d, 0xff]),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toBe('Malformed form body: not UTF-8')
+  })
   it('answers 400 for a malformed multipart body', async () => {
     const res = await t().request('/kw', {
       method: 'POST',

@@ -6,7 +6,7 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
   const get = (kind: string) => t().request(`/${kind}`)
   it('sends a string as a JSON string', async () => {
     const res = await get('string')
-    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(res.headers.get('content-type')).toBe('application/json')
     expect(await res.text()).toBe('"a string"')
   })
   it('sends objects, arrays, numbers and booleans as JSON', async () => {

@@ -57,22 +57,26 @@ class FetchIncoming implements IncomingRequest {
   private readonly req: Request
   private readonly raw: AsyncIterable<Uint8Array> | undefined
   private parsed: URL | undefined
+  /** The Request's headers, read once (Bun makes its `Headers` when first asked). */
+  private fields: Headers | undefined
 
   constructor(request: Request, body?: AsyncIterable<Uint8Array>) {
     this.req = request
     this.raw = body
     this.method = request.method
     this.target = targetOf(request.url)
+    this.parsed = undefined
+    this.fields = undefined
   }
 
   header(name: string): string | null {
-    return this.req.headers.get(name)
+    return (this.fields ??= this.req.headers).get(name)
   }
 
   /** A GET's body is only ever the one an adapter attached (Fetch lets a GET carry none); other methods say by header. */
   hasBody(): boolean {
     if (this.raw === undefined && this.method === 'GET' && !getBodies.has(this.req)) return false
-    const headers = this.req.headers
+    const headers = (this.fields ??= this.req.headers)
     if (headers.has('transfer-encoding')) return true
     const length = headers.get('content-length')
     return length !== null && length !== '0'
@@ -83,7 +87,7 @@ class FetchIncoming implements IncomingRequest {
     if (this.method === 'GET') return getBodies.get(this.req)?.body() ?? null
     // A declared length is taken whole by the runtime's own reader (Bun's and Deno's are native): one wait, and no
     // stream made (Bun makes one when `body` is read).
-    return this.req.headers.has('content-length') ? wholeBody(this.req) : this.req.body
+    return (this.fields ??= this.req.headers).has('content-length') ? new FetchBody(this.req) : this.req.body
   }
 
   request(): Request {
@@ -95,19 +99,34 @@ class FetchIncoming implements IncomingRequest {
   }
 }
 
-/** A Request's body of declared length: whole through `arrayBuffer()`, or its stream for a reader. */
-function wholeBody(request: Request): WholeBody {
-  return {
-    whole(limit: number): Promise<Uint8Array> | undefined {
-      if (request.bodyUsed) return undefined
-      return request.arrayBuffer().then((buffer) => {
-        if (buffer.byteLength > limit) throw tooLarge(limit)
-        return new Uint8Array(buffer)
-      })
-    },
-    getReader: () => (request.body ?? new Response(null).body!).getReader(),
-    [Symbol.asyncIterator]: () => chunksIterator(request),
-  } as WholeBody
+/** A Request's body of declared length: whole through `bytes()` (or `arrayBuffer()`), or its stream for a reader. */
+class FetchBody implements WholeBody {
+  private readonly req: Request
+  constructor(request: Request) {
+    this.req = request
+  }
+
+  whole(limit: number): Promise<Uint8Array> | undefined {
+    const request = this.req
+    if (request.bodyUsed) return undefined
+    // `bytes()` where the runtime has it (Bun, Deno, workerd): no ArrayBuffer to wrap.
+    const read =
+      typeof request.bytes === 'function'
+        ? request.bytes()
+        : request.arrayBuffer().then((buffer) => new Uint8Array(buffer))
+    return read.then((bytes) => {
+      if (bytes.byteLength > limit) throw tooLarge(limit)
+      return bytes
+    })
+  }
+
+  getReader(): ReadableStreamDefaultReader<Uint8Array> {
+    return (this.req.body ?? new Response(null).body!).getReader()
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return chunksIterator(this.req)
+  }
 }
 
 /** The chunks of a Request's body (none when it has none). */
@@ -161,6 +180,17 @@ const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
 
 /** Decoders are stateless when not streaming: one serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
+const LENIENT = new TextDecoder('utf-8')
+
+/**
+ * `bytes` as UTF-8 text, throwing on an invalid sequence as the fatal decoder does. The lenient decoder is the fast
+ * one (Deno's fatal one costs four times as much); it marks every invalid sequence with U+FFFD, so only a text that
+ * has one is decoded again, strictly: a valid body may carry U+FFFD itself.
+ */
+function utf8(bytes: Uint8Array): string {
+  const text = LENIENT.decode(bytes)
+  return text.includes('\uFFFD') ? UTF8.decode(bytes) : text
+}
 
 /** Reads and decodes the request body. */
 export async function readBody(request: Request | IncomingRequest, options: BodyOptions): Promise<ParsedBody> {
@@ -176,7 +206,7 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     }
     if (length === '0') return NO_BODY
   }
-  const type = (source.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = mediaType(source.header('content-type') ?? '')
   let kind = bodyKind(type, options.accepts)
   if (kind !== undefined && kind !== 'raw' && options.consumes && !options.consumes.includes(kind)) kind = undefined
   if (kind === undefined) {
@@ -198,7 +228,7 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     case 'json': {
       let text: string
       try {
-        text = UTF8.decode(bytes)
+        text = utf8(bytes)
       } catch {
         throw new HttpError(400, 'Malformed JSON body: not UTF-8')
       }
@@ -214,7 +244,7 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     case 'form': {
       let text: string
       try {
-        text = UTF8.decode(bytes)
+        text = utf8(bytes)
       } catch {
         throw new HttpError(400, 'Malformed form body: not UTF-8')
       }
@@ -240,6 +270,12 @@ export async function readBody(request: Request | IncomingRequest, options: Body
     default:
       return { body: bytes, fields: undefined }
   }
+}
+
+/** A Content-Type's media type, lower case, without its parameters. */
+function mediaType(value: string): string {
+  const semicolon = value.indexOf(';')
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase()
 }
 
 function bodyKind(
@@ -286,21 +322,32 @@ export interface WholeBody extends AsyncIterable<Uint8Array> {
 }
 
 /** Reads the whole body, failing with 413 as soon as it passes `limit` bytes. */
-export async function readBytes(
+export function readBytes(
   request: Request | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   limit: number,
 ): Promise<Uint8Array> {
-  const body = request instanceof Request ? request.body : request
-  if (body === null) return new Uint8Array(0)
-  const whole = typeof (body as Partial<WholeBody>).whole === 'function' ? (body as WholeBody).whole(limit) : undefined
-  if (whole !== undefined) {
-    try {
-      return await whole
-    } catch (error) {
-      if (isHttpError(error)) throw error
-      throw new HttpError(400, 'The request body could not be read', { cause: error })
-    }
+  try {
+    const body = request instanceof Request ? request.body : request
+    if (body === null) return Promise.resolve(new Uint8Array(0))
+    const whole =
+      typeof (body as Partial<WholeBody>).whole === 'function' ? (body as WholeBody).whole(limit) : undefined
+    // Taken whole: its promise is the answer, with one wait.
+    return whole !== undefined ? whole.then(undefined, unreadable) : readChunks(body, limit)
+  } catch (error) {
+    return Promise.reject(error)
   }
+}
+
+function unreadable(error: unknown): never {
+  if (isHttpError(error)) throw error
+  throw new HttpError(400, 'The request body could not be read', { cause: error })
+}
+
+/** `readBytes` chunk by chunk. */
+async function readChunks(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
   const reader = chunksOf(body)
   const chunks: Uint8Array[] = []
   let total = 0

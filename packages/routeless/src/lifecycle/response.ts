@@ -6,7 +6,12 @@
 import type { ResponseState } from '../app/controller.ts'
 import type { HttpError } from '../app/errors.ts'
 
-const JSON_TYPE = 'application/json; charset=utf-8'
+/**
+ * The type of every JSON answer, on every adapter. No `charset`: application/json defines none (RFC 8259 §11: JSON is
+ * UTF-8), and this exact value is the one Fetch runtimes answer fastest (Deno.serve's static-response path takes
+ * only `application/json` and the text types; Hono's `c.json` sends the same).
+ */
+export const JSON_TYPE = 'application/json'
 
 /** Header pairs as adapters write them: a `Headers`, or `[name, value]` pairs made once and shared. */
 export type HeaderList = Headers | ReadonlyArray<readonly [string, string]>
@@ -139,17 +144,30 @@ export function stringify(value: unknown): string | undefined {
 
 /** True for strings, booleans, null, finite numbers, and plain objects and arrays of them (not too deep). */
 function plainData(value: unknown, depth: number): boolean {
-  if (typeof value === 'number') return Number.isFinite(value)
-  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint'
+  if (typeof value !== 'object' || value === null) return plainScalar(value)
   if (depth > 32) return false
+  // Members that are not objects are checked in place: a call per object, not per member.
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!plainData(value[i], depth + 1)) return false
+    for (let i = 0; i < value.length; i++) {
+      const member: unknown = value[i]
+      if (typeof member === 'object' && member !== null ? !plainData(member, depth + 1) : !plainScalar(member))
+        return false
+    }
     return true
   }
   const proto = Object.getPrototypeOf(value)
   if (proto !== Object.prototype && proto !== null) return false
-  for (const key in value) if (!plainData((value as Record<string, unknown>)[key], depth + 1)) return false
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key]
+    if (typeof member === 'object' && member !== null ? !plainData(member, depth + 1) : !plainScalar(member))
+      return false
+  }
   return true
+}
+
+/** A member that is not an object: anything but a number that is not finite, or a BigInt. */
+function plainScalar(value: unknown): boolean {
+  return typeof value === 'number' ? value - value === 0 : typeof value !== 'bigint'
 }
 
 function faithful(this: unknown, key: string, value: unknown): unknown {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { RoutelessError } from '../app/errors.ts'
 import type { RouteTable } from '../routing/route-table.ts'
+import { JSON_TYPE } from '../lifecycle/response.ts'
 import type { OpenAPIOptions } from './openapi.ts'
 
 export interface DocsOptions {
@@ -102,7 +103,7 @@ export class ApiReference {
     if (name === INIT) return { type: 'text/javascript; charset=utf-8', body: this.init() }
     if (name === DOCUMENT) {
       const options = typeof this.options.openapi === 'string' ? undefined : this.options.openapi
-      return { type: 'application/json; charset=utf-8', body: JSON.stringify(this.document(options)) }
+      return { type: JSON_TYPE, body: JSON.stringify(this.document(options)) }
     }
     let bytes = this.cache.get(name)
     if (!bytes) {
