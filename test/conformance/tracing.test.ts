@@ -86,6 +86,9 @@ describeTargets('Tracing', fixtureApp('telemetry', { accessLog: true, logger }),
     const { span } = await traced((headers) => t().request('/no/such/thing', { headers }))
     expect(span.name).toBe('GET')
     expect(span.attributes['http.route']).toBeUndefined()
+    // Not recorded at all (not even as a key without a value), nor the original method of a known one.
+    expect(Object.keys(span.attributes)).not.toContain('http.route')
+    expect(Object.keys(span.attributes)).not.toContain('http.request.method_original')
     expect(span.attributes['url.path']).toBe('/no/such/thing')
     expect(span.attributes['http.response.status_code']).toBe(404)
     expect(span.status.code).toBe(SpanStatusCode.UNSET)

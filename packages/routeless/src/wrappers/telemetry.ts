@@ -11,8 +11,9 @@ import { RoutelessError } from '../app/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
-import { createMetrics, type MetricsOptions, type Prom } from './metrics.ts'
-import { createTracing, tracerRegistered, type Api, type RequestSpan, type TracerProviderLike } from './tracing.ts'
+import type * as OtelApi from '@opentelemetry/api'
+import { createMetrics, type MetricsOptions, type Prom, type RouteSeries } from './metrics.ts'
+import { createTracing, tracerRegistered, type Api, type SpanSlot, type TracerProviderLike } from './tracing.ts'
 import type { Wrapper } from './types.ts'
 
 /** The `tracing` app option. */
@@ -138,21 +139,30 @@ export function createTelemetry(
   if (metrics) checkPath(metrics.path, app)
   const routeOf = rememberRoutes(app)
   const failures = new WeakMap<IncomingRequest, unknown>()
-  const spans = tracing && app.accessLog ? new WeakMap<IncomingRequest, RequestSpan>() : undefined
+  const spans = tracing && app.accessLog ? new WeakMap<IncomingRequest, OtelApi.Span>() : undefined
   const exposed = metrics?.path
   const exposedSlash = exposed && `${exposed}/`
 
-  /** Starts what is on for one request; returns the function that finishes it with the answer's status. */
+  /** Starts what is on for one request: its state, which `finish` ends with the answer's status. */
   const begin = (incoming: IncomingRequest, method: string, route: string | undefined, pathname: string) => {
-    const started = performance.now()
-    const series = metrics?.begin(method, route)
-    const s = tracing?.start(incoming, method, route, pathname)
-    if (s && spans) spans.set(incoming, s)
-    const finish = (status: number) => {
-      if (s) tracing!.end(s, status, status >= 500 ? failures.get(incoming) : undefined)
-      if (series) metrics!.end(series, status, (performance.now() - started) / 1000)
+    const r = new InFlight(incoming)
+    if (metrics) {
+      r.started = performance.now()
+      r.series = metrics.begin(method, route)
     }
-    return { s, finish }
+    if (tracing) {
+      tracing.start(r, incoming, method, route, pathname)
+      if (spans) spans.set(incoming, r.span!)
+    }
+    return r
+  }
+  const finish = (r: InFlight, status: number) => {
+    if (r.span !== undefined) tracing!.end(r.span, status, status >= 500 ? failures.get(r.incoming) : undefined)
+    if (r.series !== undefined) metrics!.end(r.series, status, (performance.now() - r.started) / 1000)
+  }
+  const failed = (r: InFlight, error: unknown) => {
+    failures.set(r.incoming, error)
+    finish(r, 500)
   }
 
   return {
@@ -164,44 +174,66 @@ export function createTelemetry(
       const method = incoming.method
       // `WEBSOCKET` as an HTTP method token names no handler (the core answers 501), never the upgrade handler.
       const route = routeOf(method === 'WEBSOCKET' ? '_OTHER' : method, pathname)
-      const { s, finish } = begin(incoming, methodOf(method), route, pathname)
-      const done = (answer: Answer): Answer => {
-        finish(answer.status)
+      const r = begin(incoming, methodOf(method), route, pathname)
+      let answer: Answer | Promise<Answer>
+      try {
+        answer = r.context !== undefined ? tracing!.run(r.context, next, incoming, env) : next(incoming, env)
+      } catch (error) {
+        failed(r, error)
+        throw error
+      }
+      if (!(answer instanceof Promise)) {
+        finish(r, answer.status)
         return answer
       }
-      const answer = s ? tracing!.run(s, () => next(incoming, env)) : next(incoming, env)
-      return answer instanceof Promise
-        ? answer.then(done, (error: unknown) => {
-            failures.set(incoming, error)
-            finish(500)
-            throw error
-          })
-        : done(answer)
+      return answer.then(
+        (answer) => {
+          finish(r, answer.status)
+          return answer
+        },
+        (error: unknown) => {
+          failed(r, error)
+          throw error
+        },
+      )
     },
     upgrade: (decide) => async (incoming, env) => {
       const target = incoming.target
       const q = target.indexOf('?')
       const pathname = q < 0 ? target : target.slice(0, q)
       // An upgrade is a GET (RFC 6455 §4.1); its route is the WEBSOCKET handler's.
-      const { s, finish } = begin(incoming, 'GET', routeOf('WEBSOCKET', pathname), pathname)
+      const r = begin(incoming, 'GET', routeOf('WEBSOCKET', pathname), pathname)
       try {
-        const decision = await (s ? tracing!.run(s, () => decide(incoming, env)) : decide(incoming, env))
-        finish(decision.accepted ? 101 : decision.response.status)
+        const decision = await (r.context !== undefined
+          ? tracing!.run(r.context, decide, incoming, env)
+          : decide(incoming, env))
+        finish(r, decision.accepted ? 101 : decision.response.status)
         return decision
       } catch (error) {
-        failures.set(incoming, error)
-        finish(500)
+        failed(r, error)
         throw error
       }
     },
     unhandled: (incoming, error) => void failures.set(incoming, error),
     logFields: spans
       ? (incoming) => {
-          const s = spans.get(incoming)
-          return s && tracing!.ids(s)
+          const span = spans.get(incoming)
+          return span && tracing!.ids(span)
         }
       : undefined,
   }
+}
+
+/**
+ * One request in flight: its span and the context it is active in (tracing), its series and start (metrics). One
+ * object of one shape per request, instead of closures.
+ */
+class InFlight implements SpanSlot {
+  span: OtelApi.Span | undefined = undefined
+  context: OtelApi.Context | undefined = undefined
+  series: RouteSeries | undefined = undefined
+  started = 0
+  constructor(readonly incoming: IncomingRequest) {}
 }
 
 /** How many paths' templates are remembered (then forgotten all at once, and remembered again as they come). */

@@ -15,22 +15,25 @@ export interface TracerProviderLike {
   getTracer(name: string, version?: string): unknown
 }
 
-/** One request's span and the context it is active in. */
-export interface RequestSpan {
-  span: OtelApi.Span
-  context: OtelApi.Context
+/** Where `start` leaves a request's span and the context it is active in (the telemetry's per-request state). */
+export interface SpanSlot {
+  span: OtelApi.Span | undefined
+  context: OtelApi.Context | undefined
 }
 
 /** Spans for the telemetry wrapper, built once at start-up. */
 export interface Tracing {
-  /** Starts the server span of `incoming`; `method` is the normalised method (`_OTHER` for an unknown one). */
-  start(incoming: IncomingRequest, method: string, route: string | undefined, pathname: string): RequestSpan
-  /** Runs `fn` with the span active (`context.with`). */
-  run<T>(s: RequestSpan, fn: () => T): T
+  /**
+   * Starts the server span of `incoming` into `slot` (the span, and the context it is active in); `method` is the
+   * normalised method (`_OTHER` for an unknown one).
+   */
+  start(slot: SpanSlot, incoming: IncomingRequest, method: string, route: string | undefined, pathname: string): void
+  /** Runs `fn(incoming, env)` with `context` active (`context.with`; no closure per request). */
+  run<A, B, T>(context: OtelApi.Context, fn: (a: A, b: B) => T, a: A, b: B): T
   /** Ends the span with the answer's status; `error` is the unhandled error behind a 500, when there was one. */
-  end(s: RequestSpan, status: number, error: unknown): void
+  end(span: OtelApi.Span, status: number, error: unknown): void
   /** `trace_id` and `span_id` for the request's log line. */
-  ids(s: RequestSpan): { trace_id: string; span_id: string }
+  ids(span: OtelApi.Span): { trace_id: string; span_id: string }
 }
 
 /**
@@ -52,43 +55,44 @@ export function createTracing(api: Api, version: string, provider?: TracerProvid
   const getter = getterOf(api)
   // Most requests name the same Host: its split is remembered.
   let lastHost = ''
-  let lastSplit: { address: string; port: number | undefined } = { address: '', port: undefined }
+  let lastSplit: { address: string | undefined; port: number | undefined } = { address: undefined, port: undefined }
   const SERVER = api.SpanKind.SERVER
   const ERROR = api.SpanStatusCode.ERROR
+  const context = api.context
+  const propagation = api.propagation
+  const setSpan = api.trace.setSpan
   return {
-    start(incoming, method, route, pathname) {
-      const parent = api.propagation.extract(api.context.active(), incoming, getter)
+    start(slot, incoming, method, route, pathname) {
+      const parent = propagation.extract(context.active(), incoming, getter)
+      // The Host header; on the Fetch path a Request may carry none: its URL's authority then.
+      const host = incoming.header('host') ?? incoming.url().host
+      if (host !== lastHost) {
+        lastSplit = host ? splitHost(host) : { address: undefined, port: undefined }
+        lastHost = host
+      }
+      // Every key in one literal, absent values undefined (the SDK records none of them): one shape for every
+      // request, built at once, instead of keys added one by one.
       const attributes: OtelApi.Attributes = {
         'http.request.method': method,
         'url.path': pathname,
+        'http.route': route,
+        'server.address': lastSplit.address,
+        'server.port': lastSplit.port,
+        'user_agent.original': incoming.header('user-agent') ?? undefined,
+        'http.request.method_original': method === '_OTHER' ? incoming.method : undefined,
       }
-      if (method === '_OTHER') attributes['http.request.method_original'] = incoming.method
-      if (route !== undefined) attributes['http.route'] = route
-      // The Host header; on the Fetch path a Request may carry none: its URL's authority then.
-      const host = incoming.header('host') ?? incoming.url().host
-      if (host) {
-        if (host !== lastHost) {
-          lastSplit = splitHost(host)
-          lastHost = host
-        }
-        const { address, port } = lastSplit
-        attributes['server.address'] = address
-        if (port !== undefined) attributes['server.port'] = port
-      }
-      const agent = incoming.header('user-agent')
-      if (agent !== null) attributes['user_agent.original'] = agent
       // Semantic conventions: `{method} {http.route}`, or `{method}` alone when no route matched (`HTTP` for an
       // unknown method), so that span names stay few.
       const base = method === '_OTHER' ? 'HTTP' : method
       const name = route === undefined ? base : `${base} ${route}`
       const span = tracer.startSpan(name, { kind: SERVER, attributes }, parent)
-      return { span, context: api.trace.setSpan(parent, span) }
+      slot.span = span
+      slot.context = setSpan(parent, span)
     },
-    run(s, fn) {
-      return api.context.with(s.context, fn)
+    run(active, fn, a, b) {
+      return context.with(active, fn, undefined, a, b)
     },
-    end(s, status, error) {
-      const span = s.span
+    end(span, status, error) {
       span.setAttribute('http.response.status_code', status)
       // Server spans: 5xx is an error, 4xx is the client's (left unset).
       if (status >= 500) {
@@ -104,8 +108,8 @@ export function createTracing(api: Api, version: string, provider?: TracerProvid
       }
       span.end()
     },
-    ids(s) {
-      const c = s.span.spanContext()
+    ids(span) {
+      const c = span.spanContext()
       return { trace_id: c.traceId, span_id: c.spanId }
     },
   }
