@@ -1,23 +1,16 @@
 /** The translator page in a real browser (headless Chromium through playwright-core): no JavaScript needed. */
-import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
+import { browserTested, launchChromium } from '@routeless/example-kit/testing'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_KEY, startServer, type TestServer } from './_server.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const available = existsSync(CHROMIUM)
-if (!available)
-  console.warn(
-    `\n!!! ${CHROMIUM} not found: the browser test of the translator page is SKIPPED (apt-get install chromium).\n`,
-  )
-
-describe.runIf(available || process.env.CI === '1')('translator page in Chromium', () => {
+describe.runIf(browserTested('the translator page'))('translator page in Chromium', () => {
   let server: TestServer
   let browser: Browser
 
   beforeAll(async () => {
     server = await startServer()
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()

@@ -5,12 +5,19 @@
  */
 import { existsSync } from 'node:fs'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-/** Whether the browser is installed (`.ci/run` installs Debian's `chromium`). */
-export function chromiumAvailable(): boolean {
-  return existsSync(CHROMIUM)
+/**
+ * Whether a browser test of `what` runs: where Chromium is installed, and always in CI (`CI=1`, where `.ci/run`
+ * installs Debian's `chromium`: a missing browser there fails the test instead of skipping it). Elsewhere the skip is
+ * said on the console.
+ */
+export function browserTested(what: string): boolean {
+  if (existsSync(CHROMIUM) || process.env.CI === '1') return true
+  console.warn(`\n!!! ${CHROMIUM} not found: the browser test of ${what} is SKIPPED (apt-get install chromium).\n`)
+  return false
 }
 
 export function launchChromium(): Promise<Browser> {
@@ -76,4 +83,38 @@ export async function authorize(page: Page, scheme: string, value: string): Prom
   await box.locator('input').first().fill(value)
   await box.locator('button.authorize').click()
   await page.locator('.modal-ux button.btn-done').first().click()
+}
+
+/**
+ * The test every example runs on its `/docs`: the page renders every operation of the app's `/openapi.json`, and
+ * "Try it out" on GET /healthz answers 200; `more` goes on with the same page (an example's own clicks). Skipped
+ * where Chromium is not installed (outside CI).
+ */
+export function describeDocsPage(
+  start: () => Promise<{ url: string; close(): Promise<void> }>,
+  more?: { title: string; run(page: Page, url: string): Promise<void> },
+): void {
+  describe.runIf(browserTested('/docs'))(`GET /docs in Chromium (${CHROMIUM})`, { timeout: 60_000 }, () => {
+    let server: { url: string; close(): Promise<void> } | undefined
+    const browser = launchChromium()
+    beforeAll(async () => {
+      server = await start()
+    })
+    afterAll(async () => {
+      await (await browser).close()
+      await server?.close()
+    })
+
+    it(`renders every operation of /openapi.json, and "Try it out" on GET /healthz answers 200${more ? `; ${more.title}` : ''}`, async () => {
+      const url = server!.url
+      const doc = await (await fetch(`${url}/openapi.json`)).json()
+      const page = await (await browser).newPage()
+      await openDocs(page, url)
+      const operations = documentOperations(doc)
+      expect(operations.length).toBeGreaterThan(7)
+      expect(await renderedOperations(page)).toEqual(operations)
+      expect(await tryItOut(page, 'GET', '/healthz')).toBe(200)
+      await more?.run(page, url)
+    })
+  })
 }

@@ -112,16 +112,7 @@ export async function startChildInstance(
 export { listedRequests, routedTo, type ListedRequest } from './every-route.ts'
 export { untypedFields } from './openapi-coverage.ts'
 export { seededRandom } from './seeded-random.ts'
-export {
-  authorize,
-  chromiumAvailable,
-  CHROMIUM,
-  documentOperations,
-  launchChromium,
-  openDocs,
-  renderedOperations,
-  tryItOut,
-} from './docs-page.ts'
+export { authorize, browserTested, describeDocsPage, launchChromium, tryItOut } from './docs-page.ts'
 export { freePort, NGINX, type Nginx, ReadinessGate, startNginx } from './nginx.ts'
 export {
   PG_BIN,
