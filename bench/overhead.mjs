@@ -23,6 +23,8 @@ import { serve as serveUws } from 'routeless/uws'
 import uWS from 'uWebSockets.js'
 import { ECHO_BODY } from './run.mjs'
 import { BENCH_TOKEN, echoParams, HELLO, JSON_TYPE } from './servers/_common.mjs'
+import { nodeRawHandler } from './servers/_node-raw-handler.mjs'
+import { uwsRawApp } from './servers/_uws-raw-app.mjs'
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
 const rounds = Number(args.rounds ?? 8)
@@ -40,24 +42,9 @@ const REQUESTS = {
   echo: `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`,
 }
 
-const send = (res, body) =>
-  res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) }).end(body)
-
-/** Raw node:http, as bench/servers/node-raw.mjs answers the three workloads. */
+/** Raw node:http, as bench/servers/node-raw.mjs answers the workloads. */
 async function nodeRaw() {
-  const server = createServer((req, res) => {
-    const q = req.url.indexOf('?')
-    const path = q < 0 ? req.url : req.url.slice(0, q)
-    if (path === '/hello') return send(res, HELLO)
-    const m = /^\/users\/([^/]+)\/posts\/([^/]+)$/.exec(path)
-    if (m) {
-      const x = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1)).get('x') ?? undefined
-      return send(res, JSON.stringify(echoParams(m[1], m[2], x)))
-    }
-    const chunks = []
-    req.on('data', (c) => chunks.push(c))
-    req.on('end', () => send(res, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))))
-  })
+  const server = createServer(nodeRawHandler)
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   return server.address().port
 }
@@ -71,28 +58,11 @@ async function fastify() {
   return app.server.address().port
 }
 
-/** Raw uWebSockets.js, as bench/servers/uws-raw.mjs answers the three workloads. */
-async function uwsRaw() {
-  const app = uWS.App()
-  app.get('/hello', (res) => void res.writeHeader('content-type', JSON_TYPE).end(HELLO))
-  app.get('/users/:user/posts/:post', (res, req) => {
-    const x = new URLSearchParams(req.getQuery() ?? '').get('x') ?? undefined
-    res
-      .writeHeader('content-type', JSON_TYPE)
-      .end(JSON.stringify(echoParams(req.getParameter(0), req.getParameter(1), x)))
-  })
-  app.post('/echo', (res) => {
-    const chunks = []
-    let aborted = false
-    res.onAborted(() => void (aborted = true))
-    res.onData((chunk, last) => {
-      chunks.push(Buffer.from(chunk.slice(0)))
-      if (!last || aborted) return
-      const body = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      res.cork(() => res.writeHeader('content-type', JSON_TYPE).end(body))
-    })
-  })
-  return new Promise((resolve) => app.listen('127.0.0.1', 0, (socket) => resolve(uWS.us_socket_local_port(socket))))
+/** Raw uWebSockets.js, as bench/servers/uws-raw.mjs answers the workloads. */
+function uwsRaw() {
+  return new Promise((resolve) =>
+    uwsRawApp().listen('127.0.0.1', 0, (socket) => resolve(uWS.us_socket_local_port(socket))),
+  )
 }
 
 const app = await createApp(fileURLToPath(new URL('./controllers', import.meta.url)))
