@@ -2,7 +2,9 @@
 /**
  * `npm run bench`: routeless (uws and node) beside raw uWebSockets.js, raw node:http, @whatwg-node/server, Fastify,
  * Hono and Express on three workloads, the same on Bun and on Deno (their own servers, run by the binaries npm
- * installs: @oven/bun-linux-x64, @deno/linux-x64-glibc), plus the routing-scale and worker-scaling measurements.
+ * installs: @oven/bun-linux-x64, @deno/linux-x64-glibc) and on Cloudflare's workerd (npm's workerd: each peer a
+ * Worker module, raw, Hono's or `routeless build --target=worker`'s, built when it starts and served by
+ * `workerd serve`), plus the routing-scale and worker-scaling measurements.
  *
  * Method (see docs/BENCHMARKS.md): every server runs alone, pinned to one core with `taskset`; the load generator
  * (wrk, or autocannon when wrk is missing) is pinned to the other core. Peers are interleaved over several rounds
@@ -48,13 +50,19 @@ const PEERS = {
   'deno-raw': 'raw Deno.serve, hand-routed (Deno)',
   'hono-deno': 'Hono on Deno.serve (Deno)',
   'routeless-deno': 'routeless app.fetch on Deno.serve (Deno)',
+  'workerd-raw': 'raw Worker, hand-routed (workerd)',
+  'hono-workerd': 'Hono as a Worker (workerd)',
+  'routeless-workerd': 'routeless build --target=worker (workerd)',
 }
 
 const BUN = path.join(ROOT, 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun')
 const DENO = path.join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno')
 const CLI = path.join(ROOT, 'packages', 'routeless', 'dist', 'bin.js')
 
-/** The command that starts `peer` on a free port: bench/servers/<peer>.mjs run by node, bun or deno. */
+/**
+ * The command that starts `peer` on a free port: bench/servers/<peer>.mjs run by node, bun or deno. The workerd peers'
+ * scripts are run by node too: they build the Worker and start workerd as their child (bench/servers/_workerd.mjs).
+ */
 function peerCommand(peer) {
   const file = path.join(BENCH, 'servers', `${peer}.mjs`)
   if (peer === 'routeless-bun-cli')
@@ -106,6 +114,9 @@ const WORKLOADS = {
       'deno-raw',
       'hono-deno',
       'routeless-deno',
+      'workerd-raw',
+      'hono-workerd',
+      'routeless-workerd',
     ],
   },
   plain: {
@@ -479,6 +490,7 @@ function targetsTable(results, o) {
     // The Fetch path's (issue 26): routeless's app.fetch at least Hono's on each runtime's own server.
     ['routeless-bun', 'hono-bun', 1, 'routeless on Bun.serve ≥ 1.0× Hono on Bun.serve'],
     ['routeless-deno', 'hono-deno', 1, 'routeless on Deno.serve ≥ 1.0× Hono on Deno.serve'],
+    ['routeless-workerd', 'hono-workerd', 1, 'routeless on workerd ≥ 1.0× Hono on workerd'],
   ]
   for (const name of o.workloads) {
     for (const [ours, peer, goal, label] of goals) {

@@ -15,6 +15,7 @@ import { analyze, loadTypeScript } from '../packages/routeless/src/binding/analy
 import { collectSources } from '../packages/routeless/src/app/options.ts'
 import type { Manifest } from '../packages/routeless/src/binding/manifest.ts'
 import { buildWorker } from '../packages/routeless/src/bundle/worker.ts'
+import { COMPATIBILITY_DATE, workerdConfig } from './runtimes/workerd-config.mjs'
 
 export type Runtime = 'bun' | 'deno' | 'workerd'
 
@@ -29,8 +30,8 @@ export const BINARIES: Record<Runtime, () => string> = {
   workerd: () => path.join(packageDir('workerd'), 'bin', 'workerd'),
 }
 
-/** The compatibility date the generated workerd config (and the README's wrangler.toml) names. */
-export const COMPATIBILITY_DATE = '2026-11-01'
+// The config template and its compatibility date are shared with the benchmark's workerd peers (bench/servers).
+export { COMPATIBILITY_DATE, workerdConfig } from './runtimes/workerd-config.mjs'
 
 /** Why `spec` cannot be served by another process, or undefined when it can (its options are plain data). */
 export function notPortable(spec: FixtureSpec | undefined): string | undefined {
@@ -214,30 +215,4 @@ function running(
       })
     }
   })
-}
-
-/** A workerd config serving the ES module `main` (beside it) on 127.0.0.1, on a port the system picks. */
-export function workerdConfig(
-  main: string,
-  compatibilityDate = COMPATIBILITY_DATE,
-  flags: string[] = [],
-  bindings: Record<string, string> = {},
-): string {
-  const text = Object.entries(bindings).map(
-    ([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`,
-  )
-  return `using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
-);
-
-const worker :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed ${JSON.stringify(main)}) ],
-  compatibilityDate = ${JSON.stringify(compatibilityDate)},
-  compatibilityFlags = ${JSON.stringify(flags)},
-  bindings = [ ${text.join(', ')} ],
-);
-`
 }

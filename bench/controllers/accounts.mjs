@@ -2,7 +2,7 @@
 // bearer-guarded (the module's `auth`), its path part and query typed (JSDoc: coerced and checked before the call)
 // and its return type compiled into the serializer.
 import { bearerAuth } from 'routeless'
-import { accountOrders, BENCH_TOKEN } from '../servers/_common.mjs'
+import { accountOrders, BENCH_TOKEN } from '../servers/_workloads.mjs'
 
 export const auth = bearerAuth({ verify: (token) => (token === BENCH_TOKEN ? { id: 'bench' } : undefined) })
 

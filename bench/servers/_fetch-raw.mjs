@@ -1,6 +1,6 @@
-// A hand-routed Fetch handler: the limit of a runtime's own server (bun-raw.mjs, deno-raw.mjs). Routing by string
-// tests, JSON by hand, as node-raw.mjs does on node:http.
-import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams } from './_common.mjs'
+// A hand-routed Fetch handler: the limit of a runtime's own server (bun-raw.mjs, deno-raw.mjs, workerd-raw.mjs).
+// Routing by string tests, JSON by hand, as node-raw.mjs does on node:http.
+import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams } from './_workloads.mjs'
 
 const USER_POST = /^\/users\/([^/]+)\/posts\/([^/]+)$/
 const ORDERS = /^\/accounts\/([^/]+)\/orders$/

@@ -1,8 +1,9 @@
-// The Hono application of the benchmark, the same on every runtime (hono.mjs, hono-bun.mjs, hono-deno.mjs).
+// The Hono application of the benchmark, the same on every runtime (hono.mjs, hono-bun.mjs, hono-deno.mjs,
+// hono-workerd.mjs).
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { validator } from 'hono/validator'
-import { accountOrders, BENCH_TOKEN, echoParams } from './_common.mjs'
+import { accountOrders, BENCH_TOKEN, echoParams } from './_workloads.mjs'
 
 export const app = new Hono()
 app.get('/hello', (c) => c.json('Hello, World!'))

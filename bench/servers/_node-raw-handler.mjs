@@ -1,6 +1,6 @@
 // Raw node:http's answers to the workloads (node-raw.mjs serves them; bench/overhead.mjs measures them in process):
 // routing by string tests, JSON by hand.
-import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams } from './_common.mjs'
+import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams } from './_workloads.mjs'
 
 const USER_POST = /^\/users\/([^/]+)\/posts\/([^/]+)$/
 const ORDERS = /^\/accounts\/([^/]+)\/orders$/

@@ -1,6 +1,6 @@
 // Raw uWebSockets.js's answers to the workloads (uws-raw.mjs serves them; bench/overhead.mjs measures them in process).
 import uWS from 'uWebSockets.js'
-import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams } from './_common.mjs'
+import { accountOrders, BENCH_TOKEN, HELLO, JSON_TYPE, echoParams } from './_workloads.mjs'
 
 /** A uWS app routing the workloads by uWS patterns, JSON by hand. */
 export function uwsRawApp() {

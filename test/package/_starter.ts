@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PACKAGE, REPO, run, userEnv, type Run } from './_project.ts'
+import { workerdConfig } from '../runtimes/workerd-config.mjs'
 
 export const STARTER = path.join(REPO, 'packages/create-routeless')
 export const BUN_DIR = path.join(REPO, 'node_modules/@oven/bun-linux-x64/bin')
@@ -137,20 +138,7 @@ export function serveWorker(dir: string) {
   const main = JSON.parse(field('main') ?? 'null') as string
   const date = JSON.parse(field('compatibility_date') ?? 'null') as string
   const flags = JSON.parse(field('compatibility_flags') ?? '[]') as string[]
-  writeFileSync(
-    path.join(dir, 'workerd.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed ${JSON.stringify(main)}) ],
-  compatibilityDate = ${JSON.stringify(date)},
-  compatibilityFlags = ${JSON.stringify(flags)},
-);
-`,
-  )
+  writeFileSync(path.join(dir, 'workerd.capnp'), workerdConfig(main, date, flags))
   const child = spawn(WORKERD, ['serve', 'workerd.capnp', '--control-fd=3'], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
