@@ -56,6 +56,13 @@ describeTargets('Keyword arguments', fixtureApp('args'), (t) => {
     expect(await res.json()).toEqual({ ok: 1 })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
+  it('takes keys named like inherited members as plain keys, from the query and from a form', async () => {
+    const query = 'toString=1&constructor=2&hasOwnProperty=3&valueOf=4'
+    const expected = { toString: '1', constructor: '2', hasOwnProperty: '3', valueOf: '4' }
+    expect(await (await t().request(`/kw?${query}`, { method: 'POST' })).json()).toEqual(expected)
+    const form = { 'content-type': 'application/x-www-form-urlencoded' }
+    expect(await (await t().request('/kw', { method: 'POST', body: query, headers: form })).json()).toEqual(expected)
+  })
   it('exposes kwargs, args, the decoded body and the request on the controller', async () => {
     const res = await t().request('/ctx/9?q=1', json([1, 2, 3]))
     expect(await res.json()).toEqual({

@@ -8,6 +8,7 @@ import { parseQuery } from '../../packages/routeless/src/lifecycle/request.ts'
 import { normalizeTarget } from '../../packages/routeless/src/server/shared/request-target.ts'
 import { splitPath } from '../../packages/routeless/src/routing/resolver.ts'
 import { toRequestKey } from '../../packages/routeless/src/routing/naming.ts'
+import { stringify } from '../../packages/routeless/src/lifecycle/response.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null)
@@ -123,5 +124,29 @@ describe('hot path shortcuts', () => {
     ]) {
       expect(toRequestKey(part), part).toBe(general(part))
     }
+  })
+
+  it('writes JSON first and walks the value only when the text could hide a loss (null, {})', () => {
+    class Point {
+      x = 1
+      y = null
+    }
+    // Plain data, and what JSON.stringify writes faithfully: the same text.
+    for (const value of [
+      { a: null },
+      { a: {} },
+      [null, {}, 'null', '{}'],
+      { d: new Date(0), x: null },
+      new Point(),
+      { deep: { er: [{ est: null }] } },
+    ])
+      expect(stringify(value)).toBe(JSON.stringify(value))
+    // What JSON.stringify alone would lose, beside values that look the same.
+    expect(stringify({ a: null, s: new Set([1]) })).toBe('{"a":null,"s":[1]}')
+    expect(stringify({ e: {}, m: new Map([['k', null]]) })).toBe('{"e":{},"m":{"k":null}}')
+    expect(stringify([new Set()])).toBe('[[]]')
+    for (const value of [{ n: Number.NaN }, { n: [Number.POSITIVE_INFINITY] }, { p: Promise.resolve() }])
+      expect(() => stringify(value)).toThrow(/JSON cannot represent/)
+    expect(() => stringify({ g: (function* () {})() })).toThrow(/Generator/)
   })
 })

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from 'routeless'
-import { readBody } from '../../packages/routeless/src/lifecycle/request.ts'
+import { readBody } from '../../packages/routeless/src/lifecycle/body.ts'
 import { DEFAULT_PART_LIMIT } from '../../packages/routeless/src/lifecycle/multipart.ts'
 
 function multipart(parts: number, boundary = 'XyZ'): Buffer {

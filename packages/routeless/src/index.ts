@@ -31,7 +31,8 @@ export {
   STATUS_TEXT,
 } from './app/errors.ts'
 export type { HttpErrorOptions, RoutelessErrorCode } from './app/errors.ts'
-export { getQuery, readBody, readBytes } from './lifecycle/request.ts'
+export { readBody, readBytes } from './lifecycle/body.ts'
+export { getQuery } from './lifecycle/request.ts'
 export { resolve, splitPath } from './routing/resolver.ts'
 export type { Resolution } from './routing/resolver.ts'
 export { errorResponse, toResponse } from './lifecycle/response.ts'

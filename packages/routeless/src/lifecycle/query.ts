@@ -5,6 +5,21 @@
  */
 import type { Kwargs, KwargValue } from '../app/controller.ts'
 
+/**
+ * The prototype of every keywords object: it has no members, so a key from a request (`toString`, `constructor`) is
+ * never an inherited one. An object made from it is an ordinary one in V8, where `Object.create(null)` makes a
+ * dictionary at once, slower to fill and to read.
+ */
+export const KWARGS_PROTO: object = Object.freeze(Object.create(null))
+
+const Keywords = function Keywords() {} as unknown as new () => Kwargs
+Keywords.prototype = KWARGS_PROTO as Kwargs
+
+/** A new, empty keywords object (see `KWARGS_PROTO`). */
+export function newKwargs(): Kwargs {
+  return new Keywords()
+}
+
 /** Query parameters as keyword arguments: repeated keys become arrays, `ids[]` is an alias of `ids` (always an array). */
 export function getQuery(url: URL): Kwargs {
   return parseQuery(url.search.length <= 1 ? '' : url.search.slice(1))
@@ -12,7 +27,7 @@ export function getQuery(url: URL): Kwargs {
 
 /** `getQuery` from the raw query string (what follows the `?`), with no URL to parse. */
 export function parseQuery(query: string): Kwargs {
-  const out: Kwargs = Object.create(null)
+  const out = newKwargs()
   if (query.length === 0) return out
   // Without `%` or `+` nothing is decoded: split by hand, as the urlencoded parser would (empty pairs skipped, a
   // pair without `=` has the value ''), sparing a URLSearchParams per request.

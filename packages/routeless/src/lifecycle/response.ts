@@ -5,6 +5,7 @@
  */
 import type { ResponseState } from '../app/controller.ts'
 import type { HttpError } from '../app/errors.ts'
+import { KWARGS_PROTO } from './query.ts'
 
 /**
  * The type of every JSON answer, on every adapter. No `charset`: application/json defines none (RFC 8259 §11: JSON is
@@ -138,8 +139,15 @@ function isGenerator(value: object): value is Iterator<unknown> | AsyncIterator<
  * handler's mistake is a logged 500 rather than `{}` or `null` on the wire.
  */
 export function stringify(value: unknown): string | undefined {
-  // Plain data (the common case) needs no replacer: checking it first costs far less than a replacer call per member.
-  return plainData(value, 0) ? JSON.stringify(value) : JSON.stringify(value, faithful)
+  if (typeof value !== 'object' || value === null)
+    return plainScalar(value) ? JSON.stringify(value) : JSON.stringify(value, faithful)
+  // JSON.stringify loses a value silently in two ways only: a number that is not finite becomes `null`, and an object
+  // it sees no members of (a Map, a Set, a Promise, a generator) becomes `{}`. A text with neither is exact, and
+  // searching it costs less than walking the value first; else the walk decides, and only a value that is not plain
+  // data (the common case needs no replacer) is written again with the replacer, a call per member.
+  const text = JSON.stringify(value)
+  if (text === undefined || (!text.includes('null') && !text.includes('{}'))) return text
+  return plainData(value, 0) ? text : JSON.stringify(value, faithful)
 }
 
 /** True for strings, booleans, null, finite numbers, and plain objects and arrays of them (not too deep). */
@@ -156,7 +164,7 @@ function plainData(value: unknown, depth: number): boolean {
     return true
   }
   const proto = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return false
+  if (proto !== Object.prototype && proto !== null && proto !== KWARGS_PROTO) return false
   for (const key in value) {
     const member = (value as Record<string, unknown>)[key]
     if (typeof member === 'object' && member !== null ? !plainData(member, depth + 1) : !plainScalar(member))
@@ -177,7 +185,7 @@ function faithful(this: unknown, key: string, value: unknown): unknown {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
   const proto = Object.getPrototypeOf(value)
-  if (proto === Object.prototype || proto === null) return value
+  if (proto === Object.prototype || proto === null || proto === KWARGS_PROTO) return value
   if (value instanceof Set) return [...value]
   if (value instanceof Map) {
     const out: Record<string, unknown> = {}

@@ -8,7 +8,7 @@ import type { ParamIssue } from '../binding/standard-schema.ts'
 import type { Guard } from '../guards/auth.ts'
 import type { Handler } from '../routing/table.ts'
 import { callArguments, declaresBody, INCOMING, isEmpty, isThenable, type Call, type Stage } from './call.ts'
-import { readBody, type BodyOptions } from './request.ts'
+import { readBody, type BodyOptions } from './body.ts'
 import { ResponseDraft, toReply, withoutBody, type Answer } from './response.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 

@@ -9,7 +9,7 @@ import type { Signatures } from '../binding/type-source.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
-import type { BodyKind } from '../lifecycle/request.ts'
+import type { BodyKind } from '../lifecycle/body.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
 import { HTTP_METHODS } from './handler-names.ts'
 import { aliasKey, toRequestKey } from './naming.ts'
@@ -47,9 +47,14 @@ export function childAt(node: RouteNode, key: string): RouteNode {
  */
 export function childFor(node: RouteNode, part: string): RouteNode | undefined {
   const exact = node.children.get(part)
-  if (exact !== undefined || node.aliases.size === 0) return exact
+  // Only a part with a separator can name a child by its alias (without one, the alias is the part itself).
+  if (exact !== undefined || node.aliases.size === 0 || !hasSeparator(part)) return exact
   const alias = toRequestKey(part)
   return alias === undefined ? undefined : (node.aliases.get(alias) ?? undefined)
+}
+
+function hasSeparator(part: string): boolean {
+  return part.includes('-') || part.includes('_')
 }
 
 /** One handler: a class and one of its handler methods, with what was learned about it at start-up. */

@@ -5,7 +5,7 @@
 import { jsonFieldsOf } from '../binding/form-values.ts'
 import { JS_MARK, JSON_MARK } from '../binding/manifest.ts'
 import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from '../binding/standard-schema.ts'
-import { MEDIA_TYPES } from '../lifecycle/request.ts'
+import { MEDIA_TYPES } from '../lifecycle/body.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 import { STATUS_TEXT } from '../app/errors.ts'
 

@@ -1,0 +1,271 @@
+/**
+ * A request's body, read within its size limit and decoded by content type (JSON, urlencoded and multipart forms,
+ * raw bytes for the types a handler accepts). Every failure is an `HttpError` (400, 413, 415), never a crash.
+ *
+ * The common body (a declared length, taken whole) costs one wait: the adapter's or the runtime's own read, and the
+ * decoding in its continuation.
+ * @module
+ */
+import type { Kwargs, KwargValue } from '../app/controller.ts'
+import { HttpError, isHttpError } from '../app/errors.ts'
+import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
+import { addEntries, newKwargs } from './query.ts'
+import { fromRequest, type IncomingRequest, type WholeBody } from './request.ts'
+
+export interface BodyOptions {
+  /** Largest body accepted, in bytes. */
+  limit: number
+  /** Most parts a multipart body may have (default 1 000, `DEFAULT_PART_LIMIT`): more is a 413. */
+  parts?: number
+  /** Extra content types taken as raw bytes. */
+  accepts?: readonly string[]
+  /** The decoded kinds taken (default all three); another is a 415 that lists these. */
+  consumes?: readonly BodyKind[]
+}
+
+/** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
+export type BodyKind = 'json' | 'form' | 'multipart'
+
+export const MEDIA_TYPES: Record<BodyKind, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+}
+
+export interface ParsedBody {
+  /** Decoded value: JSON, form fields object, raw bytes, or undefined when there is no body. */
+  body: unknown
+  /** Fields to merge into the keyword arguments (a JSON object or a form). */
+  fields: Kwargs | undefined
+  /** The body was JSON: its values have types of their own, not to be read from strings. */
+  json?: boolean
+}
+
+const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
+const NOTHING = Promise.resolve(NO_BODY)
+
+/** Decoders are stateless when not streaming: one serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+const LENIENT = new TextDecoder('utf-8')
+
+/**
+ * `bytes` as UTF-8 text, throwing on an invalid sequence as the fatal decoder does. The lenient decoder is the fast
+ * one (Deno's fatal one costs four times as much); it marks every invalid sequence with U+FFFD, so only a text that
+ * has one is decoded again, strictly: a valid body may carry U+FFFD itself.
+ */
+function utf8(bytes: Uint8Array): string {
+  const text = LENIENT.decode(bytes)
+  return text.includes('\uFFFD') ? UTF8.decode(bytes) : text
+}
+
+/** How a body of some media type is decoded: `raw` for the types the handler takes as bytes. */
+type Decoding = BodyKind | 'raw' | undefined
+
+/**
+ * Reads and decodes the request body. What the headers decide (a malformed or too large Content-Length) fails before
+ * a byte is read; an unsupported type once the body turns out not to be empty.
+ */
+export function readBody(request: Request | IncomingRequest, options: BodyOptions): Promise<ParsedBody> {
+  try {
+    const source = request instanceof Request ? fromRequest(request) : request
+    const body = source.body()
+    if (body === null) return NOTHING
+    const length = source.header('content-length')
+    if (length !== null) {
+      if (!/^\d+$/.test(length)) throw new HttpError(400, 'Invalid Content-Length header')
+      if (Number(length) > options.limit) {
+        chunksOf(body).cancel() // left to the server's lingering close, after the 413
+        throw tooLarge(options.limit)
+      }
+      if (length === '0') return NOTHING
+    }
+    const type = mediaType(source.header('content-type') ?? '')
+    let kind: Decoding = bodyKind(type, options.accepts)
+    if (kind !== undefined && kind !== 'raw' && options.consumes && !options.consumes.includes(kind)) kind = undefined
+    const limit = options.limit
+    return bytesOf(body, limit).then((bytes) => {
+      if (bytes.byteLength > limit) throw tooLarge(limit)
+      return bytes.byteLength === 0 ? NO_BODY : decode(bytes, kind, type, source, options)
+    }, unreadable)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+function decode(
+  bytes: Uint8Array,
+  kind: Decoding,
+  type: string,
+  source: IncomingRequest,
+  options: BodyOptions,
+): ParsedBody | Promise<ParsedBody> {
+  switch (kind) {
+    case 'json': {
+      const value = parseJson(bytes)
+      return { body: value, fields: isPlainObject(value) ? toKwargs(value) : undefined, json: true }
+    }
+    case 'form': {
+      let text: string
+      try {
+        text = utf8(bytes)
+      } catch {
+        throw new HttpError(400, 'Malformed form body: not UTF-8')
+      }
+      const fields = newKwargs()
+      addEntries(fields, new URLSearchParams(text))
+      return { body: fields, fields }
+    }
+    case 'multipart':
+      return decodeMultipart(bytes, source.header('content-type')!, options.parts ?? DEFAULT_PART_LIMIT)
+    case 'raw':
+      return { body: bytes, fields: undefined }
+    default:
+      throw unsupported(type, options.consumes)
+  }
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  let text: string
+  try {
+    text = utf8(bytes)
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body: not UTF-8')
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
+  }
+}
+
+async function decodeMultipart(bytes: Uint8Array, contentType: string, parts: number): Promise<ParsedBody> {
+  checkPartCount(bytes, contentType, parts)
+  let form: FormData
+  try {
+    form = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData()
+  } catch {
+    throw new HttpError(400, 'Malformed multipart body')
+  }
+  const fields = newKwargs()
+  addEntries(fields, form as unknown as Iterable<[string, string | File]>)
+  return { body: fields, fields }
+}
+
+/** The 415 for a body of a type the handler does not take, naming the types it does. */
+function unsupported(type: string, consumes: readonly BodyKind[] | undefined): HttpError {
+  const taken = (consumes ?? (['json', 'form', 'multipart'] as const)).map((k) => MEDIA_TYPES[k]).join(', ')
+  const only = consumes?.length === 1 ? `: send ${taken}` : ''
+  return new HttpError(
+    415,
+    type ? `Unsupported Content-Type: ${type}${only}` : `A request body needs a Content-Type header${only}`,
+    { headers: { 'Accept-Post': taken, 'Accept-Patch': taken } },
+  )
+}
+
+/** A Content-Type's media type, lower case, without its parameters. */
+function mediaType(value: string): string {
+  const semicolon = value.indexOf(';')
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase()
+}
+
+function bodyKind(type: string, accepts: readonly string[] | undefined): Decoding {
+  if (accepts && (accepts.includes(type) || accepts.includes('*/*') || accepts.includes(`${type.split('/')[0]}/*`)))
+    return 'raw'
+  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return 'json'
+  if (type === 'application/x-www-form-urlencoded') return 'form'
+  if (type === 'multipart/form-data') return 'multipart'
+  return undefined
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`)
+}
+
+/** A body's chunks, read one at a time, whatever the adapter gives: a ReadableStream or an async iterable. */
+interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>
+  cancel(): void
+}
+
+function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): ChunkReader {
+  // Any stream with a reader, not only this realm's ReadableStream (@whatwg-node brings its own).
+  if (typeof (body as ReadableStream<Uint8Array>).getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader()
+    return { read: () => reader.read(), cancel: () => void reader.cancel().catch(() => {}) }
+  }
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
+  return {
+    read: () => iterator.next() as ReturnType<ChunkReader['read']>,
+    cancel: () => void iterator.return?.()?.catch(() => {}),
+  }
+}
+
+/** Reads the whole body, failing with 413 as soon as it passes `limit` bytes. */
+export function readBytes(
+  request: Request | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
+  try {
+    const body = request instanceof Request ? request.body : request
+    if (body === null) return Promise.resolve(new Uint8Array(0))
+    return bytesOf(body, limit).then((bytes) => {
+      if (bytes.byteLength > limit) throw tooLarge(limit)
+      return bytes
+    }, unreadable)
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+/**
+ * The body's bytes: taken whole when the adapter can (its promise is the answer: one wait; the caller checks the
+ * limit), else chunk by chunk within `limit`.
+ */
+function bytesOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const whole = typeof (body as Partial<WholeBody>).whole === 'function' ? (body as WholeBody).whole(limit) : undefined
+  return whole !== undefined ? whole : readChunks(body, limit)
+}
+
+function unreadable(error: unknown): never {
+  if (isHttpError(error)) throw error
+  throw new HttpError(400, 'The request body could not be read', { cause: error })
+}
+
+/** `readBytes` chunk by chunk. */
+async function readChunks(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array> {
+  const reader = chunksOf(body)
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > limit) {
+      // The rest is the server's to drop (its lingering close), after the 413 is out.
+      reader.cancel()
+      throw tooLarge(limit)
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(total)
+  let offset = 0
+  for (const c of chunks) {
+    out.set(c, offset)
+    offset += c.byteLength
+  }
+  return out
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function toKwargs(value: Record<string, unknown>): Kwargs {
+  const out = newKwargs()
+  for (const key of Object.keys(value)) if (key !== '__proto__') out[key] = value[key] as KwargValue
+  return out
+}
