@@ -27,10 +27,6 @@ export interface IncomingRequest {
 }
 
 /**
- * A Fetch `Request` as an `IncomingRequest`. An adapter that holds the raw body (node:http's IncomingMessage) may
- * give it as `body`: the core then reads it directly instead of through the Request's stream.
- */
-/**
  * The declared bodies of GET requests whose Fetch `Request` an adapter built: Fetch lets a GET carry none, so the
  * adapter leaves it here, and a `Request` handed to `app.fetch` (by a wrapper of the app's fetch, for instance) still
  * has its body read.
@@ -42,6 +38,10 @@ export function attachGetBody(request: Request, source: IncomingRequest): void {
   getBodies.set(request, source)
 }
 
+/**
+ * A Fetch `Request` as an `IncomingRequest`. An adapter that holds the raw body (node:http's IncomingMessage) may
+ * give it as `body`: the core then reads it directly instead of through the Request's stream.
+ */
 export function fromRequest(request: Request, body?: AsyncIterable<Uint8Array>): IncomingRequest {
   return new FetchIncoming(request, body)
 }
