@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { JsonSchema } from '../../packages/routeless/src/binding/manifest.ts'
 import { checkReturn, compileSerializer, MAX_DEPTH } from '../../packages/routeless/src/binding/serializer.ts'
-import { stringify } from '../../packages/routeless/src/lifecycle/response.ts'
+import { stringify } from '../../packages/routeless/src/lifecycle/json.ts'
 
 // Schemas as the analyser writes them (binding/type-schema.ts): named types in $defs, `#/$defs/Name` references.
 const DATE = { type: 'string', format: 'date-time', 'x-js': 'Date' }

@@ -28,7 +28,8 @@ import type { JsonSchema } from '../binding/manifest.ts'
 import { checkReturn, compileSerializer } from '../binding/serializer.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
-import { stringify, type Answer } from './response.ts'
+import { stringify } from './json.ts'
+import type { Answer } from './response.ts'
 import {
   accept,
   before,
