@@ -5,7 +5,8 @@
  * @module
  */
 import { HttpError } from '../../app/errors.ts'
-import { errorResponse } from '../../lifecycle/response.ts'
+import { fromRequest } from '../../lifecycle/request.ts'
+import { errorResponse, toFetchResponse } from '../../lifecycle/response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { DRAIN_TIMEOUT, Shutdown, type RunningServer, type Servable, type ServeOptions } from '../shared/serving.ts'
 import { bunRuntime, type BunServer } from './bun-types.ts'
@@ -46,7 +47,7 @@ export async function serve(app: Servable, options: BunServeOptions = {}): Promi
           },
         }
         if (upgrading && wantsUpgrade(request)) return upgrade(upgrading, request, server, env)
-        return app.fetch(request, env)
+        return app.handle ? respond(app as Required<Servable>, request, env) : app.fetch(request, env)
       },
       // app.fetch never rejects; this answers what Bun itself fails on.
       error: (error) => errorResponse(new HttpError(500, 'The server could not answer this request', { cause: error })),
@@ -76,4 +77,17 @@ async function drain(server: BunServer, timeout: number): Promise<void> {
   })
   await Promise.race([server.stop(false), cut])
   clearTimeout(timer)
+}
+
+/**
+ * The app's answer as Bun takes it: the `Response` itself when nothing had to wait (a synchronous handler, no body to
+ * read), which Bun writes at once, else a promise of it. (`app.fetch` always answers with a promise: its contract.)
+ */
+function respond(
+  app: Required<Servable>,
+  request: Request,
+  env: Record<string, unknown>,
+): Response | Promise<Response> {
+  const answer = app.handle(fromRequest(request), env)
+  return answer instanceof Promise ? answer.then(toFetchResponse) : toFetchResponse(answer)
 }
