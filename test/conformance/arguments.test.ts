@@ -7,6 +7,12 @@ const json = (body: unknown, method = 'POST'): RequestInit => ({
   body: JSON.stringify(body),
   headers: { 'content-type': 'application/json' },
 })
+/** A POST of `body` as it is, typed `type`. */
+const sent = (body: BodyInit, type: string): RequestInit => ({
+  method: 'POST',
+  body,
+  headers: { 'content-type': type },
+})
 
 describeTargets('Positional arguments', fixtureApp('args'), (t) => {
   it('passes none, one, optional and rest parameters', async () => {
@@ -40,11 +46,7 @@ describeTargets('Keyword arguments', fixtureApp('args'), (t) => {
     ).toEqual({ a: 'body', b: 'query', n: 1, list: [1, 2], obj: { x: true } })
   })
   it('passes urlencoded fields, repeated as arrays', async () => {
-    const res = await t().request('/kw', {
-      method: 'POST',
-      body: 'x=1&y=2&y=3&name=a+b%21',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })
+    const res = await t().request('/kw', sent('x=1&y=2&y=3&name=a+b%21', 'application/x-www-form-urlencoded'))
     expect(await res.json()).toEqual({ x: '1', y: ['2', '3'], name: 'a b!' })
   })
   it('ignores a __proto__ key instead of polluting anything', async () => {
@@ -108,7 +110,7 @@ describeTargets('Keyword arguments', fixtureApp('args'), (t) => {
 describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
   it('answers 400 for malformed JSON', async () => {
     for (const body of ['{"a":', 'not json', '{"a": 1}}']) {
-      const res = await t().request('/kw', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+      const res = await t().request('/kw', sent(body, 'application/json'))
       expect(res.status).toBe(400)
       expect(await res.json()).toMatchObject({
         status: 400,
@@ -118,57 +120,33 @@ describeTargets('Bad bodies', fixtureApp('args', { bodyLimit: 1024 }), (t) => {
     }
   })
   it('answers 400 for invalid UTF-8 in JSON', async () => {
-    const res = await t().request('/kw', {
-      method: 'POST',
-      body: new Uint8Array([0x7b, 0xff, 0x7d]),
-      headers: { 'content-type': 'application/json' },
-    })
+    const res = await t().request('/kw', sent(new Uint8Array([0x7b, 0xff, 0x7d]), 'application/json'))
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('Malformed JSON body: not UTF-8')
   })
   it('takes U+FFFD sent as valid UTF-8, and refuses invalid bytes beside it', async () => {
     // {"a":"\uFFFD"} as UTF-8 (EF BF BD): the replacement character is data here, not a decoding error.
     const valid = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xef, 0xbf, 0xbd, 0x22, 0x7d])
-    const res = await t().request('/kw', {
-      method: 'POST',
-      body: valid,
-      headers: { 'content-type': 'application/json' },
-    })
+    const res = await t().request('/kw', sent(valid, 'application/json'))
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ a: '\uFFFD' })
     const both = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xef, 0xbf, 0xbd, 0xf0, 0x9f, 0x98, 0x22, 0x7d])
-    const bad = await t().request('/kw', {
-      method: 'POST',
-      body: both,
-      headers: { 'content-type': 'application/json' },
-    })
+    const bad = await t().request('/kw', sent(both, 'application/json'))
     expect(bad.status).toBe(400)
     expect((await bad.json()).message).toBe('Malformed JSON body: not UTF-8')
   })
   it('answers 400 for invalid UTF-8 in a form', async () => {
-    const res = await t().request('/kw', {
-      method: 'POST',
-      body: new Uint8Array([0x61, 0x3d, 0xff]),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })
+    const res = await t().request('/kw', sent(new Uint8Array([0x61, 0x3d, 0xff]), 'application/x-www-form-urlencoded'))
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('Malformed form body: not UTF-8')
   })
   it('answers 400 for a malformed multipart body', async () => {
-    const res = await t().request('/kw', {
-      method: 'POST',
-      body: 'garbage',
-      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
-    })
+    const res = await t().request('/kw', sent('garbage', 'multipart/form-data; boundary=xyz'))
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('Malformed multipart body')
   })
   it('answers 415 for an unsupported content type, and for a body without one', async () => {
-    const res = await t().request('/kw', {
-      method: 'POST',
-      body: '<a/>',
-      headers: { 'content-type': 'application/xml' },
-    })
+    const res = await t().request('/kw', sent('<a/>', 'application/xml'))
     expect(res.status).toBe(415)
     expect((await res.json()).message).toBe('Unsupported Content-Type: application/xml')
     const none = await t().request('/kw', { method: 'POST', body: new Uint8Array([1, 2, 3]) })
