@@ -124,6 +124,8 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       meter,
       now,
       maxBytes: config.documentMaxBytes,
+      concurrency: config.documentConcurrency,
+      convertFormats: !deeplMock, // deepl-mock delivers output_format's result unconverted
     })
     const speechUsage = new SpeechUsage(database.db, now)
     const speech = overrides.speech ?? createSpeechEngine(config.voice)
