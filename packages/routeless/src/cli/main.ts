@@ -391,8 +391,9 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
     const ms = Math.round(performance.now() - started)
+    const wrote = `${path.relative(cwd, file)} and ${path.relative(cwd, code)}`
     io.stdout(
-      `routeless: wrote ${path.relative(cwd, file)} and ${path.relative(cwd, code)}: ${handlers} handlers from ${files} files, TypeScript ${ts.version} (${ms} ms)`,
+      `routeless: wrote ${wrote}: ${handlers} handlers from ${files} files, TypeScript ${ts.version} (${ms} ms)`,
     )
     return 0
   } catch (error) {
