@@ -8,7 +8,7 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -23,7 +23,14 @@ import {
   type PositionalParam,
 } from './manifest.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
-import { Kind, type MethodInfo, type ParameterInfo, type TypeHandle, type TypeReader } from './type-reader.ts'
+import {
+  findConfigFile,
+  Kind,
+  type MethodInfo,
+  type ParameterInfo,
+  type TypeHandle,
+  type TypeReader,
+} from './type-reader.ts'
 
 export interface AnalyzeInput {
   /** Absolute path of a controller module. */
@@ -53,36 +60,58 @@ export function analyzerId(): string {
     .slice(0, 16))
 }
 
-/**
- * The `typescript` package the application would import (its own install first), as a compiler of the backend its
- * major version needs, or undefined when none is installed. `name` is the package to look for (a test points it at
- * an alias such as `typescript-classic`). The classic API is required, not imported: `import()` of its 9 MB of
- * CommonJS first scans it for named exports, which doubles the cost of loading it.
- */
-export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<TypeScriptCompiler | undefined> {
+/** Where the `typescript` package `name` the application would import is (its own install first), and its version. */
+export function findTypeScript(cwd: string, name = 'typescript'): { version: string; manifest: string } | undefined {
   for (const from of [path.join(cwd, 'package.json'), import.meta.url]) {
-    const require = createRequire(from)
-    let manifestFile: string
     try {
-      manifestFile = require.resolve(`${name}/package.json`)
+      const manifest = createRequire(from).resolve(`${name}/package.json`)
+      return { manifest, version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version }
     } catch {
-      continue // not installed there
+      // not installed there
     }
-    const version = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { version: string }).version
-    const packageRequire = createRequire(manifestFile)
-    if (Number(version.split('.')[0]) >= 7) {
-      const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
-      const [{ nativeCompiler }, sync, ast] = await Promise.all([
-        import('./reader-native.ts'),
-        import(url('typescript/unstable/sync')),
-        import(url('typescript/unstable/ast')),
-      ])
-      return nativeCompiler(version, sync, ast)
-    }
-    const { classicCompiler } = await import('./reader-classic.ts')
-    return classicCompiler(packageRequire(path.dirname(manifestFile)))
   }
   return undefined
+}
+
+/**
+ * The key a cached analysis is valid under: this analyser's code, the TypeScript version, and the text of the
+ * project's tsconfig (and of the file it extends, when that is a relative path) — a change to any of them analyses
+ * every file again.
+ */
+export function analysisKey(typescriptVersion: string, cwd: string): string {
+  const hash = createHash('sha256').update(`${analyzerId()}\n${typescriptVersion}\n`)
+  let config = findConfigFile(cwd)
+  for (let i = 0; config && i < 5; i++) {
+    const text = readFileSync(config, 'utf8')
+    hash.update(`${config}\n${text}\n`)
+    const base = /"extends"\s*:\s*"(\.{1,2}\/[^"]+)"/.exec(text)?.[1]
+    config = base ? path.resolve(path.dirname(config), base.endsWith('.json') ? base : `${base}.json`) : undefined
+    if (config && !existsSync(config)) config = undefined
+  }
+  return `${analyzerId()}-${hash.digest('hex').slice(0, 16)}`
+}
+
+/**
+ * The `typescript` package the application would import, as a compiler of the backend its major version needs, or
+ * undefined when none is installed. `name` is the package to look for (a test points it at an alias such as
+ * `typescript-classic`). The classic API is required, not imported: `import()` of its 9 MB of CommonJS first scans
+ * it for named exports, which doubles the cost of loading it.
+ */
+export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<TypeScriptCompiler | undefined> {
+  const found = findTypeScript(cwd, name)
+  if (!found) return undefined
+  const packageRequire = createRequire(found.manifest)
+  if (Number(found.version.split('.')[0]) >= 7) {
+    const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
+    const [{ nativeCompiler }, sync, ast] = await Promise.all([
+      import('./reader-native.ts'),
+      import(url('typescript/unstable/sync')),
+      import(url('typescript/unstable/ast')),
+    ])
+    return nativeCompiler(found.version, sync, ast)
+  }
+  const { classicCompiler } = await import('./reader-classic.ts')
+  return classicCompiler(packageRequire(path.dirname(found.manifest)))
 }
 
 /** Analyses `inputs` with the TypeScript checker. Throws on a JSDoc constraint that is wrong (a developer mistake). */
@@ -103,7 +132,7 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     typescript: reader.version,
-    analyzer: analyzerId(),
+    analyzer: analysisKey(reader.version, cwd),
     files: {},
     handlers: {},
     $defs: writer.defs,

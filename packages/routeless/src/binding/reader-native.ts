@@ -24,6 +24,7 @@ import type { TypeScriptCompiler } from './analyze.ts'
 import { BLOB_AND_FILE } from './blob-file.ts'
 import {
   type Annotation,
+  findConfigFile,
   type ClassInfo,
   Kind,
   type MethodInfo,
@@ -121,7 +122,7 @@ class NativeReader implements TypeReader {
    * library has no DOM.
    */
   private writeConfig(files: string[], cwd: string): string {
-    const appConfig = findConfig(cwd)
+    const appConfig = findConfigFile(cwd)
     const options: Record<string, unknown> = { ...(appConfig ? {} : DEFAULTS), ...OVERRIDES }
     let lib: unknown = DEFAULTS.lib
     if (appConfig) {
@@ -363,15 +364,6 @@ class NativeReader implements TypeReader {
     } finally {
       rmSync(this.dir, { recursive: true, force: true })
     }
-  }
-}
-
-/** `tsconfig.json` in `dir` or the nearest directory above it (as `ts.findConfigFile`). */
-function findConfig(dir: string): string | undefined {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    const file = path.join(d, 'tsconfig.json')
-    if (existsSync(file)) return file
-    if (path.dirname(d) === d) return undefined
   }
 }
 
