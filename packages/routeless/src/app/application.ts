@@ -2,10 +2,10 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import type { ErrorRenderer } from './controller.ts'
-import { HttpError, isHttpError } from './errors.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
+import { HttpError, isHttpError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
-import type { Logger } from './logging.ts'
+import type { Logger } from '../base/logging.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
 import { compilePipeline, type Pipeline } from '../lifecycle/pipeline.ts'

@@ -5,7 +5,7 @@
  * an object. `routeless build --target=worker` writes exactly this call, with every module imported statically.
  * @module
  */
-import type { ModuleExports, ModuleSource } from '../routing/discover.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { Application } from './application.ts'
 import type { AppOptions, ModuleMap } from './options.ts'

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { parseHandlerName } from '../routing/handler-names.ts'
+import { parseHandlerName } from '../base/handler-names.ts'
 import {
   fileHashes,
   handlerKey,

@@ -5,7 +5,7 @@
  * as the type is left as it is, for the validator to refuse.
  * @module
  */
-import type { Kwargs } from '../app/controller.ts'
+import type { Kwargs } from '../base/controller.ts'
 import { JSON_MARK, type JsonSchema } from './manifest.ts'
 import type { Fail, TypeValidators } from './validators.ts'
 

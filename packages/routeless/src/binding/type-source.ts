@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { RoutelessError } from '../app/errors.ts'
-import type { ModuleSource } from '../routing/discover.ts'
+import { RoutelessError } from '../base/errors.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 import {
   fileHashes,
   fileOfModule,

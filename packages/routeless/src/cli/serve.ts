@@ -5,8 +5,8 @@
  */
 import { collectSources, createApp, type Application } from '../app/application.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
-import { RoutelessError } from '../app/errors.ts'
-import { createLogger, type LogFormat, type LogLevel } from '../app/logging.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
 import { registerTypeScript } from '../routing/ts-loader.ts'
 import {
@@ -113,7 +113,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     })
   }
   // Before anything loads: the watcher must learn every local module the controllers import.
-  if (opts.watch) (await import('../tooling/watch.ts')).trackLocalModules()
+  if (opts.watch) (await import('../app/watch.ts')).trackLocalModules()
   const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
   let context: unknown
   try {
@@ -146,7 +146,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   if (worker) reportListening(running.url, app.table.rows.length)
   else io.stdout(describe(running.url, app.table.rows.length))
   const watcher = opts.watch
-    ? (await import('../tooling/watch.ts')).watchControllers(app, prefix, {
+    ? (await import('../app/watch.ts')).watchControllers(app, prefix, {
         onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
         onError: (error) =>
           io.stderr(

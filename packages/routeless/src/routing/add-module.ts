@@ -5,18 +5,17 @@
  * @module
  */
 import path from 'node:path'
-import type { ErrorRenderer } from '../app/controller.ts'
-import { RoutelessError } from '../app/errors.ts'
-import { isControllerName, isReachableSegment, toSegment, writtenSegment } from './naming.ts'
-import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from './handler-names.ts'
+import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { isControllerName, isReachableSegment, toSegment, writtenSegment } from '../base/naming.ts'
+import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
 import { readSignature, signatureFromTypes, type Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import { compileBinder, describeParams, type ParamSpec } from '../binding/standard-schema.ts'
-import type { BodyKind } from '../lifecycle/body.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
-import type { ModuleExports, ModuleSource } from './discover.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { childAt, newNode, type Endpoint, type Handler, type RouteNode, type RouteTable } from './table.ts'
 
 /** `file` relative to `cwd`, for messages (as given when it lies outside). */

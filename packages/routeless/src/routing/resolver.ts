@@ -2,10 +2,10 @@
  * Pure path resolution: `(table, method, pathname) → Resolution`. No I/O, a few map look-ups per path part.
  * @module
  */
-import type { ErrorRenderer } from '../app/controller.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
 import { childFor, isHttpMethod } from './table.ts'
-import { isForbiddenName, isForbiddenPart } from './naming.ts'
+import { isForbiddenName, isForbiddenPart } from '../base/naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =

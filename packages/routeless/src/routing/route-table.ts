@@ -1,16 +1,16 @@
-import { RoutelessError } from '../app/errors.ts'
-import { aliasKey, writtenSegment } from './naming.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { aliasKey, writtenSegment } from '../base/naming.ts'
 import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
 import { compileTypedBinder, TypeValidators } from '../binding/typed-binder.ts'
 import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import { findAmbiguity } from './ambiguity.ts'
-import type { ModuleSource } from './discover.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 import { addModule, rel } from './add-module.ts'
 import { RouteTable, type RouteNode } from './table.ts'
 
-export { discoverModules, type ModuleExports, type ModuleSource } from './discover.ts'
-export { HTTP_METHODS } from './handler-names.ts'
+export { discoverModules } from './discover.ts'
+export { HTTP_METHODS } from '../base/handler-names.ts'
 export { isHttpMethod, RouteTable, type Endpoint, type Handler, type RouteNode, type RouteRow } from './table.ts'
 
 export interface BuildOptions {

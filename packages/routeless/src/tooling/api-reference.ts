@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { RoutelessError } from '../app/errors.ts'
+import { RoutelessError } from '../base/errors.ts'
 import type { RouteTable } from '../routing/route-table.ts'
 import { JSON_TYPE } from '../lifecycle/response.ts'
 import type { OpenAPIOptions } from './openapi.ts'

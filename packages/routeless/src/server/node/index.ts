@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
-import { HttpError } from '../../app/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { attachWebSockets } from './websocket.ts'
 import {
   DRAIN_TIMEOUT,

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import type { Application } from '../../app/application.ts'
-import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
+import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import {
   DRAIN_TIMEOUT,
   IDLE_GRACE,
