@@ -16,33 +16,19 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { collectSources } from '../../packages/routeless/src/app/options.ts'
 import { analyze, loadTypeScript } from '../../packages/routeless/src/binding/analyze.ts'
-import type { JsonSchema, Manifest } from '../../packages/routeless/src/binding/manifest.ts'
+import type { Manifest } from '../../packages/routeless/src/binding/manifest.ts'
+import { propertyOrderFree } from '../_property-order.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** [cwd, prefix] of every tree: the fixtures (from the repository root, as the tests serve them), then the examples. */
 const trees: [string, string][] = [
   ...readdirSync(path.join(ROOT, 'test/fixtures')).map((d): [string, string] => [ROOT, `test/fixtures/${d}`]),
-  ...readdirSync(path.join(ROOT, 'examples')).map((e): [string, string] => [path.join(ROOT, 'examples', e), 'controllers']),
+  ...readdirSync(path.join(ROOT, 'examples')).map((e): [string, string] => [
+    path.join(ROOT, 'examples', e),
+    'controllers',
+  ]),
 ]
-
-/** `schema` with every object's properties and required names in name order (see the header). */
-function propertyOrderFree(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(propertyOrderFree)
-  if (!value || typeof value !== 'object') return value
-  const out: JsonSchema = {}
-  for (const [key, v] of Object.entries(value)) {
-    if (key === 'properties' && v && typeof v === 'object' && !Array.isArray(v))
-      out[key] = Object.fromEntries(
-        Object.keys(v)
-          .sort()
-          .map((k) => [k, propertyOrderFree((v as JsonSchema)[k])]),
-      )
-    else if (key === 'required' && Array.isArray(v)) out[key] = [...v].sort()
-    else out[key] = propertyOrderFree(v)
-  }
-  return out
-}
 
 const comparable = (m: Manifest) => propertyOrderFree({ ...m, typescript: undefined })
 

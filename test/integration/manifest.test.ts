@@ -99,7 +99,10 @@ describe('the signature manifest', () => {
     writeFileSync(types, readFileSync(types, 'utf8').replace('@minimum 1', '@minimum 2'))
     expect(await analysed()).toEqual(['controllers/index.ts'])
     // The tsconfig and the TypeScript version are part of the cache's key: a new tsconfig analyses everything.
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, lib: ['es2023'] } }))
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, lib: ['es2023'] } }),
+    )
     expect(await analysed()).toEqual(['controllers/index.ts', 'controllers/other.ts', 'controllers/scripted.js'])
     expect(await analysed()).toEqual([])
   })

@@ -19,7 +19,7 @@ export interface Runtime {
 }
 
 /** Development tools, at the versions the starter was tested with. */
-const TYPESCRIPT = { typescript: '^5.9.3' }
+const TYPESCRIPT = { typescript: '~7.0.2' }
 const NODE_TYPES = { '@types/node': '^20.19.25' }
 /** Runs node:test on .ts files (node 20 cannot load them itself); routeless depends on the same tsx. */
 const TSX = { tsx: '^4.23.15' }

@@ -147,7 +147,9 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
       module: input.module,
       sha256: sha256(input.file),
       deps: Object.fromEntries(
-        [...localImports(reader, input.file)].map((dep) => [rel(dep), sha256(dep)] as const).sort(([a], [b]) => (a < b ? -1 : 1)),
+        [...localImports(reader, input.file)]
+          .map((dep) => [rel(dep), sha256(dep)] as const)
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
       ),
     }
     for (const cls of classes) {

@@ -44,23 +44,23 @@ class ClassicReader implements TypeReader {
     this.checker = program.getTypeChecker()
     const F = ts.TypeFlags
     this.kinds = [
-        [Kind.Any, F.Any],
-        [Kind.Unknown, F.Unknown],
-        [Kind.Never, F.Never],
-        [Kind.String, F.String],
-        [Kind.Number, F.Number],
-        [Kind.Boolean, F.Boolean],
-        [Kind.Null, F.Null],
-        [Kind.StringLiteral, F.StringLiteral],
-        [Kind.NumberLiteral, F.NumberLiteral],
-        [Kind.BooleanLiteral, F.BooleanLiteral],
-        [Kind.BigInt, F.BigInt | F.BigIntLiteral],
-        [Kind.Undefined, F.Undefined],
-        [Kind.Void, F.Void],
-        [Kind.Union, F.Union],
-        [Kind.Intersection, F.Intersection],
-        [Kind.Object, F.Object],
-        [Kind.TypeParameter, F.TypeParameter],
+      [Kind.Any, F.Any],
+      [Kind.Unknown, F.Unknown],
+      [Kind.Never, F.Never],
+      [Kind.String, F.String],
+      [Kind.Number, F.Number],
+      [Kind.Boolean, F.Boolean],
+      [Kind.Null, F.Null],
+      [Kind.StringLiteral, F.StringLiteral],
+      [Kind.NumberLiteral, F.NumberLiteral],
+      [Kind.BooleanLiteral, F.BooleanLiteral],
+      [Kind.BigInt, F.BigInt | F.BigIntLiteral],
+      [Kind.Undefined, F.Undefined],
+      [Kind.Void, F.Void],
+      [Kind.Union, F.Union],
+      [Kind.Intersection, F.Intersection],
+      [Kind.Object, F.Object],
+      [Kind.TypeParameter, F.TypeParameter],
     ]
   }
 
@@ -133,7 +133,9 @@ class ClassicReader implements TypeReader {
 
   private tags(symbol: ts.Symbol): Tags {
     return tagMap(
-      symbol.getJsDocTags(this.checker).map((t) => ({ name: t.name, text: (t.text ?? []).map((p) => p.text).join('') })),
+      symbol
+        .getJsDocTags(this.checker)
+        .map((t) => ({ name: t.name, text: (t.text ?? []).map((p) => p.text).join('') })),
     )
   }
 

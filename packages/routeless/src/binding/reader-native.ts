@@ -161,7 +161,9 @@ class NativeReader implements TypeReader {
         if (!handle || handle.kind !== this.ast.SyntaxKind.MethodDeclaration) continue
         const declaration = handle.resolve(this.project) as Ast.MethodDeclaration | undefined
         if (!declaration) continue
-        const parameters = declaration.parameters.filter((p) => !(this.ast.isIdentifier(p.name) && p.name.text === 'this'))
+        const parameters = declaration.parameters.filter(
+          (p) => !(this.ast.isIdentifier(p.name) && p.name.text === 'this'),
+        )
         const types = checker.getTypeAtLocation(parameters.map((p) => p.type ?? p))
         methods.push({
           name: member.name,
@@ -184,9 +186,7 @@ class NativeReader implements TypeReader {
       name: ast.isIdentifier(p.name) ? p.name.text : undefined,
       pattern: ast.isObjectBindingPattern(p.name)
         ? {
-            defaulted: p.name.elements
-              .filter((e) => e.initializer)
-              .map((e) => (e.propertyName ?? e.name)!.getText())
+            defaulted: p.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name)!.getText()),
           }
         : undefined,
       rest: Boolean(p.dotDotDotToken),
