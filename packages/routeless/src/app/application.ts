@@ -177,7 +177,8 @@ export class Application {
         return this.renderError(
           new HttpError(
             404,
-            `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`,
+            `No controller answers ${method} ${pathname}` +
+              (this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''),
           ),
           incoming,
           r.renderError,

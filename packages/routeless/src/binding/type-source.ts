@@ -23,6 +23,15 @@ import {
 } from './manifest.ts'
 
 /**
+ * How start-up's warning that handler types could not be read begins (`routeless check` recognises it so): no
+ * `typescript` and no manifest, or a manifest that does not describe the files named after it.
+ */
+export const NO_TYPES = {
+  missing: 'typescript is not installed and there is no signature manifest',
+  stale: 'The signature manifest does not describe',
+}
+
+/**
  * `'auto'` (default): manifest, else analysis, else names; `'manifest'`: the manifest only (production: never imports
  * `typescript`); `'off'`: names only, as before types were read.
  */
@@ -105,8 +114,10 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
           .join(', ') + (stale.length > 3 ? ` and ${stale.length - 3} more` : '')
       warnings.push(
         mode === 'manifest' || manifest
-          ? `The signature manifest does not describe ${names} (edited since \`routeless build\`?): their parameters are bound by name, unchecked. Run \`routeless build\`.`
-          : `typescript is not installed and there is no signature manifest: handler parameters are bound by name, unchecked (install typescript, or run \`routeless build\` where it is).`,
+          ? `${NO_TYPES.stale} ${names} (edited since \`routeless build\`?): ` +
+              'their parameters are bound by name, unchecked. Run `routeless build`.'
+          : `${NO_TYPES.missing}: handler parameters are bound by name, ` +
+              'unchecked (install typescript, or run `routeless build` where it is).',
       )
     }
   }

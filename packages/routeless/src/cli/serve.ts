@@ -91,8 +91,9 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   }
   const server = await chooseServer(opts.server, io)
   if (!server) return 1
+  const serving = `${server.name}${workers > 1 ? `, ${workers} workers` : ''}`
   const describe = (url: string, handlers: number) =>
-    `routeless: ${handlers} handlers from ${prefix.map(shortPath).join(', ')} listening on ${url} (${server.name}${workers > 1 ? `, ${workers} workers` : ''})`
+    `routeless: ${handlers} handlers from ${prefix.map(shortPath).join(', ')} listening on ${url} (${serving})`
   if (workers > 1) {
     // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
     try {

@@ -97,7 +97,8 @@ function aliasClashes(root: RouteNode, at: string): string[] {
       const names = [...node.children.keys()].filter((k) => aliasKey(k) === alias).sort()
       const where = names.map((n) => `${path}/${n} (${filesBelow(node.children.get(n)!).join(', ') || 'no handler'})`)
       out.push(
-        `${where.join(' and ')} differ only by - and _: each answers its own spelling only (rename one so that no request depends on the separator)`,
+        `${where.join(' and ')} differ only by - and _: ` +
+          'each answers its own spelling only (rename one so that no request depends on the separator)',
       )
     }
     for (const [key, child] of node.children) stack.push([child, `${path}/${key}`])

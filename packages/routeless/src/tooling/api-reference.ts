@@ -61,7 +61,8 @@ export function checkDocsPath(table: RouteTable): void {
     if (h.path === DOCS_PATH || h.path.startsWith(`${DOCS_PATH}/`))
       throw new RoutelessError(
         'ROUTELESS_ERR_ROUTE_CONFLICT',
-        `${h.method} ${h.path} (${h.file} ${h.className}.${h.name}) is under ${DOCS_PATH}, where the docs option serves the API reference page`,
+        `${h.method} ${h.path} (${h.file} ${h.className}.${h.name}) is under ${DOCS_PATH}, ` +
+          'where the docs option serves the API reference page',
       )
   }
 }

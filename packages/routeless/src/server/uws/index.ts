@@ -88,7 +88,8 @@ function requireUws(): Uws {
   if (!/\[native code\]/.test(Function.prototype.toString.call(uws.App))) {
     const reason = notes.join(' ').replace(/\s+/g, ' ').trim()
     throw new Error(
-      `uWebSockets.js has no native build for Node.js ${process.version} on ${process.platform}-${process.arch}${reason ? `: ${reason}` : ''}`,
+      `uWebSockets.js has no native build for Node.js ${process.version} on ${process.platform}-${process.arch}` +
+        (reason ? `: ${reason}` : ''),
     )
   }
   return (loaded = uws)
