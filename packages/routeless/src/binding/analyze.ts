@@ -139,6 +139,7 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
   }
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const sha256 = fileHashes()
+  const imports = new Map<string, string[]>()
   for (const input of inputs) {
     const classes = reader.classes(input.file)
     if (!classes) continue
@@ -147,7 +148,7 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
       module: input.module,
       sha256: sha256(input.file),
       deps: Object.fromEntries(
-        [...localImports(reader, input.file)]
+        [...localImports(reader, input.file, imports)]
           .map((dep) => [rel(dep), sha256(dep)] as const)
           .sort(([a], [b]) => (a < b ? -1 : 1)),
       ),
@@ -164,13 +165,18 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
   return manifest
 }
 
-/** Local files `file` imports, directly or not (not `node_modules`, not declaration files). */
-function localImports(reader: TypeReader, file: string): Set<string> {
+/**
+ * Local files `file` imports, directly or not (not `node_modules`, not declaration files); `known` holds each file's
+ * direct imports, asked once per analysis (controllers share most of their graph).
+ */
+function localImports(reader: TypeReader, file: string, known: Map<string, string[]>): Set<string> {
   const out = new Set<string>()
   const self = path.resolve(file)
   const queue = [self]
   for (let next = queue.pop(); next; next = queue.pop()) {
-    for (const dep of reader.imports(next)) {
+    let deps = known.get(next)
+    if (!deps) known.set(next, (deps = reader.imports(next)))
+    for (const dep of deps) {
       const name = path.resolve(dep)
       if (name === self || out.has(name)) continue
       out.add(name)

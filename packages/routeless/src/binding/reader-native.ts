@@ -167,7 +167,7 @@ class NativeReader implements TypeReader {
         const types = checker.getTypeAtLocation(parameters.map((p) => p.type ?? p))
         methods.push({
           name: member.name,
-          doc: checker.getDocumentationCommentOfSymbol(member).trim(),
+          doc: this.doc(member),
           parameters: parameters.map((p, i) => this.parameter(p, types[i]!)),
           returns: () => {
             const signature = checker.getSignatureFromDeclaration(declaration)
@@ -233,8 +233,25 @@ class NativeReader implements TypeReader {
     }
   }
 
+  /** Each a round trip, asked once per symbol or type. */
+  private readonly memo = new Map<string, unknown>()
+
+  private once<T>(key: string, id: number, make: () => T): T {
+    const k = `${key}:${id}`
+    if (this.memo.has(k)) return this.memo.get(k) as T
+    const value = make()
+    this.memo.set(k, value)
+    return value
+  }
+
   private tags(symbol: Symbol): Tags {
-    return tagMap(this.checker.getJsDocTagsOfSymbol(symbol).map((t) => ({ name: t.name, text: t.text ?? '' })))
+    return this.once('tags', symbol.id, () =>
+      tagMap(this.checker.getJsDocTagsOfSymbol(symbol).map((t) => ({ name: t.name, text: t.text ?? '' }))),
+    )
+  }
+
+  private doc(symbol: Symbol): string {
+    return this.once('doc', symbol.id, () => this.checker.getDocumentationCommentOfSymbol(symbol).trim())
   }
 
   imports(file: string): string[] {
@@ -270,11 +287,11 @@ class NativeReader implements TypeReader {
   }
 
   isArray(type: Type): boolean {
-    return this.checker.isArrayType(type)
+    return this.once('array', type.id, () => this.checker.isArrayType(type))
   }
 
   isTuple(type: Type): boolean {
-    return this.checker.isTupleType(type)
+    return this.once('tuple', type.id, () => this.checker.isTupleType(type))
   }
 
   typeArguments(type: Type): Type[] {
@@ -301,7 +318,11 @@ class NativeReader implements TypeReader {
   }
 
   callable(type: Type): boolean {
-    return this.checker.getSignaturesOfType(type, this.sync.SignatureKind.Call).length > 0
+    return this.once(
+      'callable',
+      type.id,
+      () => this.checker.getSignaturesOfType(type, this.sync.SignatureKind.Call).length > 0,
+    )
   }
 
   properties(type: Type): PropertyInfo[] {
@@ -316,7 +337,7 @@ class NativeReader implements TypeReader {
         optional: (prop.flags & sync.SymbolFlags.Optional) !== 0,
         type: types[i] ?? checker.getAnyType(),
         method: handle?.kind === ast.SyntaxKind.MethodDeclaration || handle?.kind === ast.SyntaxKind.MethodSignature,
-        doc: checker.getDocumentationCommentOfSymbol(prop).trim(),
+        doc: this.doc(prop),
         tags: this.tags(prop),
         annotation: () => {
           const node = handle?.resolve(this.project) as { type?: Ast.TypeNode } | undefined
@@ -327,7 +348,7 @@ class NativeReader implements TypeReader {
   }
 
   hasProperty(type: Type, name: string): boolean {
-    return this.checker.getPropertyOfType(type, name) !== undefined
+    return this.once(`property ${name}`, type.id, () => this.checker.getPropertyOfType(type, name) !== undefined)
   }
 
   stringIndex(type: Type): Type | undefined {
