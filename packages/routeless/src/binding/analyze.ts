@@ -102,6 +102,12 @@ export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<
   if (!found) return undefined
   const packageRequire = createRequire(found.manifest)
   if (Number(found.version.split('.')[0]) >= 7) {
+    // Its API reaches the checker process through Node's own file descriptors (`stdout._handle.fd`).
+    if (process.versions.bun || 'Deno' in globalThis)
+      throw new Error(
+        `TypeScript ${found.version}'s API (typescript/unstable/sync) runs under Node.js only: on Bun or Deno, install ` +
+          'typescript@5.9 for the signature analysis, or run `routeless build` under Node.js and serve its manifest',
+      )
     const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
     const [{ nativeCompiler }, sync, ast] = await Promise.all([
       import('./reader-native.ts'),
