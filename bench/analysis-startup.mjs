@@ -20,7 +20,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DIST = path.join(ROOT, 'packages/routeless/dist/index.js')
 const TEMPLATES = path.join(ROOT, 'packages/create-routeless/templates')
 const TRANSLATION = path.join(ROOT, 'examples/translation')
-const VERSIONS = { '5.9': 'typescript-classic', 7: 'typescript' }
+const VERSIONS = { 5.9: 'typescript-classic', 7: 'typescript' }
 
 /** A starter project whose `typescript` is `pkg`. */
 function starter(pkg) {
@@ -115,6 +115,4 @@ console.log(`${ROUNDS} rounds, load average (1 min) at each round: ${loads.map((
 console.log('| measurement | median ms | min ms | max ms |')
 console.log('| --- | ---: | ---: | ---: |')
 for (const [name, xs] of Object.entries(results))
-  console.log(
-    `| ${name} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`,
-  )
+  console.log(`| ${name} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`)
