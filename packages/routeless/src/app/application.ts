@@ -2,6 +2,7 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
+import { compiledValidators } from '../compile/load.ts'
 import type { ErrorRenderer } from '../base/controller.ts'
 import { HttpError, isHttpError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
@@ -22,7 +23,7 @@ import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-refer
 import { originCheck } from '../wrappers/cors.ts'
 import { createTelemetry, loadTelemetryPeers, type TelemetryPeers } from '../wrappers/telemetry.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
-import { VERSION } from './version.ts'
+import { VERSION } from '../base/version.ts'
 
 export {
   collectSources,
@@ -102,6 +103,7 @@ export class Application {
       bodyLimit: this.options.bodyLimit,
       partLimit: this.options.partLimit,
       defs: table.defs,
+      serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
     }
     const pipelines = new Map<Handler, Pipeline>()
@@ -135,6 +137,7 @@ export class Application {
       types: options.types,
       manifest: options.manifest,
       auth: options.auth,
+      validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
     })
     const app = new Application(table, options, await loadTelemetryPeers(options))
     for (const warning of table.warnings) app.warn(warning)

@@ -1,7 +1,8 @@
 import { RoutelessError } from '../base/errors.ts'
 import { aliasKey, writtenSegment } from '../base/naming.ts'
 import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
-import { compileTypedBinder, TypeValidators } from '../binding/typed-binder.ts'
+import { compileTypedBinder } from '../binding/typed-binder.ts'
+import type { Validators } from '../binding/validators.ts'
 import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import { findAmbiguity } from './ambiguity.ts'
@@ -22,6 +23,16 @@ export interface BuildOptions {
   manifest?: Manifest | string
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
+  /**
+   * The validators of the handlers' types, for the manifest in use (the app's: the generated module, or its source
+   * evaluated at start-up; `compile/load.ts`). Default: Ajv compiling at start-up.
+   */
+  validators?: (manifest: Manifest) => Promise<Validators>
+}
+
+async function ajvValidators(manifest: Manifest): Promise<Validators> {
+  const { TypeValidators } = await import('../binding/ajv.ts')
+  return new TypeValidators(manifest.$defs)
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
@@ -57,9 +68,10 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   table.warnings.push(...signatures.warnings)
   table.defs = signatures.defs as RouteTable['defs']
   table.types = signatures.origin
-  let validators: TypeValidators | undefined
-  const compile = (types: HandlerTypes) =>
-    compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
+  const validators = signatures.manifest && (await (options.validators ?? ajvValidators)(signatures.manifest))
+  table.validators = validators ? validators.origin : undefined
+  table.serializers = validators ? validators.serializers : undefined
+  const compile = (types: HandlerTypes) => (validators ? compileTypedBinder(types, validators) : undefined)
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
     if (unknown.length)
