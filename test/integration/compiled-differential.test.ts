@@ -39,6 +39,6 @@ describe('the generated module and the source evaluated at start-up', () => {
       expect(requests.length).toBeGreaterThan(10)
       expect(await differences(generated, evaluated, requests)).toEqual([])
       expect(await differences(generated, ajv, requests)).toEqual([])
-    })
+    }, 120_000) // three apps analysed and some 1,600 requests: a minute on a loaded two-core machine
   }
 })
