@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeOn } from '../_matrix.ts'
 import { run } from './_project.ts'
 import {
   answers,
@@ -75,7 +76,7 @@ describe('the node project', { timeout: 180_000 }, () => {
   it('passes its own test (node:test through tsx)', async () => {
     const tested = await run('npm', ['test'], { cwd: dir, timeout: 120_000 })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/# pass 3\n# fail 0/)
+    expect(tested.stdout).toMatch(/[#ℹ] pass 3\n[#ℹ] fail 0/) // TAP (node 20) or the spec reporter (node ≥ 23)
   })
 
   it('builds (tsc, then the signature manifest) and serves on the routeless CLI', async () => {
@@ -94,7 +95,7 @@ describe('the node project', { timeout: 180_000 }, () => {
   })
 })
 
-describe('the Bun project', { timeout: 180_000 }, () => {
+describeOn('bun', 'the Bun project', { timeout: 180_000 }, () => {
   let dir: string
   beforeAll(async () => {
     dir = await project('bun')
@@ -121,7 +122,7 @@ describe('the Bun project', { timeout: 180_000 }, () => {
   })
 })
 
-describe('the Deno project', { timeout: 180_000 }, () => {
+describeOn('deno', 'the Deno project', { timeout: 180_000 }, () => {
   let dir: string
   beforeAll(async () => {
     dir = await project('deno')
@@ -147,7 +148,7 @@ describe('the Deno project', { timeout: 180_000 }, () => {
   })
 })
 
-describe('the Workers project', { timeout: 180_000 }, () => {
+describeOn('workerd', 'the Workers project', { timeout: 180_000 }, () => {
   let dir: string
   beforeAll(async () => {
     // wrangler (60 MB with its own workerd) is not installed: the test serves the build with workerd, as wrangler does.
@@ -157,7 +158,7 @@ describe('the Workers project', { timeout: 180_000 }, () => {
   it('passes its own test (node:test through tsx)', async () => {
     const tested = await run('npm', ['test'], { cwd: dir, timeout: 120_000 })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/# pass 3\n# fail 0/)
+    expect(tested.stdout).toMatch(/[#ℹ] pass 3\n[#ℹ] fail 0/) // TAP (node 20) or the spec reporter (node ≥ 23)
   })
 
   it('builds the Worker (routeless build --target=worker) and serves it on workerd, per its wrangler.toml', async () => {

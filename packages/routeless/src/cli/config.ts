@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 import type { AppOptions, Application } from '../app/application.ts'
 import type { LogFormat, LogLevel } from '../app/logging.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
-import { isTypeScript, registerTypeScript } from '../routing/ts-loader.ts'
+import { importModule } from '../routing/ts-loader.ts'
 
 /** The servers the CLI can serve on (`--server`). */
 export const SERVERS = ['node', 'uws', 'bun'] as const
@@ -123,10 +123,9 @@ export async function loadConfig(given: string | undefined, cwd = process.cwd())
       : CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => existsSync(f))
   if (file === undefined) return { file: undefined, config: {} }
   if (!existsSync(file)) throw new ConfigError(`config file ${given} not found`)
-  if (isTypeScript(file)) await registerTypeScript()
   let ns: Record<string, unknown>
   try {
-    ns = await import(pathToFileURL(file).href)
+    ns = await importModule(pathToFileURL(file).href, file)
   } catch (cause) {
     throw new ConfigError(`${path.relative(cwd, file) || file} failed to load: ${(cause as Error).message ?? cause}`, {
       cause,

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { RoutelessError } from '../app/errors.ts'
-import { isTypeScript, registerTypeScript } from './ts-loader.ts'
+import { importModule } from './ts-loader.ts'
 
 /** A module's exports, as given by `import()` or by a module map. */
 export type ModuleExports = Record<string, unknown>
@@ -79,8 +79,7 @@ function source(parts: string[], file: string, root: string, generation: number)
     load: async () => {
       if (generation > 0) delete createRequire(import.meta.url).cache[file]
       // A library user's process (plain node, vitest: it leaves node_modules to Node) may have no TypeScript loader.
-      if (isTypeScript(file)) await registerTypeScript()
-      return unwrapCommonJs(await import(url))
+      return unwrapCommonJs(await importModule(url, file))
     },
   }
 }
