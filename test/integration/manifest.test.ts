@@ -74,7 +74,7 @@ describe('the signature manifest', () => {
   it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
     const dir = project()
     const out = await build(dir)
-    expect(out).toMatch(/wrote \.routeless\/manifest\.json: \d+ handlers from 2 files/)
+    expect(out).toMatch(/wrote \.routeless\/manifest\.json and \.routeless\/app\.mjs: \d+ handlers from 2 files/)
     const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet() })
     expect(app.table.types).toBe('manifest')
     await statuses(app, { '/add/1/x': 400, '/kwonly': 400, '/kwonly?che=1&x=2': 400 })

@@ -2,10 +2,11 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import type { ErrorRenderer } from './controller.ts'
-import { HttpError, isHttpError } from './errors.ts'
+import { compiledValidators } from '../compile/load.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
+import { HttpError, isHttpError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
-import type { Logger } from './logging.ts'
+import type { Logger } from '../base/logging.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
 import { compilePipeline, type Pipeline } from '../lifecycle/pipeline.ts'
@@ -22,7 +23,7 @@ import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-refer
 import { originCheck } from '../wrappers/cors.ts'
 import { createTelemetry, loadTelemetryPeers, type TelemetryPeers } from '../wrappers/telemetry.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
-import { VERSION } from './version.ts'
+import { VERSION } from '../base/version.ts'
 
 export {
   collectSources,
@@ -102,6 +103,7 @@ export class Application {
       bodyLimit: this.options.bodyLimit,
       partLimit: this.options.partLimit,
       defs: table.defs,
+      serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
     }
     const pipelines = new Map<Handler, Pipeline>()
@@ -135,6 +137,7 @@ export class Application {
       types: options.types,
       manifest: options.manifest,
       auth: options.auth,
+      validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
     })
     const app = new Application(table, options, await loadTelemetryPeers(options))
     for (const warning of table.warnings) app.warn(warning)
@@ -177,7 +180,8 @@ export class Application {
         return this.renderError(
           new HttpError(
             404,
-            `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`,
+            `No controller answers ${method} ${pathname}` +
+              (this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''),
           ),
           incoming,
           r.renderError,

@@ -5,7 +5,8 @@
  * an object. `routeless build --target=worker` writes exactly this call, with every module imported statically.
  * @module
  */
-import type { ModuleExports, ModuleSource } from '../routing/discover.ts'
+import { compiledValidators } from '../compile/load.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { Application } from './application.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
@@ -41,6 +42,7 @@ export async function createAppFromModules(
     types: options.types ?? (typeof manifest === 'object' ? 'manifest' : 'off'),
     manifest,
     auth: options.auth,
+    validators: compiledValidators({ module: options.compiled, manifest, cwd: options.cwd ?? '/' }),
   })
   const app = new Application(table, { ...options, cwd: options.cwd ?? '/' })
   for (const warning of table.warnings) app.warn(warning)

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type ts from 'typescript'
-import { parseHandlerName } from '../routing/handler-names.ts'
+import { parseHandlerName } from '../base/handler-names.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
 import { createHash } from 'node:crypto'
 import {

@@ -68,6 +68,11 @@ export interface Manifest {
 
 export const MANIFEST_PATH = path.join('.routeless', 'manifest.json')
 
+/** The key a schema's validator or serializer is found by (in the generated module too): its JSON text. */
+export function schemaKey(schema: JsonSchema): string {
+  return JSON.stringify(schema)
+}
+
 export function handlerKey(file: string, className: string, method: string): string {
   return `${file}#${className}.${method}`
 }

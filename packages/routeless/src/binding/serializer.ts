@@ -24,14 +24,17 @@
  *   string/number/boolean enums and consts, arrays, `Record<string, T>` of a precise `T`, `Date` and named types
  *   (`$ref`, recursive ones included, with a depth guard). A `Date` is written as its `toJSON` writes it (the ISO
  *   string); another object with a `toJSON` (a Luxon or dayjs date) there has it called, and a string is taken as it
- *   is. A tuple is written when its length is the type's. A union of objects is written when a required property with fixed values tells its members apart (`{kind: 'a', …} |
- *   {kind: 'b', …}`). A part whose type says too little (`unknown`, `any`, other unions of objects, objects with both properties
- *   and an index signature, `File`) is written by the fallback, with all its own properties; `compileSerializer`
- *   answers `undefined` when the whole type is such a part (or an array of one), and the caller uses the fallback.
+ *   is. A tuple is written when its length is the type's. A union of objects is written when a required property with
+ *   fixed values tells its members apart (`{kind: 'a', …} | {kind: 'b', …}`). A part whose type says too little
+ *   (`unknown`, `any`, other unions of objects, objects with both properties and an index signature, `File`) is
+ *   written by the fallback, with all its own properties; `compileSerializer` answers `undefined` when the whole type
+ *   is such a part (or an array of one), and the caller uses the fallback.
  * @module
  */
-import type { JsonSchema } from './manifest.ts'
-import { Compiler, MAX_DEPTH } from './serializer-compiler.ts'
+import { schemaKey, type JsonSchema } from './manifest.ts'
+import { Compiler, MAX_DEPTH, type SerializerFactory } from './serializer-compiler.ts'
+
+export type { SerializerFactory } from './serializer-compiler.ts'
 
 export { checkReturn, type ReturnCheck } from './return-check.ts'
 
@@ -43,20 +46,18 @@ export { MAX_DEPTH } from './serializer-compiler.ts'
 /** Thrown by generated code at a mismatch, caught by the serializer's entry point: never escapes. */
 const MISMATCH: unique symbol = Symbol('routeless.serializer.mismatch')
 
+/** The parameters of a `SerializerFactory`'s source, in order. */
+export const SERIALIZER_PARAMETERS = ['M', 'fb', 'str', 'iso', 'MAX_DEPTH', 'DJ'] as const
+
 /**
- * Compiles a serializer for values of `schema` (a return type's schema, its `#/$defs/…` references resolved in
- * `defs`), or answers `undefined` when the type says too little for one to help (the caller then uses the fallback).
- * `fallback` writes what the serializer cannot: mismatching values, and the imprecise parts of a precise type.
+ * The body of the `SerializerFactory` of `schema` (a return type's schema, its `#/$defs/…` references resolved in
+ * `defs`), or `undefined` when the type says too little for a serializer to help (the caller then uses the fallback).
  */
-export function compileSerializer(
-  schema: JsonSchema,
-  defs: Record<string, JsonSchema>,
-  fallback: (value: unknown) => string | undefined = JSON.stringify,
-): Serializer | undefined {
+export function serializerSource(schema: JsonSchema, defs: Record<string, JsonSchema>): string | undefined {
   const compiler = new Compiler(defs)
   const body = compiler.value(schema, 'v', 'd')
   if (body === undefined || compiler.precise === 0) return undefined
-  const source = `${compiler.functions.join('\n')}
+  return `${compiler.functions.join('\n')}
 return function serialize(value) {
   try {
     const v = value, d = 0
@@ -70,14 +71,28 @@ return function serialize(value) {
   if (out === undefined) throw new TypeError('A handler returned a value that is not JSON: ' + typeof value)
   return out
 }`
-  return new Function('M', 'fb', 'str', 'iso', 'MAX_DEPTH', 'DJ', source)(
-    MISMATCH,
-    fallback,
-    str,
-    iso,
-    MAX_DEPTH,
-    Date.prototype.toJSON,
-  ) as Serializer
+}
+
+/**
+ * Compiles a serializer for values of `schema`, or answers `undefined` when the type says too little for one to help
+ * (see `serializerSource`). `fallback` writes what the serializer cannot: mismatching values, and the imprecise parts
+ * of a precise type. `made`: the factories generated ahead of time, by `schemaKey` (`null`: no serializer helps).
+ */
+export function compileSerializer(
+  schema: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  fallback: (value: unknown) => string | undefined = JSON.stringify,
+  made?: Record<string, SerializerFactory | null>,
+): Serializer | undefined {
+  const key = made && schemaKey(schema)
+  let factory = key !== undefined && Object.hasOwn(made!, key) ? made![key] : undefined
+  if (factory === null) return undefined
+  if (factory === undefined) {
+    const source = serializerSource(schema, defs)
+    if (source === undefined) return undefined
+    factory = new Function(...SERIALIZER_PARAMETERS, source) as SerializerFactory
+  }
+  return factory(MISMATCH, fallback, str, iso, MAX_DEPTH, Date.prototype.toJSON as () => string)
 }
 
 /** A string as JSON: short strings with nothing to escape without `JSON.stringify`. */

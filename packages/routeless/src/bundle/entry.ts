@@ -40,7 +40,8 @@ export function entrySource({ modules, manifest, config, options }: EntryOptions
     '',
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
-    `export const app = await createAppFromModules([\n${list.join('\n')}\n], { ...options, ...${JSON.stringify(options ?? {})}, manifest })`,
+    `export const app = await createAppFromModules([\n${list.join('\n')}\n], ` +
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest })`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',

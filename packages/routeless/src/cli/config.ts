@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AppOptions, Application } from '../app/application.ts'
-import type { LogFormat, LogLevel } from '../app/logging.ts'
+import type { LogFormat, LogLevel } from '../base/logging.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { importModule } from '../routing/ts-loader.ts'
 

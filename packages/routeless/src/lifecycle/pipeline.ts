@@ -25,7 +25,7 @@
  * @module
  */
 import type { JsonSchema } from '../binding/manifest.ts'
-import { checkReturn, compileSerializer } from '../binding/serializer.ts'
+import { checkReturn, compileSerializer, type SerializerFactory } from '../binding/serializer.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
 import { stringify } from './json.ts'
@@ -51,6 +51,8 @@ export interface PipelineOptions extends ConstructOptions {
   partLimit?: number
   /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
   defs: Record<string, JsonSchema>
+  /** Serializer factories generated ahead of time or at start-up, by return type (`RouteTable.serializers`). */
+  serializers?: Record<string, SerializerFactory | null>
   /** Development: where a returned value that its type does not describe is reported (undefined: not checked). */
   checkReturns?: (message: string) => void
 }
@@ -67,7 +69,7 @@ export function compilePipeline(handler: Handler, options: PipelineOptions): Pip
   const named = stagesOf(handler, options)
   const websocket = handler.method === 'WEBSOCKET'
   const returns = handler.types?.returns
-  const serialize = returns ? compileSerializer(returns, options.defs, stringify) : undefined
+  const serialize = returns ? compileSerializer(returns, options.defs, stringify, options.serializers) : undefined
   const check =
     returns && options.checkReturns ? returnCheck(handler, returns, options.defs, options.checkReturns) : undefined
   const last = websocket ? accept(handler) : reply(serialize, check)

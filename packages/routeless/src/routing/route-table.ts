@@ -1,16 +1,17 @@
-import { RoutelessError } from '../app/errors.ts'
-import { aliasKey, writtenSegment } from './naming.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { aliasKey, writtenSegment } from '../base/naming.ts'
 import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
-import { compileTypedBinder, TypeValidators } from '../binding/typed-binder.ts'
+import { compileTypedBinder } from '../binding/typed-binder.ts'
+import type { Validators } from '../binding/validators.ts'
 import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import { findAmbiguity } from './ambiguity.ts'
-import type { ModuleSource } from './discover.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 import { addModule, rel } from './add-module.ts'
 import { RouteTable, type RouteNode } from './table.ts'
 
-export { discoverModules, type ModuleExports, type ModuleSource } from './discover.ts'
-export { HTTP_METHODS } from './handler-names.ts'
+export { discoverModules } from './discover.ts'
+export { HTTP_METHODS } from '../base/handler-names.ts'
 export { isHttpMethod, RouteTable, type Endpoint, type Handler, type RouteNode, type RouteRow } from './table.ts'
 
 export interface BuildOptions {
@@ -22,6 +23,16 @@ export interface BuildOptions {
   manifest?: Manifest | string
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
+  /**
+   * The validators of the handlers' types, for the manifest in use (the app's: the generated module, or its source
+   * evaluated at start-up; `compile/load.ts`). Default: Ajv compiling at start-up.
+   */
+  validators?: (manifest: Manifest) => Promise<Validators>
+}
+
+async function ajvValidators(manifest: Manifest): Promise<Validators> {
+  const { TypeValidators } = await import('../binding/ajv.ts')
+  return new TypeValidators(manifest.$defs)
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
@@ -57,9 +68,10 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   table.warnings.push(...signatures.warnings)
   table.defs = signatures.defs as RouteTable['defs']
   table.types = signatures.origin
-  let validators: TypeValidators | undefined
-  const compile = (types: HandlerTypes) =>
-    compileTypedBinder(types, (validators ??= new TypeValidators(signatures.defs)))
+  const validators = signatures.manifest && (await (options.validators ?? ajvValidators)(signatures.manifest))
+  table.validators = validators ? validators.origin : undefined
+  table.serializers = validators ? validators.serializers : undefined
+  const compile = (types: HandlerTypes) => (validators ? compileTypedBinder(types, validators) : undefined)
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
     if (unknown.length)
@@ -97,7 +109,8 @@ function aliasClashes(root: RouteNode, at: string): string[] {
       const names = [...node.children.keys()].filter((k) => aliasKey(k) === alias).sort()
       const where = names.map((n) => `${path}/${n} (${filesBelow(node.children.get(n)!).join(', ') || 'no handler'})`)
       out.push(
-        `${where.join(' and ')} differ only by - and _: each answers its own spelling only (rename one so that no request depends on the separator)`,
+        `${where.join(' and ')} differ only by - and _: ` +
+          'each answers its own spelling only (rename one so that no request depends on the separator)',
       )
     }
     for (const [key, child] of node.children) stack.push([child, `${path}/${key}`])

@@ -3,16 +3,16 @@
  * `route-table.ts`, read by the resolver and the tooling.
  * @module
  */
-import type { ErrorRenderer } from '../app/controller.ts'
+import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
 import type { Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
+import type { SerializerFactory } from '../binding/serializer.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
-import type { BodyKind } from '../lifecycle/body.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
-import { HTTP_METHODS } from './handler-names.ts'
-import { aliasKey, toRequestKey } from './naming.ts'
+import { HTTP_METHODS } from '../base/handler-names.ts'
+import { aliasKey, toRequestKey } from '../base/naming.ts'
 
 const METHOD_SET = new Set<string>(HTTP_METHODS)
 
@@ -138,6 +138,13 @@ export class RouteTable {
   defs: Record<string, Record<string, unknown>> = {}
   /** Where the handler types came from: the manifest, a fresh analysis, or nowhere (names only). */
   types: Signatures['origin'] = 'none'
+  /**
+   * Where the validators of the handler types came from: the module `routeless build` generated (`generated`), the
+   * same source evaluated at start-up (`evaluated`), Ajv at start-up (`ajv`); undefined when no types were read.
+   */
+  validators: 'generated' | 'evaluated' | 'ajv' | undefined = undefined
+  /** The return types' serializer factories generated with the validators (`binding/serializer.ts`). */
+  serializers: Record<string, SerializerFactory | null> | undefined = undefined
 
   /** Every listed path of every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {

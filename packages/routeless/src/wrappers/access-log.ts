@@ -4,7 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto'
-import type { Logger } from '../app/logging.ts'
+import type { Logger } from '../base/logging.ts'
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
 import type { Wrapper } from './types.ts'

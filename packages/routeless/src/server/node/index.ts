@@ -7,13 +7,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
-import { HttpError } from '../../app/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { attachWebSockets } from './websocket.ts'
 import {
+  addressInUse,
   DRAIN_TIMEOUT,
   IDLE_GRACE,
   LINGER_BYTES,
   LINGER_TIME,
+  running,
   Shutdown,
   type RunningServer,
   type Servable,
@@ -82,14 +84,7 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
       : undefined
   await listen(server, host, options.port ?? 8000)
   const port = (server.address() as AddressInfo).port
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    port,
-    get draining() {
-      return shutdown.draining
-    },
-    close: (closeOptions) => shutdown.close(closeOptions),
-  }
+  return running(host, port, shutdown)
 }
 
 /**
@@ -151,9 +146,8 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 function refuseConnect(socket: Socket): void {
   const reply = errorReply(new HttpError(501, 'CONNECT is not supported: this server is not a proxy')) as Reply
   const body = reply.body as string
-  socket.end(
-    `HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
+  const head = `HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}`
+  socket.end(`${head}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 function internalError(error: unknown): Answer {
@@ -165,11 +159,7 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening)
-      reject(
-        error.code === 'EADDRINUSE'
-          ? Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
-          : error,
-      )
+      reject(error.code === 'EADDRINUSE' ? addressInUse(host, port) : error)
     }
     const onListening = () => {
       server.off('error', onError)

@@ -111,6 +111,23 @@ export class Shutdown {
   }
 }
 
+/** The handle a server returns once it listens on `port`: its URL (an IPv6 host in brackets) and its stop. */
+export function running(host: string, port: number, shutdown: Shutdown): RunningServer {
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    get draining() {
+      return shutdown.draining
+    },
+    close: (options) => shutdown.close(options),
+  }
+}
+
+/** A port another process holds, as every server reports it (`code: 'EADDRINUSE'`, as node:http's error). */
+export function addressInUse(host: string, port: number): Error {
+  return Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
+}
+
 function checkDelay(delay: number, name: string): void {
   if (!Number.isFinite(delay) || delay < 0)
     throw new RangeError(`${name} must be a number of milliseconds, 0 or more, got ${delay}`)
