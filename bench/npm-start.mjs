@@ -48,6 +48,6 @@ try {
 } catch {}
 console.log(JSON.stringify({ ...times, all: all ? Math.max(...Object.keys(PORTS).map((n) => times[n])) : null }))
 if (!all) {
-  console.error(output.split("\n").slice(-40).join("\n"))
+  console.error(output.split('\n').slice(-40).join('\n'))
   process.exitCode = 1
 }

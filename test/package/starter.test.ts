@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeOn } from '../_matrix.ts'
-import { run } from './_project.ts'
+import { PACKAGE, run } from './_project.ts'
 import {
   answers,
   create,
@@ -16,6 +16,7 @@ import {
   install,
   packBoth,
   serve,
+  STARTER,
   serveWorker,
   withRuntimes,
   type Packs,
@@ -64,6 +65,10 @@ describe('create-routeless, its mistakes', { timeout: 120_000 }, () => {
     const pkg = JSON.parse(readFileSync(path.join(packs.dir, 'routeless-app', 'package.json'), 'utf8'))
     expect(pkg.name).toBe('routeless-app')
     expect(pkg.scripts.dev).toBe('routeless --watch')
+    // The Node.js versions the project declares are routeless's and create-routeless's own (README, "Node.js versions").
+    const engines = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).engines
+    expect(pkg.engines).toEqual(engines(PACKAGE))
+    expect(engines(STARTER)).toEqual(engines(PACKAGE))
   })
 })
 
