@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
 import { collectSources } from '../../packages/routeless/src/app/options.ts'
+import { explain } from '../../packages/routeless/src/tooling/explain.ts'
 import { fixture } from '../_apps.ts'
 
 const dirs: string[] = []
@@ -116,6 +117,18 @@ describe('the generated module (.routeless/app.mjs)', () => {
     const table = await buildRouteTable(collectSources('controllers', dir), { cwd: dir, types: 'manifest' })
     expect(table.validators).toBe('ajv')
     expect(await answers(new Application(table, { logger: quiet }))).toEqual(expected)
+  })
+
+  it('is named by routeless explain: generated, evaluated, or static params not compiled', async () => {
+    const dir = await built()
+    const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet })
+    expect(explain(app.table, 'GET', '/add/1/2').lines).toContain(
+      '  binding        the TypeScript types; validators generated ahead of time (.routeless/app.mjs)',
+    )
+    const schemas = await createApp(fixture('schemas'), { logger: quiet })
+    expect(explain(schemas.table, 'GET', '/items').lines.join('\n')).toMatch(
+      /binding {8}static params \(Standard Schema or hand schemas\): .*not compiled/,
+    )
   })
 
   it('words the 400s as Ajv does, unchanged', async () => {
