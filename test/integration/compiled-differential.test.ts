@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { collectSources } from '../../packages/routeless/src/app/options.ts'
 import { readManifest } from '../../packages/routeless/src/binding/manifest.ts'
-import { writeAppModule } from '../../packages/routeless/src/compile/app-file.ts'
+import { writeAppModule } from '../../packages/routeless/src/compile/write.ts'
 import { fixture } from '../_apps.ts'
 import { differences, requestsFor } from '../_differential.ts'
 
