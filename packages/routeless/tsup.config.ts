@@ -6,7 +6,7 @@ export default defineConfig({
   external: ['uWebSockets.js'],
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  dts: false, // declarations: tsc -p tsconfig.build.json (TypeScript 7: tsup reads them with the classic API)
   clean: true,
   splitting: true,
   sourcemap: true,

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
 import { collectSources } from '../../packages/routeless/src/app/options.ts'
+import { explain } from '../../packages/routeless/src/tooling/explain.ts'
 import { fixture } from '../_apps.ts'
 
 const dirs: string[] = []
@@ -118,6 +119,18 @@ describe('the generated module (.routeless/app.mjs)', () => {
     expect(await answers(new Application(table, { logger: quiet }))).toEqual(expected)
   })
 
+  it('is named by routeless explain: generated, evaluated, or static params not compiled', async () => {
+    const dir = await built()
+    const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet })
+    expect(explain(app.table, 'GET', '/add/1/2').lines).toContain(
+      '  binding        the TypeScript types; validators generated ahead of time (.routeless/app.mjs)',
+    )
+    const schemas = await createApp(fixture('schemas'), { logger: quiet })
+    expect(explain(schemas.table, 'GET', '/items').lines.join('\n')).toMatch(
+      /binding {8}static params \(Standard Schema or hand schemas\): .*not compiled/,
+    )
+  })
+
   it('words the 400s as Ajv does, unchanged', async () => {
     const dir = await built()
     const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet })
@@ -137,9 +150,11 @@ describe('the generated module (.routeless/app.mjs)', () => {
     const core = path.resolve(fileURLToPath(new URL('../../packages/routeless/src/index.ts', import.meta.url)))
     writeFileSync(
       entry,
-      `import { createApp } from ${JSON.stringify(core)}
+      `import { createRequire } from 'node:module'
+import { createApp } from ${JSON.stringify(core)}
 const app = await createApp('controllers', { types: 'manifest' })
-const out = [app.table.validators]
+const ajv = Object.keys(createRequire(import.meta.url).cache).filter((f) => /node_modules.ajv/.test(f))
+const out = [app.table.validators, ajv.length]
 for (const p of ['/add/1/2', '/add/1/x', '/items?since=2024-02-29T10:00:00Z&email=a@b.co', '/pages/0'])
   out.push((await app.request(p)).status + ' ' + (await (await app.request(p)).text()))
 console.log(JSON.stringify(out))
@@ -150,8 +165,9 @@ console.log(JSON.stringify(out))
       ['--disallow-code-generation-from-strings', '--import', TSX, entry],
       { cwd: dir },
     )
-    const [origin, sum, bad, items, page] = JSON.parse(stdout) as string[]
+    const [origin, ajv, sum, bad, items, page] = JSON.parse(stdout) as string[]
     expect(origin).toBe('generated')
+    expect(ajv).toBe(0) // no file of Ajv (nor ajv-formats) was loaded
     expect(sum).toBe('200 3')
     expect(bad).toMatch(/^400 .*b: must be a number, got \\"x\\"/)
     expect(items).toMatch(/^200 .*"since":"Date 2024-02-29T10:00:00.000Z"/)

@@ -9,7 +9,7 @@ import { withExecutionContext, type ExecutionContext } from './execution-context
 import type { Logger } from '../base/logging.ts'
 import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
-import { compilePipeline, type Pipeline } from '../lifecycle/pipeline.ts'
+import { compilePipeline, type Pipeline, type PipelineOptions } from '../lifecycle/pipeline.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
@@ -49,8 +49,19 @@ export class Application {
   /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
   private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
-  /** `peers`: the optional packages `tracing` and `metrics` need, imported by `createApp` (`loadTelemetryPeers`). */
-  constructor(table: RouteTable, options: AppOptions = {}, peers: TelemetryPeers = {}) {
+  /** The development check of returned values (`checkReturns`), imported only then: it compiles with Ajv. */
+  private readonly checkReturn: PipelineOptions['checkReturn']
+
+  /**
+   * `peers`: the optional packages `tracing` and `metrics` need, imported by `createApp` (`loadTelemetryPeers`), and
+   * `checkReturn` (`binding/return-check.ts`) when `checkReturns` is on (`loadReturnCheck`).
+   */
+  constructor(
+    table: RouteTable,
+    options: AppOptions = {},
+    peers: TelemetryPeers & { checkReturn?: PipelineOptions['checkReturn'] } = {},
+  ) {
+    this.checkReturn = peers.checkReturn
     this.table = table
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
@@ -105,6 +116,7 @@ export class Application {
       defs: table.defs,
       serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
+      checkReturn: this.checkReturn,
     }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))
@@ -139,7 +151,8 @@ export class Application {
       auth: options.auth,
       validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
     })
-    const app = new Application(table, options, await loadTelemetryPeers(options))
+    const peers = { ...(await loadTelemetryPeers(options)), checkReturn: await loadReturnCheck(options) }
+    const app = new Application(table, options, peers)
     for (const warning of table.warnings) app.warn(warning)
     return app
   }
@@ -300,6 +313,11 @@ export class Application {
       return renderCustom(error, incoming, [classRenderer, moduleRenderer, this.options.renderError], this.logger)
     return standardError(error, incoming)
   }
+}
+
+/** `checkReturn` when the app checks returned values (development), else undefined: Ajv stays unloaded. */
+export async function loadReturnCheck(options: AppOptions): Promise<PipelineOptions['checkReturn']> {
+  return options.checkReturns ? (await import('../binding/return-check.ts')).checkReturn : undefined
 }
 
 /** A request's `Call`, before its first stage: the query of its target as the first keywords. */

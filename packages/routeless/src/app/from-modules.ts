@@ -8,7 +8,7 @@
 import { compiledValidators } from '../compile/load.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
-import { Application } from './application.ts'
+import { Application, loadReturnCheck } from './application.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
 
 /** One controller module of a bundle: what a prefix's file would be, already imported. */
@@ -44,7 +44,11 @@ export async function createAppFromModules(
     auth: options.auth,
     validators: compiledValidators({ module: options.compiled, manifest, cwd: options.cwd ?? '/' }),
   })
-  const app = new Application(table, { ...options, cwd: options.cwd ?? '/' })
+  const app = new Application(
+    table,
+    { ...options, cwd: options.cwd ?? '/' },
+    { checkReturn: await loadReturnCheck(options) },
+  )
   for (const warning of table.warnings) app.warn(warning)
   return app
 }

@@ -10,11 +10,10 @@ import path from 'node:path'
 import { collectSources } from '../app/application.ts'
 import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS } from '../base/logging.ts'
-import { RoutelessError } from '../base/errors.ts'
 import { MANIFEST_PATH, writeManifest } from '../binding/manifest.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { loadApp, serveCommand } from './serve.ts'
-import { defaultIO, type CliIO } from './io.ts'
+import { defaultIO, reportError, type CliIO } from './io.ts'
 
 export type { CliIO } from './io.ts'
 
@@ -386,7 +385,7 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
       return 1
     }
     // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
-    const { writeAppModule } = await import('../compile/app-file.ts')
+    const { writeAppModule } = await import('../compile/write.ts')
     const code = writeAppModule(file, manifest, cwd)
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
@@ -397,8 +396,7 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
     )
     return 0
   } catch (error) {
-    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
-    else io.stderr(`routeless: ${(error as Error).message}`)
+    reportError(io, error)
     return 1
   }
 }
@@ -430,8 +428,7 @@ async function workerCommand(
     )
     return 0
   } catch (error) {
-    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
-    else io.stderr(`routeless: ${(error as Error).message}`)
+    reportError(io, error)
     return 1
   }
 }

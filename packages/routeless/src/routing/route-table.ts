@@ -68,6 +68,7 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   table.warnings.push(...signatures.warnings)
   table.defs = signatures.defs as RouteTable['defs']
   table.types = signatures.origin
+  table.analysed = signatures.analysed
   const validators = signatures.manifest && (await (options.validators ?? ajvValidators)(signatures.manifest))
   table.validators = validators ? validators.origin : undefined
   table.serializers = validators ? validators.serializers : undefined

@@ -138,6 +138,8 @@ export class RouteTable {
   defs: Record<string, Record<string, unknown>> = {}
   /** Where the handler types came from: the manifest, a fresh analysis, or nowhere (names only). */
   types: Signatures['origin'] = 'none'
+  /** The controller files whose types this build analysed (the stale ones; the others came from the manifest). */
+  analysed: string[] = []
   /**
    * Where the validators of the handler types came from: the module `routeless build` generated (`generated`), the
    * same source evaluated at start-up (`evaluated`), Ajv at start-up (`ajv`); undefined when no types were read.
