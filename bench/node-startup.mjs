@@ -13,6 +13,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -51,7 +52,11 @@ console.log(JSON.stringify({ ms, cpu: (user + system) / 1000 }))
   )
   mkdirSync(path.join(dir, 'node_modules'))
   symlinkSync(path.resolve(pkg), path.join(dir, 'node_modules/routeless'))
-  symlinkSync(path.join(ROOT, 'node_modules/typescript'), path.join(dir, 'node_modules/typescript'))
+  // The typescript the build was made with (a build before TypeScript 7 reads signatures with the classic API only).
+  const typescript = path.dirname(
+    createRequire(path.join(path.resolve(pkg), 'package.json')).resolve('typescript/package.json'),
+  )
+  symlinkSync(typescript, path.join(dir, 'node_modules/typescript'))
   execFileSync(process.execPath, [path.join(dir, 'node_modules/routeless/bin/routeless.js'), 'build'], { cwd: dir })
   return { label, dir }
 })
