@@ -3,34 +3,28 @@
  * @module
  */
 import type { ErrorRenderer } from './controller.ts'
-import { HttpError, isHttpError } from './errors.ts'
+import { HttpError, isHttpError, RoutelessError } from './errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
 import type { Logger } from './logging.ts'
-import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
+import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
+import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
-import { compilePipeline, type Pipeline } from '../lifecycle/pipeline.ts'
+import { compilePipeline, type Pipeline, type PipelineOptions } from '../lifecycle/pipeline.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import { resolve } from '../routing/resolver.ts'
 import { templateOf } from '../routing/templates.ts'
-import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
+import type { Handler, RouteTable } from '../routing/table.ts'
 import { notFoundHint } from '../tooling/explain.ts'
-import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
-import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
+import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { originCheck } from '../wrappers/cors.ts'
-import { createTelemetry, loadTelemetryPeers, type TelemetryPeers } from '../wrappers/telemetry.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 import { VERSION } from './version.ts'
 
-export {
-  collectSources,
-  DEFAULT_BODY_LIMIT,
-  type AppOptions,
-  type ControllerSource,
-  type ModuleMap,
-} from './options.ts'
+export { DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource, type ModuleMap } from './options.ts'
+export type { AppServices } from './services.ts'
 
 const SERVER_ERROR_MESSAGE = 'The server could not answer this request'
 
@@ -45,39 +39,57 @@ export class Application {
   private readonly wrapped: Handle
   /** The upgrade decision, inside the telemetry when it is on. */
   private readonly upgrading: (incoming: IncomingRequest, env: Record<string, unknown>) => Promise<UpgradeDecision>
+  /** Development: returned values checked against their types (`checkReturns`), with the check `createApp` loaded. */
+  private readonly checkReturns: PipelineOptions['checkReturns']
   /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
   private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
-  /** `peers`: the optional packages `tracing` and `metrics` need, imported by `createApp` (`loadTelemetryPeers`). */
-  constructor(table: RouteTable, options: AppOptions = {}, peers: TelemetryPeers = {}) {
+  /** `services`: what `createApp` loads beside the core (telemetry, OpenAPI, the docs page: `loadServices`). */
+  constructor(
+    table: RouteTable,
+    options: AppOptions = {},
+    private readonly services: AppServices = {},
+  ) {
     this.table = table
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
       throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
-    const telemetry = createTelemetry(options, peers, {
+    if ((options.tracing || options.metrics) && !services.telemetry)
+      throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'tracing and metrics: build the application with createApp()')
+    const telemetry = services.telemetry?.({
       routeOf: (method, pathname) => this.routeOf(method, pathname),
       table: () => this.table,
       accessLog: options.accessLog === true,
       version: VERSION,
       onError: (error) => this.logger.error('The metrics could not be collected', error),
     })
-    const docs = docsOptionsOf(options.docs)
-    if (docs) checkDocsPath(table)
+    const page = options.docs ? services.docs : undefined
+    if (options.docs && !page)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'docs: the API reference page is served by createApp() only')
+    const docs = page?.docsOptionsOf(options.docs)
+    if (docs) page!.checkDocsPath(table)
     this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
       accessLog: options.accessLog ? this.logger : undefined,
       cors: options.cors,
       telemetry,
       allowOf: (incoming) => this.allowOf(incoming),
-      docs: docs && {
-        reference: new ApiReference(docs, (o) => this.openapi(o)),
-        renderError: (error, incoming) => this.renderError(error, incoming, undefined),
-      },
+      docs:
+        docs &&
+        page!.wrapper(new page!.ApiReference(docs, (o) => this.openapi(o)), (error, incoming) =>
+          this.renderError(error, incoming, undefined),
+        ),
     })
     const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
     this.upgrading = telemetry ? telemetry.upgrade(decide) : decide
     this.unhandled = telemetry?.unhandled
+    if (options.checkReturns && !services.checkReturn)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'checkReturns: build the application with createApp()')
+    this.checkReturns = services.checkReturn && {
+      report: (message: string) => this.warn(message),
+      checkReturn: services.checkReturn,
+    }
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
     this.pipelines = this.compile(table)
   }
@@ -85,7 +97,9 @@ export class Application {
   /** A start-up warning: to the logger's `warn` when it has one, else to stderr. */
   warn(message: string): void {
     if (this.logger.warn) this.logger.warn(message)
-    else process.emitWarning(message, { code: 'ROUTELESS_WARNING' })
+    else if (typeof process === 'object' && process.emitWarning)
+      process.emitWarning(message, { code: 'ROUTELESS_WARNING' })
+    else console.warn(`routeless: ${message}`) // a Worker without nodejs_compat has no process
   }
 
   /** Swaps in a freshly built route table: requests already running finish on the old one. */
@@ -102,7 +116,7 @@ export class Application {
       bodyLimit: this.options.bodyLimit,
       partLimit: this.options.partLimit,
       defs: table.defs,
-      checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
+      checkReturns: this.checkReturns,
     }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))
@@ -125,20 +139,6 @@ export class Application {
     const r = resolve(this.table, method, pathname)
     if (r.kind === 'match') return templateOf(r.handler, r.args.length)
     return r.kind === 'options' || r.kind === 'method-not-allowed' ? r.endpoint.path : undefined
-  }
-
-  /** Loads every controller module under `source` and builds the route table. */
-  static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
-    const cwd = options.cwd ?? process.cwd()
-    const table = await buildRouteTable(collectSources(source, cwd), {
-      cwd,
-      types: options.types,
-      manifest: options.manifest,
-      auth: options.auth,
-    })
-    const app = new Application(table, options, await loadTelemetryPeers(options))
-    for (const warning of table.warnings) app.warn(warning)
-    return app
   }
 
   /**
@@ -269,7 +269,9 @@ export class Application {
 
   /** The OpenAPI 3.1 document of this application (see `generateOpenAPI`). */
   openapi(options?: OpenAPIOptions): Record<string, unknown> {
-    return generateOpenAPI(this.table, options)
+    if (!this.services.openapi)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'app.openapi(): build the application with createApp()')
+    return this.services.openapi(this.table, options)
   }
 
   /** In-process test helper: `app.request('/path', init)` with a bare path. */
@@ -320,9 +322,4 @@ function newCall(r: Call['r'], incoming: IncomingRequest, pathname: string, env:
 function pathOf(target: string): string {
   const q = target.indexOf('?')
   return q < 0 ? target : target.slice(0, q)
-}
-
-/** Builds an application from controller prefixes (or a module map). */
-export function createApp(source: ControllerSource, options?: AppOptions): Promise<Application> {
-  return Application.create(source, options)
 }

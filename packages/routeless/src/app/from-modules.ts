@@ -1,12 +1,16 @@
 /**
  * An application from controller modules given directly, for hosts with no filesystem at run time (a Worker, a
  * bundle): `createAppFromModules([{ path: 'users', exports: users }], { manifest })`. It reads no file, calls no
- * `process.cwd()` and imports no TypeScript: typed binding comes from the manifest `routeless build` wrote, passed as
- * an object. `routeless build --target=worker` writes exactly this call, with every module imported statically.
+ * `process.cwd()`, imports no TypeScript and no `node:*` module, and loads none of what `createApp` adds beside the
+ * core (telemetry, `app.openapi()`, the docs page: `services.ts`): typed binding comes from the manifest
+ * `routeless build` wrote, passed as an object. `routeless build --target=worker` writes exactly this call, with
+ * every module imported statically.
  * @module
  */
 import type { ModuleExports, ModuleSource } from '../routing/discover.ts'
-import { buildRouteTable } from '../routing/route-table.ts'
+import { compileRouteTable, loadModules } from '../routing/compile-table.ts'
+import { fromManifest, NO_SIGNATURES } from '../binding/signatures.ts'
+import { TypeValidators } from '../binding/typed-binder.ts'
 import { Application } from './application.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
 
@@ -29,20 +33,25 @@ export interface ControllerModule {
  * Builds an application from `modules`: a list of `ControllerModule`s, or a module map keyed by path (`{ '': index,
  * users }`). `options` are `createApp`'s; `manifest` is the signature manifest object (with it, handlers are typed as
  * on node and `types` defaults to `'manifest'`; without it, to `'off'`: parameters bound by name). `cwd` defaults to
- * `/` (nothing is read from it).
+ * `/` (nothing is read from it). `tracing`, `metrics` and `docs` need `createApp`.
  */
 export async function createAppFromModules(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions = {},
 ): Promise<Application> {
   const manifest = options.manifest
-  const table = await buildRouteTable(moduleSources(modules), {
-    cwd: options.cwd ?? '/',
-    types: options.types ?? (typeof manifest === 'object' ? 'manifest' : 'off'),
-    manifest,
+  if (typeof manifest === 'string')
+    throw new TypeError('createAppFromModules reads no file: give the manifest as an object (import its JSON)')
+  const cwd = options.cwd ?? '/'
+  const loaded = await loadModules(moduleSources(modules), cwd)
+  const typed = manifest !== undefined && (options.types ?? 'manifest') !== 'off'
+  const signatures = typed ? fromManifest(manifest, { rel: (file) => file, served: new Set() }) : NO_SIGNATURES
+  const table = compileRouteTable(loaded, signatures, {
+    cwd,
     auth: options.auth,
+    validators: (defs) => new TypeValidators(defs),
   })
-  const app = new Application(table, { ...options, cwd: options.cwd ?? '/' })
+  const app = new Application(table, { ...options, cwd })
   for (const warning of table.warnings) app.warn(warning)
   return app
 }

@@ -12,8 +12,8 @@ import type ts from 'typescript'
 import { parseHandlerName } from '../routing/handler-names.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
 import { createHash } from 'node:crypto'
+import { fileHashes } from './manifest-file.ts'
 import {
-  fileHashes,
   handlerKey,
   MANIFEST_FORMAT,
   type HandlerTypes,

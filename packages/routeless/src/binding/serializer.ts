@@ -33,8 +33,6 @@
 import type { JsonSchema } from './manifest.ts'
 import { Compiler, MAX_DEPTH } from './serializer-compiler.ts'
 
-export { checkReturn, type ReturnCheck } from './return-check.ts'
-
 /** Writes a value as JSON text. */
 export type Serializer = (value: unknown) => string
 

@@ -29,7 +29,7 @@ export interface EntryOptions {
 
 /** The entry module's source text. */
 export function entrySource({ modules, manifest, config, options }: EntryOptions): string {
-  const lines = ["import { appOptionsFromConfig, createAppFromModules } from 'routeless'"]
+  const lines = ["import { appOptionsFromConfig, createAppFromModules } from 'routeless/worker'"]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
   const list = modules.map(

@@ -25,7 +25,8 @@
  * @module
  */
 import type { JsonSchema } from '../binding/manifest.ts'
-import { checkReturn, compileSerializer } from '../binding/serializer.ts'
+import { compileSerializer } from '../binding/serializer.ts'
+import type { checkReturn } from '../binding/return-check.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
 import { stringify } from './json.ts'
@@ -51,8 +52,11 @@ export interface PipelineOptions extends ConstructOptions {
   partLimit?: number
   /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
   defs: Record<string, JsonSchema>
-  /** Development: where a returned value that its type does not describe is reported (undefined: not checked). */
-  checkReturns?: (message: string) => void
+  /**
+   * Development: where a returned value that its type does not describe is reported, and the check (undefined: not
+   * checked; `return-check.ts` compiles validators, so the app imports it only when asked).
+   */
+  checkReturns?: { report: (message: string) => void; checkReturn: typeof checkReturn }
 }
 
 /** A handler's lifecycle: its stages chained, answering a `Call`. */
@@ -85,7 +89,7 @@ function returnCheck(
   handler: Handler,
   returns: JsonSchema,
   defs: Record<string, JsonSchema>,
-  report: (message: string) => void,
+  { report, checkReturn }: NonNullable<PipelineOptions['checkReturns']>,
 ): (value: unknown) => void {
   const check = checkReturn(returns, defs)
   return (value) => {
