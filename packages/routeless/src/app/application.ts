@@ -117,6 +117,7 @@ export class Application {
       partLimit: this.options.partLimit,
       defs: table.defs,
       checkReturns: this.checkReturns,
+      serializer: this.services.serializer,
     }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))

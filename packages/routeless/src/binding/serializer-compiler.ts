@@ -5,8 +5,7 @@
  */
 import { JS_MARK, type JsonSchema } from './manifest.ts'
 
-/** How deep named types may nest in one value (recursive types): deeper, the value is the fallback's (a cycle?). */
-export const MAX_DEPTH = 200
+export { MAX_DEPTH } from './serializer-runtime.ts'
 
 /** The JSON kinds a value is told apart by in a union; `date` is an object with a `toJSON` (a `Date`). */
 type Kind = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'date'

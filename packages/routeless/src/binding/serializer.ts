@@ -31,30 +31,22 @@
  * @module
  */
 import type { JsonSchema } from './manifest.ts'
-import { Compiler, MAX_DEPTH } from './serializer-compiler.ts'
+import { Compiler } from './serializer-compiler.ts'
+import { FACTORY_PARAMS, instantiate, type Serializer } from './serializer-runtime.ts'
 
-/** Writes a value as JSON text. */
-export type Serializer = (value: unknown) => string
-
-export { MAX_DEPTH } from './serializer-compiler.ts'
-
-/** Thrown by generated code at a mismatch, caught by the serializer's entry point: never escapes. */
-const MISMATCH: unique symbol = Symbol('routeless.serializer.mismatch')
+export { MAX_DEPTH, type Serializer } from './serializer-runtime.ts'
 
 /**
- * Compiles a serializer for values of `schema` (a return type's schema, its `#/$defs/…` references resolved in
- * `defs`), or answers `undefined` when the type says too little for one to help (the caller then uses the fallback).
- * `fallback` writes what the serializer cannot: mismatching values, and the imprecise parts of a precise type.
+ * The body of a serializer's factory for values of `schema` (a return type's schema, its `#/$defs/…` references
+ * resolved in `defs`): the source of `function (FACTORY_PARAMS) {…}` returning the serializer, or `undefined` when
+ * the type says too little for one to help. `routeless build` writes it into a bundle (`serializer-runtime.ts`
+ * makes it a serializer there, with no `new Function`).
  */
-export function compileSerializer(
-  schema: JsonSchema,
-  defs: Record<string, JsonSchema>,
-  fallback: (value: unknown) => string | undefined = JSON.stringify,
-): Serializer | undefined {
+export function serializerSource(schema: JsonSchema, defs: Record<string, JsonSchema>): string | undefined {
   const compiler = new Compiler(defs)
   const body = compiler.value(schema, 'v', 'd')
   if (body === undefined || compiler.precise === 0) return undefined
-  const source = `${compiler.functions.join('\n')}
+  return `${compiler.functions.join('\n')}
 return function serialize(value) {
   try {
     const v = value, d = 0
@@ -68,41 +60,18 @@ return function serialize(value) {
   if (out === undefined) throw new TypeError('A handler returned a value that is not JSON: ' + typeof value)
   return out
 }`
-  return new Function('M', 'fb', 'str', 'iso', 'MAX_DEPTH', 'DJ', source)(
-    MISMATCH,
-    fallback,
-    str,
-    iso,
-    MAX_DEPTH,
-    Date.prototype.toJSON,
-  ) as Serializer
-}
-
-/** A string as JSON: short strings with nothing to escape without `JSON.stringify`. */
-function str(text: string): string {
-  if (text.length > 40) return JSON.stringify(text)
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // Control characters, `"`, `\` and surrogates (a lone one is escaped by JSON.stringify) need JSON.stringify.
-    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text)
-  }
-  return `"${text}"`
 }
 
 /**
- * A Date as JSON, as `toJSON` writes it (`"2024-01-31T09:05:00.000Z"`), or undefined for an invalid one (which
- * `toJSON` makes `null`). Put together from the UTC fields: `toISOString` costs about three times as much.
+ * Compiles a serializer for values of `schema` (a return type's schema, its `#/$defs/…` references resolved in
+ * `defs`), or answers `undefined` when the type says too little for one to help (the caller then uses the fallback).
+ * `fallback` writes what the serializer cannot: mismatching values, and the imprecise parts of a precise type.
  */
-function iso(date: Date): string | undefined {
-  const year = date.getUTCFullYear()
-  if (Number.isNaN(year)) return undefined
-  if (year < 1000 || year > 9999) return `"${date.toISOString()}"` // signed six-digit years, zero-padded ones
-  const ms = date.getUTCMilliseconds()
-  return `"${year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(
-    date.getUTCMinutes(),
-  )}:${two(date.getUTCSeconds())}.${ms < 100 ? (ms < 10 ? '00' : '0') : ''}${ms}Z"`
-}
-
-function two(n: number): string {
-  return n < 10 ? `0${n}` : `${n}`
+export function compileSerializer(
+  schema: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  fallback: (value: unknown) => string | undefined = JSON.stringify,
+): Serializer | undefined {
+  const source = serializerSource(schema, defs)
+  return source === undefined ? undefined : instantiate(new Function(...FACTORY_PARAMS, source) as never, fallback)
 }
