@@ -12,13 +12,11 @@
  * Exit status: 0 when nothing failed, 1 otherwise, 2 for a usage error. Not part of CI (CI has no GitHub).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { startExample } from './_example-server.mjs'
 
-const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const REAL_KEY = 'deepl-node-suite-key'
 
 const [checkoutArg, modeArg = 'mock', ...only] = process.argv.slice(2)
@@ -57,43 +55,6 @@ function findTests(dir) {
   })
 }
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function startExample(mode, port, proxyPort, dataDir) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, HOST: '127.0.0.1' }
-  if (mode === 'mock') env.MOCK_PROXY_PORT = String(proxyPort)
-  else delete env.MOCK_PROXY_PORT
-  delete env.DATABASE_URL
-  env.API_KEY = REAL_KEY // in mock mode any key works; this one is the suite's DEEPL_AUTH_KEY in both modes
-  if (mode === 'mock') env.TEST_MODE = 'deepl-mock'
-  else delete env.TEST_MODE
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: EXAMPLE,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`)
-    if (/API on http/.test(output) && (mode !== 'mock' || /proxy on http/.test(output))) return child
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  child.kill('SIGTERM')
-  throw new Error(`the example did not start within 60 s:\n${output}`)
-}
-
 async function runJest(file, env) {
   const outFile = path.join(tmpdir(), `deepl-node-suite-${process.pid}-${Date.now()}.json`)
   await new Promise((resolve) => {
@@ -115,10 +76,8 @@ async function runJest(file, env) {
 }
 
 async function runMode(mode) {
-  const port = await freePort()
-  const proxyPort = await freePort()
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'deepl-node-suite-data-'))
-  const server = await startExample(mode, port, proxyPort, dataDir)
+  // In mock mode any key works; REAL_KEY is the suite's DEEPL_AUTH_KEY in both modes.
+  const { port, proxyPort, stop } = await startExample(mode, { apiKey: REAL_KEY })
   // `localhost`, not 127.0.0.1: the suite's nock patterns only match `localhost:<port>`.
   const env = { ...process.env, DEEPL_SERVER_URL: `http://localhost:${port}`, DEEPL_AUTH_KEY: REAL_KEY }
   delete env.DEEPL_MOCK_SERVER_PORT
@@ -157,9 +116,7 @@ async function runMode(mode) {
       }
     }
   } finally {
-    server.kill('SIGTERM')
-    await new Promise((resolve) => server.once('exit', resolve))
-    rmSync(dataDir, { recursive: true, force: true })
+    await stop()
   }
   console.log(
     `${mode} mode total: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${totals.passed + totals.failed + totals.skipped})`,

@@ -33,6 +33,7 @@ import { handleWithTraceId, withTraceId, type FetchHandler } from './trace-id.ts
 import { TranslationService } from './translate/translation-service.ts'
 import { Meter } from './usage/meter.ts'
 import { createSpeechEngine } from './speech/create-speech-engine.ts'
+import { EngineProcesses } from './speech/engine-processes.ts'
 import { EspeakSynthesizer } from './speech/espeak-synthesizer.ts'
 import type { SpeechEngine, SpeechSynthesizer } from './speech/speech-engine.ts'
 import { SpeechUsage } from './voice/speech-usage.ts'
@@ -61,6 +62,13 @@ export interface TranslationApp {
   socketError(error: unknown): void
   services: Services
   database: Database<TranslationDatabase>
+  /**
+   * The instance has begun to stop (SIGTERM, before the server's drain delay): work in progress goes on through the
+   * drain, and a speech engine that ends from now on ends because the instance is going away
+   * (src/speech/engine-processes.ts).
+   */
+  drain(): void
+  /** After the server's drain: stops the job workers, ends the speech engines still running, closes the database. */
   close(): Promise<void>
 }
 
@@ -88,6 +96,7 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
       : undefined
   redis?.on('error', () => {}) // reported to the request that needed Redis
+  const engineProcesses = new EngineProcesses()
   try {
     const now = overrides.now ?? (() => new Date())
     const keys = new KeyStore(database.db, now)
@@ -124,10 +133,12 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
       meter,
       now,
       maxBytes: config.documentMaxBytes,
+      concurrency: config.documentConcurrency,
+      convertFormats: !deeplMock, // deepl-mock delivers output_format's result unconverted
     })
     const speechUsage = new SpeechUsage(database.db, now)
-    const speech = overrides.speech ?? createSpeechEngine(config.voice)
-    const synthesizer = overrides.synthesizer ?? new EspeakSynthesizer()
+    const speech = overrides.speech ?? createSpeechEngine(config.voice, engineProcesses)
+    const synthesizer = overrides.synthesizer ?? new EspeakSynthesizer(engineProcesses)
     const voice = new VoiceService({
       sessions: new VoiceSessions(database.db, speechUsage, now, config.voice.tokenTtlMs),
       usage: speechUsage,
@@ -205,8 +216,10 @@ export async function createTranslationApp(config: Config, overrides: AppOverrid
         return decision
       },
       socketError: (error) => console.error('websocket:', error),
+      drain: () => engineProcesses.drain(),
       close: async () => {
-        await queue.stop()
+        await queue.stop() // voice jobs finish first, their engines still running
+        await engineProcesses.stop()
         await database.close()
         redis?.disconnect()
       },

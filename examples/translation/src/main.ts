@@ -29,4 +29,5 @@ stopOnSignals(
     await telemetry.shutdown()
   },
   (line) => console.log(`translation: ${line}`),
+  () => app.drain(), // the speech engines go on through the drain (src/speech/engine-processes.ts)
 )

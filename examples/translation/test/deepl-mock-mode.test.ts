@@ -237,9 +237,39 @@ describe('session headers', () => {
       await new Promise((r) => setTimeout(r, 20))
       done = await status()
     }
-    expect(done).toMatchObject({ status: 'done', billed_characters: 11 })
+    expect(done).toEqual({ document_id: id, status: 'done', seconds_remaining: 0, billed_characters: 11 }) // deepl-mock's 0
     const result = await api(mock, key)(`/v2/document/${id}/result`, { form: { document_key: documentKey }, headers })
     expect(await result.text()).toBe('Protonenstrahl')
+  })
+
+  it('delivers output_format as deepl-mock does: the translation unconverted, under the new name and content type', async () => {
+    const key = randomUUID()
+    const form = new FormData()
+    form.append('target_lang', 'de')
+    form.append('output_format', 'html')
+    form.append('file', new Blob(['proton beam']), 'example_document.txt')
+    const { document_id: id, document_key: documentKey } = await json(
+      await api(mock, key)('/v2/document', { method: 'POST', body: form }),
+    )
+    let status = await json(await api(mock, key)(`/v2/document/${id}`, { json: { document_key: documentKey } }))
+    for (let i = 0; i < 100 && status.status !== 'done'; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      status = await json(await api(mock, key)(`/v2/document/${id}`, { json: { document_key: documentKey } }))
+    }
+    expect(status).toEqual({ document_id: id, status: 'done', seconds_remaining: 0, billed_characters: 11 })
+    const result = await api(mock, key)(`/v2/document/${id}/result`, { form: { document_key: documentKey } })
+    expect([
+      await result.text(),
+      result.headers.get('content-type'),
+      result.headers.get('content-disposition'),
+    ]).toEqual(['Protonenstrahl', 'text/html; charset=utf-8', 'attachment; filename=example_document.html'])
+    // The conversions refused outside the mode are refused in it, with the same words.
+    const refused = new FormData()
+    refused.append('target_lang', 'de')
+    refused.append('output_format', 'pdf')
+    refused.append('file', new Blob(['proton beam']), 'a.txt')
+    const res = await api(mock, key)('/v2/document', { method: 'POST', body: refused })
+    expect([res.status, await json(res)]).toEqual([400, { message: "Value for 'output_format' not supported." }])
   })
 
   it('forgets a session after ten minutes of idleness', () => {

@@ -18,14 +18,23 @@ export function drainDelayOf(env: NodeJS.ProcessEnv): number {
   return Number(value)
 }
 
-/** Stops `server` on SIGTERM or SIGINT as above, then runs `close`, then exits. */
-export function stopOnSignals(server: Closable, close: () => Promise<void>, log: (line: string) => void): void {
+/**
+ * Stops `server` on SIGTERM or SIGINT as above, then runs `close`, then exits. `drain`, when given, is told first,
+ * before the drain delay: the app learns that what fails from now on fails because the instance is going away.
+ */
+export function stopOnSignals(
+  server: Closable,
+  close: () => Promise<void>,
+  log: (line: string) => void,
+  drain?: () => void,
+): void {
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return void server.close({ delay: 0 }) // a second signal: no more waiting
     stopping = true
     log(`${signal}: draining`)
     try {
+      drain?.()
       await server.close(signal === 'SIGINT' ? { delay: 0 } : undefined)
       await close()
     } finally {

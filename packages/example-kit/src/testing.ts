@@ -61,17 +61,21 @@ export interface ChildInstance {
 /**
  * Runs an example's entry file (`src/main.ts`) in its own process, as a separate instance would run, and resolves
  * once it prints `listening on <url>`. Tests kill (SIGKILL) or stall (SIGSTOP) it to play a dying or frozen instance.
+ * `detached`: in a process group of its own.
  */
 export async function startChildInstance(
   entry: string,
   env: Record<string, string>,
-  options: { args?: string[]; cwd?: string; timeoutMs?: number } = {},
+  options: { args?: string[]; cwd?: string; timeoutMs?: number; detached?: boolean } = {},
 ): Promise<ChildInstance> {
   const timeoutMs = options.timeoutMs ?? 30_000
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group (its pid), with every process it starts: `process.kill(-pid, signal)` signals them all at
+    // once, as systemd stops a service (KillMode=control-group).
+    detached: options.detached,
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {

@@ -9,7 +9,7 @@ export { createAppFromModules } from './app/from-modules.ts'
 export type { ControllerModule } from './app/from-modules.ts'
 export type { ExecutionContext } from './app/execution-context.ts'
 export type { Manifest } from './binding/manifest.ts'
-export { Controller } from './app/controller.ts'
+export { Controller } from './base/controller.ts'
 export type {
   ErrorRenderer,
   HandlerArgs,
@@ -19,7 +19,7 @@ export type {
   RequestContext,
   ResponseState,
   ServerEnv,
-} from './app/controller.ts'
+} from './base/controller.ts'
 export {
   AccessDenied,
   CallError,
@@ -30,8 +30,8 @@ export {
   Redirect,
   RoutelessError,
   STATUS_TEXT,
-} from './app/errors.ts'
-export type { HttpErrorOptions, RoutelessErrorCode } from './app/errors.ts'
+} from './base/errors.ts'
+export type { HttpErrorOptions, RoutelessErrorCode } from './base/errors.ts'
 export { readBody, readBytes } from './lifecycle/body.ts'
 export { getQuery } from './lifecycle/request.ts'
 export { resolve, splitPath } from './routing/resolver.ts'
@@ -57,13 +57,13 @@ export { clientAddress, MemoryStore, rateLimit, RedisStore } from './guards/rate
 export type { RateLimitOptions, RateLimitStore, RedisLike } from './guards/rate-limit.ts'
 export { withCors } from './wrappers/cors.ts'
 export type { CorsOptions } from './wrappers/cors.ts'
-export { createLogger, LOG_FORMATS, LOG_LEVELS } from './app/logging.ts'
+export { createLogger, LOG_FORMATS, LOG_LEVELS } from './base/logging.ts'
 export { withAccessLog } from './wrappers/access-log.ts'
-export { RequestHeaders } from './lifecycle/headers.ts'
-export type { Logger, LoggerOptions, LogFormat, LogLevel } from './app/logging.ts'
+export { RequestHeaders } from './base/headers.ts'
+export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.ts'
 export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
 export type { RoutelessConfig } from './cli/config.ts'
-export { watchControllers } from './tooling/watch.ts'
-export type { Watcher, WatchOptions } from './tooling/watch.ts'
+export { watchControllers } from './app/watch.ts'
+export type { Watcher, WatchOptions } from './app/watch.ts'
 export { runSocketHandler } from './lifecycle/websocket.ts'
 export type { Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'

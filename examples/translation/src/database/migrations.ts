@@ -237,4 +237,14 @@ export const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '008_document_output_and_pace': {
+    async up(db: Kysely<any>) {
+      // The format a document is delivered in (output_format; null = its own), when its translation last started, and
+      // how long it took: the pace that status answers estimate `seconds_remaining` from.
+      await db.schema.alterTable('documents').addColumn('output_format', 'varchar(8)').execute()
+      await db.schema.alterTable('documents').addColumn('translation_started', 'varchar(32)').execute()
+      await db.schema.alterTable('documents').addColumn('translation_ms', 'bigint').execute()
+      await db.schema.createIndex('documents_status').on('documents').columns(['status', 'creation_time']).execute()
+    },
+  },
 }

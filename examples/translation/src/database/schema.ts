@@ -85,6 +85,11 @@ export interface DocumentsTable {
   reserved_characters: Generated<number | string>
   usage_period: string | null
   usage_day: string | null
+  /** The format delivered (`output_format`), when it is not the input's. */
+  output_format: string | null
+  /** When the translation last started (ISO), and how long it took (ms, once done): the pace of estimates. */
+  translation_started: string | null
+  translation_ms: number | string | null
 }
 
 export interface DocumentFilesTable {

@@ -13,7 +13,7 @@ import type { ClaimedJob, JobQueue } from '@routeless/example-kit'
 import type { Kysely, Transaction } from 'kysely'
 import { HttpError, isHttpError } from 'routeless'
 import type { TranslationDatabase } from '../database/schema.ts'
-import { notSpecified, notSupported } from '../http/params.ts'
+import { notSpecified } from '../http/params.ts'
 import type { ApiKeyRecord } from '../keys/api-key.ts'
 import type { KeyStore } from '../keys/key-store.ts'
 import { billableCharacters } from '../markup/skeleton.ts'
@@ -23,7 +23,9 @@ import type { TranslationService } from '../translate/translation-service.ts'
 import type { Meter } from '../usage/meter.ts'
 import { UsageStore } from '../usage/usage-store.ts'
 import { baseLanguage } from '../languages/catalogue.ts'
+import { convert, converts, outputFormatFor } from './conversions.ts'
 import { documentLanguage } from './document-language.ts'
+import { DocumentPace } from './document-pace.ts'
 import { extract, invalidFile, isDocumentFormat, UNSUPPORTED_FORMATS, type DocumentFormat } from './formats.ts'
 
 export interface DocumentServiceOptions {
@@ -37,6 +39,13 @@ export interface DocumentServiceOptions {
   meter: Meter
   /** Largest upload, in bytes. */
   maxBytes: number
+  /** Documents this instance translates at once (DOCUMENT_CONCURRENCY): how fast a queue ahead drains. */
+  concurrency: number
+  /**
+   * Whether `output_format` converts the result (default). TEST_MODE=deepl-mock passes false: deepl-mock, whose
+   * behaviour client suites assert, delivers the translated input unchanged under the new name and content type.
+   */
+  convertFormats?: boolean
   now: () => Date
 }
 
@@ -65,8 +74,10 @@ const FAILED = 'The document could not be translated.'
 export class DocumentService {
   /** Uploads waiting (UPLOAD_WAIT_MS at most) for their job to end on this instance. */
   private readonly waiting = new Map<string, () => void>()
+  private readonly pace: DocumentPace
 
   constructor(private readonly o: DocumentServiceOptions) {
+    this.pace = new DocumentPace(o.db, o.concurrency, o.now)
     o.queue.handle(DOCUMENT_JOB, (job) => this.run(job), {
       maxAttempts: 3,
       giveUp: (job, _error, trx) => this.fail(trx as unknown as Transaction<TranslationDatabase>, job.ref, FAILED),
@@ -89,8 +100,7 @@ export class DocumentService {
       throw invalidFile(
         `the file type '${format || fileName}' is not supported (docx, pptx, xlsx, html, htm, txt, srt, xlf, xliff)`,
       )
-    const output = request.output_format?.toLowerCase() || undefined
-    if (output !== undefined && output !== format && !sameFamily(output, format)) throw notSupported('output_format')
+    const output = outputFormatFor(format, request.output_format) // 400 for a conversion not made here
     if (file.size > this.o.maxBytes) throw new HttpError(413, `The document is larger than ${this.o.maxBytes} bytes.`)
 
     const options: Partial<TranslationOptions> = {}
@@ -124,6 +134,7 @@ export class DocumentService {
             reserved_characters: characters,
             usage_period: reservation.period,
             usage_day: reservation.day,
+            output_format: output === format ? null : output,
           })
           .execute()
         await trx.insertInto('document_files').values({ document_id: documentId, kind: 'source', bytes }).execute()
@@ -142,7 +153,8 @@ export class DocumentService {
   async status(documentId: string, request: DocumentRequest) {
     const row = await this.find(documentId, request)
     const out: Record<string, unknown> = { document_id: row.document_id, status: row.status }
-    if (row.status === 'translating') out.seconds_remaining = 1
+    const seconds = await this.pace.secondsRemaining(row) // queued and translating only
+    if (seconds !== undefined) out.seconds_remaining = seconds
     if (row.status === 'done') out.billed_characters = Number(row.billed_characters)
     if (row.status === 'error') out.error_message = out.message = row.error_message
     return out
@@ -184,7 +196,9 @@ export class DocumentService {
       return bytes
     })
     await rm(legacy, { force: true })
-    return { bytes, fileName: row.file_name, format: row.format as DocumentFormat }
+    const format = (row.output_format ?? row.format) as DocumentFormat
+    const fileName = format === row.format ? row.file_name : `${path.parse(row.file_name).name}.${format}`
+    return { bytes, fileName, format }
   }
 
   private async find(documentId: string, request: DocumentRequest) {
@@ -207,11 +221,12 @@ export class DocumentService {
     const db = this.o.db
     const row = await db.selectFrom('documents').selectAll().where('document_id', '=', job.ref).executeTakeFirst()
     if (!row || (row.status !== 'queued' && row.status !== 'translating')) return void (await job.complete())
+    const started = this.o.now()
     await db
       .updateTable('documents')
-      .set({ status: 'translating' })
+      .set({ status: 'translating', translation_started: started.toISOString() })
       .where('document_id', '=', job.ref)
-      .where('status', '=', 'queued')
+      .where('status', 'in', ['queued', 'translating'])
       .execute()
     let bytes: Uint8Array
     let billed = 0
@@ -250,7 +265,11 @@ export class DocumentService {
         billed = items.reduce((n, i) => n + (i.billed_characters ?? 0), 0)
       }
       bytes = await parts.rebuild(translations)
-      if (format === 'xlf' || format === 'xliff') bytes = setTargetLanguage(bytes, JSON.parse(row.request).target_lang)
+      const targetLang = String(JSON.parse(row.request).target_lang ?? '')
+      if (format === 'xlf' || format === 'xliff') bytes = setTargetLanguage(bytes, targetLang)
+      const output = (row.output_format ?? format) as DocumentFormat
+      if (converts(format, output) && this.o.convertFormats !== false)
+        bytes = convert(format, output, bytes, { targetLang, title: path.parse(row.file_name).name })
     } catch (error) {
       if (!isHttpError(error)) throw error // retried by the queue; its giveUp records the failure
       await job.complete((trx) => this.fail(trx as unknown as Transaction<TranslationDatabase>, job.ref, error.message))
@@ -262,7 +281,7 @@ export class DocumentService {
       await trx.deleteFrom('document_files').where('document_id', '=', job.ref).where('kind', '=', 'source').execute()
       await trx
         .updateTable('documents')
-        .set({ status: 'done', billed_characters: billed })
+        .set({ status: 'done', billed_characters: billed, translation_ms: this.o.now().getTime() - started.getTime() })
         .where('document_id', '=', job.ref)
         .execute()
       // The upload reserved what the text was worth; settle any difference so usage equals what was billed.
@@ -270,6 +289,7 @@ export class DocumentService {
       if (billed !== reserved && row.usage_period && row.usage_day)
         await new UsageStore(trx).release(row.owner_key_id, row.usage_period, row.usage_day, '', reserved - billed, trx)
     })
+    this.pace.learnt()
     this.settled(job.ref)
   }
 
@@ -291,11 +311,6 @@ export class DocumentService {
   private settled(documentId: string): void {
     this.waiting.get(documentId)?.()
   }
-}
-
-function sameFamily(a: string, b: string): boolean {
-  const family = (f: string) => (f === 'htm' ? 'html' : f === 'xlf' ? 'xliff' : f)
-  return family(a) === family(b)
 }
 
 function hash(documentKey: string): string {

@@ -11,7 +11,9 @@
  *   6. `/v2/translate_secondary` is served as `/v2/translate` (deepl-mock's second translate path);
  *   7. `POST /v2/document` takes one document from the account's document / team-document limits (456 past them,
  *      given back when the upload fails), and in a session with document queue / translate times the document is
- *      shown `queued`, then `translating`, for those times (its result 503 until then).
+ *      shown `queued`, then `translating`, for those times (its result 503 until then);
+ *   8. a document's `done` status carries `seconds_remaining: 0`, as deepl-mock's does (client suites compare it with
+ *      a number; DeepL's own description leaves it out, and so does this server outside the test mode).
  * Everything else is the application itself.
  */
 import { DEEPL_MOCK_MESSAGES, jsonResponse } from './responses.ts'
@@ -83,7 +85,7 @@ export function withDeepLMock(fetch: FetchHandler, options: DeepLMockOptions): F
     const held = session && key && (status ?? result) ? simulated(session, (status ?? result)![1]!, clock()) : undefined
     if (held && status) return jsonResponse(200, held)
     if (held && result) return jsonResponse(503, DEEPL_MOCK_MESSAGES.documentNotDone)
-    return fetch(request, env)
+    return status ? withDoneSeconds(await fetch(request, env)) : fetch(request, env)
   }
 }
 
@@ -122,6 +124,17 @@ async function remember(response: Response, session: MockSession, now: number): 
   } catch {
     // not JSON: nothing to hold back
   }
+}
+
+/** A `done` status answer with deepl-mock's `seconds_remaining: 0` added; any other answer as it is. */
+async function withDoneSeconds(response: Response): Promise<Response> {
+  if (response.status !== 200) return response
+  const body = (await response.clone().json()) as Record<string, unknown>
+  if (body.status !== 'done') return response
+  const { document_id, status, ...rest } = body
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  return new Response(JSON.stringify({ document_id, status, seconds_remaining: 0, ...rest }), { status: 200, headers })
 }
 
 /** The status deepl-mock would show while the session's simulated queue / translation runs, else undefined. */

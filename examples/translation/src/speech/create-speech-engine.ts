@@ -1,15 +1,16 @@
 /** Picks the speech engine named by the configuration (`SPEECH_ENGINE`, `SPEECH_ENGINE_URL`, `SPEECH_ENGINE_API_KEY`, `SPEECH_ENGINE_MODEL`). */
 import type { VoiceConfig } from '../config.ts'
+import type { EngineProcesses } from './engine-processes.ts'
 import { OpenAiTranscriptionEngine } from './openai-transcription-engine.ts'
 import { PocketsphinxEngine } from './pocketsphinx-engine.ts'
 import type { SpeechEngine } from './speech-engine.ts'
 
 export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'openai'] as const
 
-export function createSpeechEngine(config: VoiceConfig): SpeechEngine {
+export function createSpeechEngine(config: VoiceConfig, processes: EngineProcesses): SpeechEngine {
   switch (config.speechEngine) {
     case 'pocketsphinx':
-      return new PocketsphinxEngine()
+      return new PocketsphinxEngine(processes)
     case 'openai':
       if (!config.speechEngineUrl)
         throw new Error(

@@ -8,14 +8,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { toBytes } from './pcm.ts'
-import { runProcess } from './run-process.ts'
+import type { EngineProcesses } from './engine-processes.ts'
 import type { SpeechEngine, Transcription } from './speech-engine.ts'
 
 export class PocketsphinxEngine implements SpeechEngine {
   readonly name = 'pocketsphinx'
   readonly languages = ['en']
 
-  constructor(private readonly command = 'pocketsphinx_continuous') {}
+  constructor(
+    private readonly processes: EngineProcesses,
+    private readonly command = 'pocketsphinx_continuous',
+  ) {}
 
   async transcribe(samples: Int16Array, _language: string | undefined, signal: AbortSignal): Promise<Transcription> {
     if (samples.length === 0) return { text: '', language: 'en' }
@@ -23,7 +26,7 @@ export class PocketsphinxEngine implements SpeechEngine {
     try {
       const file = path.join(dir, 'audio.raw')
       await writeFile(file, toBytes(samples))
-      const { stdout } = await runProcess(
+      const { stdout } = await this.processes.run(
         this.command,
         ['-infile', file, '-samprate', '16000', '-logfn', '/dev/null'],
         { signal },

@@ -41,22 +41,38 @@ export class SpeechEngineError extends Error {
   }
 }
 
-/** Runs `fn` with a signal aborted after `timeoutMs`; a timeout becomes a 504 `SpeechEngineError`. */
+/**
+ * A speech engine that ended because the server is going away (its instance stopping), not because it failed: a
+ * voice session closes 1001 "Server shutting down" on it, as the server's own drain does, and the client reconnects
+ * elsewhere.
+ */
+export class EngineStopped extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'EngineStopped'
+  }
+}
+
+/**
+ * Runs `fn` with a signal aborted after `timeoutMs`, or when `signal` (the caller's) aborts; a timeout becomes a 504
+ * `SpeechEngineError`, any other failure a 503 one. `EngineStopped` passes as it is.
+ */
 export async function withTimeout<T>(
   engine: string,
   timeoutMs: number,
   fn: (signal: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), timeoutMs)
   try {
-    return await fn(controller.signal)
+    return await fn(signal ? AbortSignal.any([controller.signal, signal]) : controller.signal)
   } catch (error) {
     if (controller.signal.aborted)
       throw new SpeechEngineError(504, `The speech engine ${engine} did not answer within ${timeoutMs} ms.`, {
         cause: error,
       })
-    if (error instanceof SpeechEngineError) throw error
+    if (error instanceof SpeechEngineError || error instanceof EngineStopped) throw error
     throw new SpeechEngineError(503, `The speech engine ${engine} failed: ${(error as Error).message}`, {
       cause: error,
     })

@@ -5,12 +5,15 @@
  * in order; a tentative update is skipped while chunks wait behind it. The session ends on `end_of_source_media`
  * (everything is concluded, then the end messages, then close 1000), at its time limit (the same, with the reason
  * "Session time limit reached"), after `idleMs` without a message, or on an error (an `error` message, then a
- * close frame with the reason). The audio received is billed once, however it ends.
+ * close frame with the reason) — but a speech engine that ends because the instance is stopping (`EngineStopped`)
+ * is the server going away: close 1001 "Server shutting down", as the server's own drain closes the socket, and the
+ * client reconnects on another instance. The audio received is billed once, however it ends; a closed session's
+ * engine runs are aborted.
  */
 import type { Socket } from 'routeless'
 import { AudioFormatError, createDecoder, type AudioDecoder } from '../speech/audio-format.ts'
 import { SPEECH_RATE } from '../speech/pcm.ts'
-import { withTimeout, type SpeechEngine, type SpeechSynthesizer } from '../speech/speech-engine.ts'
+import { EngineStopped, withTimeout, type SpeechEngine, type SpeechSynthesizer } from '../speech/speech-engine.ts'
 import { Segmenter, type Utterance } from './segmenter.ts'
 import { decodeClientMessage, encodeServerMessage, MessageError } from './voice-messages.ts'
 import type { VoiceSessionConfig } from './voice-sessions.ts'
@@ -21,6 +24,8 @@ export const MAX_CHUNK_BYTES = 100 * 1024
  * sends faster than recognition keeps up is stopped (an error, close 1008) instead of filling the server's memory.
  */
 export const MAX_PENDING_BYTES = 2 * 1024 * 1024
+/** The close of a session whose instance is stopping (the server's own drain closes with the same). */
+export const GOING_AWAY = { code: 1001, reason: 'Server shutting down' } as const
 
 export interface RealtimeLimits {
   /** Longest session, in audio milliseconds and in wall-clock time (whichever comes first). */
@@ -56,6 +61,8 @@ export class RealtimeSession {
   private closed = false
   private billed = false
   private idleTimer: NodeJS.Timeout | undefined
+  /** Aborted when the socket closes: the engine runs in progress are no longer needed. */
+  private readonly abort = new AbortController()
   private readonly limitTimer: NodeJS.Timeout
   private readonly maxMs: number
 
@@ -127,6 +134,7 @@ export class RealtimeSession {
     if (this.closed) return
     this.closed = true
     this.stopTimers()
+    this.abort.abort()
     void this.billOnce()
     this.decoder.free()
   }
@@ -192,8 +200,11 @@ export class RealtimeSession {
 
   private async recognise(u: Utterance): Promise<{ text: string; language: string }> {
     const hint = this.config.sourceLanguage
-    const result = await withTimeout(this.deps.speech.name, this.limits.engineTimeoutMs, (signal) =>
-      this.deps.speech.transcribe(u.samples, hint, signal),
+    const result = await withTimeout(
+      this.deps.speech.name,
+      this.limits.engineTimeoutMs,
+      (signal) => this.deps.speech.transcribe(u.samples, hint, signal),
+      this.abort.signal,
     )
     const language = this.config.sourceLanguageMode === 'fixed' && hint ? hint : (result.language ?? hint ?? 'en')
     return { text: result.text, language }
@@ -204,8 +215,11 @@ export class RealtimeSession {
     const type = this.config.targetMediaContentType!
     const rate = Number(/rate=(\d+)/.exec(type)![1])
     const synth = this.deps.synthesizer!
-    const samples = await withTimeout(synth.name, this.limits.engineTimeoutMs, (signal) =>
-      synth.synthesize(text, language, this.config.targetMediaVoice, rate, signal),
+    const samples = await withTimeout(
+      synth.name,
+      this.limits.engineTimeoutMs,
+      (signal) => synth.synthesize(text, language, this.config.targetMediaVoice, rate, signal),
+      this.abort.signal,
     )
     const bytes = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)
     this.send({ target_media_chunk: { language, content_type: type, data: bytes } })
@@ -218,6 +232,7 @@ export class RealtimeSession {
         await fn()
       } catch (error) {
         if (this.closed) return // the socket ended while this step waited (an engine call it no longer needs)
+        if (error instanceof EngineStopped) return this.goAway()
         this.deps.onError(error)
         const status = (error as { status?: unknown }).status
         const code = typeof status === 'number' && status >= 400 && status < 600 ? status : 500
@@ -235,6 +250,12 @@ export class RealtimeSession {
     void this.billOnce().finally(() => this.close(closeCode, message))
   }
 
+  /** The instance is stopping: bill what was received, close 1001 (no `error` message: nothing failed). */
+  private goAway(): void {
+    this.ending = true
+    void this.billOnce().finally(() => this.close(GOING_AWAY.code, GOING_AWAY.reason))
+  }
+
   private send(message: Record<string, unknown>): void {
     if (this.closed) return
     this.socket.send(encodeServerMessage(this.config.messageFormat, message))
@@ -244,6 +265,7 @@ export class RealtimeSession {
     if (this.closed) return
     this.closed = true
     this.stopTimers()
+    this.abort.abort()
     this.decoder.free()
     // A close reason is at most 123 bytes.
     let short = reason

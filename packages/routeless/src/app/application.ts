@@ -2,10 +2,10 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import type { ErrorRenderer } from './controller.ts'
-import { HttpError, isHttpError, RoutelessError } from './errors.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
+import { HttpError, isHttpError, RoutelessError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
-import type { Logger } from './logging.ts'
+import type { Logger } from '../base/logging.ts'
 import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
 import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
@@ -178,7 +178,8 @@ export class Application {
         return this.renderError(
           new HttpError(
             404,
-            `No controller answers ${method} ${pathname}${this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''}`,
+            `No controller answers ${method} ${pathname}` +
+              (this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''),
           ),
           incoming,
           r.renderError,

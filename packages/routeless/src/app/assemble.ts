@@ -4,7 +4,7 @@
  * generated code). Reads no file and imports no `node:*` module.
  * @module
  */
-import type { ModuleExports, ModuleSource } from '../routing/discover.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { compileRouteTable, loadModules, type CompileOptions } from '../routing/compile-table.ts'
 import { fromManifest, NO_SIGNATURES } from '../binding/signatures.ts'
 import { Application } from './application.ts'

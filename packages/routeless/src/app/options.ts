@@ -4,12 +4,13 @@
  * @module
  */
 import type { AuthSpec } from '../guards/auth.ts'
-import type { ErrorRenderer } from './controller.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
 import type { CorsOptions } from '../wrappers/cors.ts'
 import type { MetricsOption, TracingOption } from '../wrappers/telemetry.ts'
-import type { Logger } from './logging.ts'
+import type { Logger } from '../base/logging.ts'
 import type { Manifest } from '../binding/manifest.ts'
-import { discoverModules, type ModuleExports, type ModuleSource } from '../routing/route-table.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
+import { discoverModules } from '../routing/route-table.ts'
 import type { TypesMode } from '../binding/type-source.ts'
 import type { DocsOptions } from '../tooling/api-reference.ts'
 

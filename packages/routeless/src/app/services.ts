@@ -35,13 +35,13 @@ export interface AppServices {
 export async function loadServices(options: AppOptions): Promise<AppServices> {
   const [{ createTelemetry, loadTelemetryPeers }, { generateOpenAPI }, page, wrapper, returns, { compileSerializer }] =
     await Promise.all([
-    import('../wrappers/telemetry.ts'),
-    import('../tooling/openapi.ts'),
-    options.docs ? import('../tooling/api-reference.ts') : undefined,
-    options.docs ? import('../wrappers/docs.ts') : undefined,
-    options.checkReturns ? import('../binding/return-check.ts') : undefined,
-    import('../binding/serializer.ts'),
-  ])
+      import('../wrappers/telemetry.ts'),
+      import('../tooling/openapi.ts'),
+      options.docs ? import('../tooling/api-reference.ts') : undefined,
+      options.docs ? import('../wrappers/docs.ts') : undefined,
+      options.checkReturns ? import('../binding/return-check.ts') : undefined,
+      import('../binding/serializer.ts'),
+    ])
   const peers = await loadTelemetryPeers(options)
   return {
     telemetry: (context) => createTelemetry(options, peers, context),

@@ -1,11 +1,11 @@
 /**
  * Internal to typed-binder.ts: how the strings of a query or a form become the values a handler's types declare —
  * numbers, booleans, literals, lists (repeated keys, comma lists of numbers), null, JSON text where an object is
- * declared or a field says `@json` — and how `dictionaries[0].source_lang` fields fold into the declared objects. Strict: what does not read
- * as the type is left as it is, for the validator to refuse.
+ * declared or a field says `@json` — and how `dictionaries[0].source_lang` fields fold into the declared objects.
+ * Strict: what does not read as the type is left as it is, for the validator to refuse.
  * @module
  */
-import type { Kwargs } from '../app/controller.ts'
+import type { Kwargs } from '../base/controller.ts'
 import { JSON_MARK, type JsonSchema } from './manifest.ts'
 import type { Fail, TypeValidators } from './validators.ts'
 
@@ -73,7 +73,8 @@ export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs
     node[at] = kwargs[key]
   }
   if (!out) return kwargs
-  for (const root of roots) if (Array.isArray(out[root])) out[root] = out[root].filter((x: unknown) => x !== undefined) // `[0]` and `[2]`: a list of two
+  // `[0]` and `[2]`: a list of two
+  for (const root of roots) if (Array.isArray(out[root])) out[root] = out[root].filter((x: unknown) => x !== undefined)
   return out as Kwargs
 }
 

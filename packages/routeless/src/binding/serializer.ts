@@ -24,10 +24,11 @@
  *   string/number/boolean enums and consts, arrays, `Record<string, T>` of a precise `T`, `Date` and named types
  *   (`$ref`, recursive ones included, with a depth guard). A `Date` is written as its `toJSON` writes it (the ISO
  *   string); another object with a `toJSON` (a Luxon or dayjs date) there has it called, and a string is taken as it
- *   is. A tuple is written when its length is the type's. A union of objects is written when a required property with fixed values tells its members apart (`{kind: 'a', …} |
- *   {kind: 'b', …}`). A part whose type says too little (`unknown`, `any`, other unions of objects, objects with both properties
- *   and an index signature, `File`) is written by the fallback, with all its own properties; `compileSerializer`
- *   answers `undefined` when the whole type is such a part (or an array of one), and the caller uses the fallback.
+ *   is. A tuple is written when its length is the type's. A union of objects is written when a required property with
+ *   fixed values tells its members apart (`{kind: 'a', …} | {kind: 'b', …}`). A part whose type says too little
+ *   (`unknown`, `any`, other unions of objects, objects with both properties and an index signature, `File`) is
+ *   written by the fallback, with all its own properties; `compileSerializer` answers `undefined` when the whole type
+ *   is such a part (or an array of one), and the caller uses the fallback.
  * @module
  */
 import type { JsonSchema } from './manifest.ts'

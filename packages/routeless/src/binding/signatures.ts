@@ -4,7 +4,7 @@
  * is stale, then answers through `fromManifest`).
  * @module
  */
-import type { ModuleSource } from '../routing/discover.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 import { fileOfModule, handlerKey, type HandlerTypes, type JsonSchema, type Manifest } from './manifest.ts'
 
 export interface Signatures {

@@ -12,8 +12,8 @@
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec'
-import type { Kwargs } from '../app/controller.ts'
-import { HttpError } from '../app/errors.ts'
+import type { Kwargs } from '../base/controller.ts'
+import { HttpError } from '../base/errors.ts'
 
 export type { StandardSchemaV1 }
 

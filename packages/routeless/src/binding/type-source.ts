@@ -6,13 +6,22 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { RoutelessError } from '../app/errors.ts'
-import type { ModuleSource } from '../routing/discover.ts'
+import { RoutelessError } from '../base/errors.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 import { MANIFEST_PATH, mergeManifests, type Manifest } from './manifest.ts'
 import { fileHashes, isFresh, readManifest, writeManifest } from './manifest-file.ts'
 import { fromManifest, NO_SIGNATURES as NONE, type Signatures } from './signatures.ts'
 
 export type { Signatures } from './signatures.ts'
+
+/**
+ * How start-up's warning that handler types could not be read begins (`routeless check` recognises it so): no
+ * `typescript` and no manifest, or a manifest that does not describe the files named after it.
+ */
+export const NO_TYPES = {
+  missing: 'typescript is not installed and there is no signature manifest',
+  stale: 'The signature manifest does not describe',
+}
 
 /**
  * `'auto'` (default): manifest, else analysis, else names; `'manifest'`: the manifest only (production: never imports
@@ -72,8 +81,10 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
           .join(', ') + (stale.length > 3 ? ` and ${stale.length - 3} more` : '')
       warnings.push(
         mode === 'manifest' || manifest
-          ? `The signature manifest does not describe ${names} (edited since \`routeless build\`?): their parameters are bound by name, unchecked. Run \`routeless build\`.`
-          : `typescript is not installed and there is no signature manifest: handler parameters are bound by name, unchecked (install typescript, or run \`routeless build\` where it is).`,
+          ? `${NO_TYPES.stale} ${names} (edited since \`routeless build\`?): ` +
+              'their parameters are bound by name, unchecked. Run `routeless build`.'
+          : `${NO_TYPES.missing}: handler parameters are bound by name, ` +
+              'unchecked (install typescript, or run `routeless build` where it is).',
       )
     }
   }

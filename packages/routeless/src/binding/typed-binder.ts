@@ -1,6 +1,6 @@
 import type { ValidateFunction, ErrorObject } from 'ajv'
-import type { Kwargs } from '../app/controller.ts'
-import { HttpError } from '../app/errors.ts'
+import type { Kwargs } from '../base/controller.ts'
+import { HttpError } from '../base/errors.ts'
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import type { ParamIssue } from './standard-schema.ts'
 import { coercer, holdsObjects, isAny, isJsonField, nestForm } from './form-values.ts'

@@ -43,7 +43,8 @@ export function entrySource({ modules, manifest, config, options }: EntryOptions
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
     `const serializers = {\n${serializers(manifest).join('\n')}\n}`,
-    `export const app = await createWorkerApp([\n${list.join('\n')}\n], { ...options, ...${JSON.stringify(options ?? {})}, manifest }, { serializers })`,
+    `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, { serializers })`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',
@@ -62,7 +63,8 @@ function serializers(manifest: Manifest): string[] {
     if (seen.has(key)) continue
     seen.add(key)
     const source = serializerSource(types.returns, manifest.$defs)
-    if (source !== undefined) out.push(`  ${JSON.stringify(key)}: function (${FACTORY_PARAMS.join(', ')}) {\n${source}\n},`)
+    if (source !== undefined)
+      out.push(`  ${JSON.stringify(key)}: function (${FACTORY_PARAMS.join(', ')}) {\n${source}\n},`)
   }
   return out
 }

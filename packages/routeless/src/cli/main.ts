@@ -9,8 +9,8 @@ import yargs from 'yargs'
 import path from 'node:path'
 import { collectSources } from '../app/options.ts'
 import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig } from './config.ts'
-import { LOG_FORMATS, LOG_LEVELS } from '../app/logging.ts'
-import { RoutelessError } from '../app/errors.ts'
+import { LOG_FORMATS, LOG_LEVELS } from '../base/logging.ts'
+import { RoutelessError } from '../base/errors.ts'
 import { MANIFEST_PATH } from '../binding/manifest.ts'
 import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
@@ -59,7 +59,9 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   const parser = yargs(argv)
     .scriptName('routeless')
     .usage(
-      '$0 [serve] [--prefix=<dir>] [--host=<host:port>]\n\nServe the controllers under --prefix; the request path picks module, class and method.\nSettings come from flags, then ROUTELESS_* variables, then routeless.config.ts (or .mts/.js/.mjs) in the working directory.',
+      '$0 [serve] [--prefix=<dir>] [--host=<host:port>]\n\n' +
+        'Serve the controllers under --prefix; the request path picks module, class and method.\n' +
+        'Settings come from flags, then ROUTELESS_* variables, then routeless.config.ts (or .mts/.js/.mjs) in the working directory.',
     )
     .example('$0 --prefix=controllers --host=127.0.0.1:8000', 'serve ./controllers on port 8000')
     .example('$0 --watch --log-level=debug', 'serve, reloading on every edit')
@@ -109,12 +111,14 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           .option('server', {
             choices: SERVERS,
             describe:
-              'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits the README lists) or bun (Bun.serve, the default on Bun) (env ROUTELESS_SERVER)',
+              'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits the README lists) ' +
+              'or bun (Bun.serve, the default on Bun) (env ROUTELESS_SERVER)',
           })
           .option('metrics', {
             type: 'string',
             describe:
-              'Serve Prometheus metrics (needs prom-client) at /metrics, or at the path given: --metrics=/_ops/metrics (env ROUTELESS_METRICS; off by default)',
+              'Serve Prometheus metrics (needs prom-client) at /metrics, or at the path given: --metrics=/_ops/metrics ' +
+              '(env ROUTELESS_METRICS; off by default)',
           })
           .option('workers', {
             type: 'string',
@@ -124,7 +128,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           .option('drain-delay', {
             type: 'number',
             describe:
-              'On SIGTERM, serve on this many ms with readiness failing (this.env.draining) before closing (env ROUTELESS_DRAIN_DELAY; default 0)',
+              'On SIGTERM, serve on this many ms with readiness failing (this.env.draining) before closing ' +
+              '(env ROUTELESS_DRAIN_DELAY; default 0)',
             coerce: (v: number | undefined) => {
               if (v !== undefined && (!Number.isSafeInteger(v) || v < 0))
                 throw new Error('--drain-delay (ROUTELESS_DRAIN_DELAY) must be a whole number of milliseconds')
@@ -192,7 +197,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     )
     .command(
       'explain <method> <path>',
-      'How METHOD PATH resolves: module, class, method, positional and keyword arguments; or why it is a 404/405, with the nearest handlers',
+      'How METHOD PATH resolves: module, class, method, positional and keyword arguments; ' +
+        'or why it is a 404/405, with the nearest handlers',
       (y) =>
         y
           .positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true })
@@ -203,7 +209,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     )
     .command(
       'check',
-      'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), params keys naming no handler, parameters without a schema; exit 1 when any',
+      'Lint the controller tree: names no request can spell, look-alike handler names (get, Get), ' +
+        'params keys naming no handler, parameters without a schema; exit 1 when any',
       () => {},
       async (args) => {
         code = await checkCommand((await settings(args)).prefix, io)
@@ -219,7 +226,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     )
     .command(
       'build',
-      'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither typescript nor type-checking; --target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
+      'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither ' +
+        'typescript nor type-checking; --target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
       (y) =>
         y
           .option('target', {
@@ -378,8 +386,10 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
       return 1
     }
     const handlers = Object.keys(manifest.handlers).length
+    const files = Object.keys(manifest.files).length
+    const ms = Math.round(performance.now() - started)
     io.stdout(
-      `routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${Object.keys(manifest.files).length} files, TypeScript ${ts.version} (${Math.round(performance.now() - started)} ms)`,
+      `routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${files} files, TypeScript ${ts.version} (${ms} ms)`,
     )
     return 0
   } catch (error) {
@@ -410,8 +420,9 @@ async function workerCommand(
       io.stderr(`routeless: build --strict: ${built.warnings.length} parameters cannot be checked; ${out} not written`)
       return 1
     }
+    const size = `${Math.round(built.bytes / 1024)} KiB (${Math.round(performance.now() - started)} ms)`
     io.stdout(
-      `routeless: wrote ${path.relative(cwd, built.file)}: ${built.handlers} handlers from ${built.modules} modules, ${Math.round(built.bytes / 1024)} KiB (${Math.round(performance.now() - started)} ms)`,
+      `routeless: wrote ${path.relative(cwd, built.file)}: ${built.handlers} handlers from ${built.modules} modules, ${size}`,
     )
     return 0
   } catch (error) {
@@ -439,9 +450,8 @@ async function checkCommand(prefix: string[], io: CliIO): Promise<number> {
   const { checkTable } = await import('../tooling/check.ts')
   const problems = checkTable(app.table)
   for (const p of problems) io.stdout(`warning: ${p}`)
-  io.stdout(
-    `routeless: ${app.table.rows.length} handlers, ${problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`}`,
-  )
+  const found = problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`
+  io.stdout(`routeless: ${app.table.rows.length} handlers, ${found}`)
   return problems.length === 0 ? 0 : 1
 }
 
@@ -450,15 +460,15 @@ async function clientCommand(prefix: string[], out: string, io: CliIO): Promise<
   if (!app) return 1
   if (app.table.types === 'none')
     io.stderr(
-      "routeless: warning: no handler types were read (install typescript, or run routeless build): the client's arguments and results are untyped",
+      'routeless: warning: no handler types were read (install typescript, or run routeless build): ' +
+        "the client's arguments and results are untyped",
     )
   const { generateClient } = await import('../tooling/client.ts')
   const { writeFileSync } = await import('node:fs')
   const file = path.resolve(process.cwd(), out)
   writeFileSync(file, generateClient(app.table))
-  io.stdout(
-    `routeless: wrote ${path.relative(process.cwd(), file)}: ${app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length} operations`,
-  )
+  const operations = app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length
+  io.stdout(`routeless: wrote ${path.relative(process.cwd(), file)}: ${operations} operations`)
   return 0
 }
 

@@ -7,8 +7,8 @@ import type { Application } from '../app/application.ts'
 import { createApp } from '../app/create-app.ts'
 import { collectSources } from '../app/options.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
-import { RoutelessError } from '../app/errors.ts'
-import { createLogger, type LogFormat, type LogLevel } from '../app/logging.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
 import { registerTypeScript } from '../routing/ts-loader.ts'
 import {
@@ -93,8 +93,9 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   }
   const server = await chooseServer(opts.server, io)
   if (!server) return 1
+  const serving = `${server.name}${workers > 1 ? `, ${workers} workers` : ''}`
   const describe = (url: string, handlers: number) =>
-    `routeless: ${handlers} handlers from ${prefix.map(shortPath).join(', ')} listening on ${url} (${server.name}${workers > 1 ? `, ${workers} workers` : ''})`
+    `routeless: ${handlers} handlers from ${prefix.map(shortPath).join(', ')} listening on ${url} (${serving})`
   if (workers > 1) {
     // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
     try {
@@ -115,7 +116,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     })
   }
   // Before anything loads: the watcher must learn every local module the controllers import.
-  if (opts.watch) (await import('../tooling/watch.ts')).trackLocalModules()
+  if (opts.watch) (await import('../app/watch.ts')).trackLocalModules()
   const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
   let context: unknown
   try {
@@ -148,7 +149,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   if (worker) reportListening(running.url, app.table.rows.length)
   else io.stdout(describe(running.url, app.table.rows.length))
   const watcher = opts.watch
-    ? (await import('../tooling/watch.ts')).watchControllers(app, prefix, {
+    ? (await import('../app/watch.ts')).watchControllers(app, prefix, {
         onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
         onError: (error) =>
           io.stderr(

@@ -6,9 +6,9 @@
  * module tree (a module exporting `auth` guards every controller in it and under it).
  * @module
  */
-import type { Controller } from '../app/controller.ts'
-import { AccessDenied, HttpError } from '../app/errors.ts'
-import { parseHandlerName } from '../routing/handler-names.ts'
+import type { Controller } from '../base/controller.ts'
+import { AccessDenied, HttpError } from '../base/errors.ts'
+import { parseHandlerName } from '../base/handler-names.ts'
 
 /**
  * The request's headers as a guard reads them: `this.headers` (no Fetch `Request` is built), or the `Request`'s for a

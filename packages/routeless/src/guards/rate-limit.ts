@@ -4,8 +4,8 @@
  * @module
  */
 import type { Guard } from './auth.ts'
-import type { Controller } from '../app/controller.ts'
-import { HttpError } from '../app/errors.ts'
+import type { Controller } from '../base/controller.ts'
+import { HttpError } from '../base/errors.ts'
 
 /** Counts hits of a key in the current window. */
 export interface RateLimitStore {

@@ -6,8 +6,8 @@
  * decoding in its continuation.
  * @module
  */
-import type { Kwargs, KwargValue } from '../app/controller.ts'
-import { HttpError, isHttpError } from '../app/errors.ts'
+import type { BodyKind, Kwargs, KwargValue } from '../base/controller.ts'
+import { HttpError, isHttpError } from '../base/errors.ts'
 import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
 import { addEntries, newKwargs } from './query.ts'
 import { fromRequest, type IncomingRequest, type WholeBody } from './request.ts'
@@ -22,9 +22,6 @@ export interface BodyOptions {
   /** The decoded kinds taken (default all three); another is a 415 that lists these. */
   consumes?: readonly BodyKind[]
 }
-
-/** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
-export type BodyKind = 'json' | 'form' | 'multipart'
 
 export const MEDIA_TYPES: Record<BodyKind, string> = {
   json: 'application/json',

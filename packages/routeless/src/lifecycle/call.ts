@@ -3,10 +3,10 @@
  * controller instance's lazy members, and the argument list.
  * @module
  */
-import type { Kwargs } from '../app/controller.ts'
+import type { Kwargs } from '../base/controller.ts'
 import type { Resolution } from '../routing/resolver.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
-import { RequestHeaders } from './headers.ts'
+import { RequestHeaders } from '../base/headers.ts'
 import type { IncomingRequest } from './request.ts'
 import type { ResponseDraft } from './response.ts'
 

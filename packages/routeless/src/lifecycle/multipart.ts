@@ -4,7 +4,7 @@
  * first — a byte search that stops as soon as the limit is crossed.
  * @module
  */
-import { HttpError } from '../app/errors.ts'
+import { HttpError } from '../base/errors.ts'
 
 /** Most parts a multipart body may have unless the application says otherwise (`AppOptions.partLimit`). */
 export const DEFAULT_PART_LIMIT = 1000

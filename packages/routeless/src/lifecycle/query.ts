@@ -3,7 +3,7 @@
  * array), `__proto__` is never a key.
  * @module
  */
-import type { Kwargs, KwargValue } from '../app/controller.ts'
+import type { Kwargs, KwargValue } from '../base/controller.ts'
 
 /**
  * The prototype of every keywords object: it has no members, so a key from a request (`toString`, `constructor`) is

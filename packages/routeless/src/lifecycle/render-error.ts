@@ -3,9 +3,9 @@
  * the standard envelope; HEAD answers keep the status and headers without the body.
  * @module
  */
-import type { ErrorRenderer } from '../app/controller.ts'
-import type { HttpError } from '../app/errors.ts'
-import type { Logger } from '../app/logging.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
+import type { HttpError } from '../base/errors.ts'
+import type { Logger } from '../base/logging.ts'
 import type { IncomingRequest } from './request.ts'
 import { errorReply, withoutBody, type Answer } from './response.ts'
 

@@ -3,8 +3,8 @@
  * or a `Response` for `fetch`.
  * @module
  */
-import type { ResponseState } from '../app/controller.ts'
-import type { HttpError } from '../app/errors.ts'
+import type { ResponseState } from '../base/controller.ts'
+import type { HttpError } from '../base/errors.ts'
 import { isGenerator, stringify } from './json.ts'
 
 /**

@@ -3,7 +3,7 @@
  * Each is made once per handler at start-up with what it needs, and runs with the request's `Call`.
  * @module
  */
-import { HttpError } from '../app/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import type { ParamIssue } from '../binding/standard-schema.ts'
 import type { Guard } from '../guards/auth.ts'
 import type { Handler } from '../routing/table.ts'

@@ -4,18 +4,17 @@
  * body rules) — and the tree's nodes themselves.
  * @module
  */
-import type { ErrorRenderer } from '../app/controller.ts'
-import { RoutelessError } from '../app/errors.ts'
-import { isControllerName, isReachableSegment, toSegment, writtenSegment } from './naming.ts'
-import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from './handler-names.ts'
+import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { isControllerName, isReachableSegment, toSegment, writtenSegment } from '../base/naming.ts'
+import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
 import { readSignature, signatureFromTypes, type Signature } from './arity.ts'
 import type { Signatures } from '../binding/signatures.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import { compileBinder, describeParams, type ParamSpec } from '../binding/standard-schema.ts'
-import type { BodyKind } from '../lifecycle/body.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
-import type { ModuleExports, ModuleSource } from './discover.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { childAt, newNode, type Endpoint, type Handler, type RouteNode, type RouteTable } from './table.ts'
 
 /** `file` relative to `cwd`, for messages (as given when it lies outside). Pure string work: a Worker has no `node:path`. */
@@ -54,7 +53,8 @@ export function addModule(
   const unreachable = s.parts.find((_, i) => !isReachableSegment(keys[i]!))
   if (unreachable !== undefined) {
     table.warnings.push(
-      `${file}: no request path can name "${unreachable}" (use lower-case letters, digits, dots, and - or _ between words): its controllers are not served`,
+      `${file}: no request path can name "${unreachable}" ` +
+        '(use lower-case letters, digits, dots, and - or _ between words): its controllers are not served',
     )
     return
   }
@@ -76,13 +76,15 @@ export function addModule(
     const { handlers, malformed } = handlerMethods(value)
     for (const name of malformed) {
       table.warnings.push(
-        `${file}: ${className}.${name}() looks like a handler but is not one: handlers are named GET, POST … QUERY, ANY or WEBSOCKET, optionally followed by _words and _$ (GET_bar, GET_$_entries)`,
+        `${file}: ${className}.${name}() looks like a handler but is not one: handlers are named ` +
+          'GET, POST … QUERY, ANY or WEBSOCKET, optionally followed by _words and _$ (GET_bar, GET_$_entries)',
       )
     }
     if (handlers.length === 0) continue
     if (!isControllerName(className)) {
+      const better = className.replace(/^[^A-Za-z]+/, '').replace(/^./, (c) => c.toUpperCase()) || 'Default'
       table.warnings.push(
-        `${file}: class ${className} has handlers but its name cannot name a path (export it under a name such as ${className.replace(/^[^A-Za-z]+/, '').replace(/^./, (c) => c.toUpperCase()) || 'Default'})`,
+        `${file}: class ${className} has handlers but its name cannot name a path (export it under a name such as ${better})`,
       )
       continue
     }
@@ -97,7 +99,8 @@ export function addModule(
       if (signature.max < captures) {
         throw new RoutelessError(
           'ROUTELESS_ERR_HANDLER_NAME',
-          `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`,
+          `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} ` +
+            `but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`,
         )
       }
       let node = classNode
@@ -126,7 +129,8 @@ export function addModule(
       if (existing) {
         throw new RoutelessError(
           'ROUTELESS_ERR_ROUTE_CONFLICT',
-          `${parsed.verb} ${endpoint.path} is claimed by both ${existing.file} (${existing.className}.${existing.name}) and ${file} (${className}.${name})`,
+          `${parsed.verb} ${endpoint.path} is claimed by both ` +
+            `${existing.file} (${existing.className}.${existing.name}) and ${file} (${className}.${name})`,
         )
       }
       const spec = statics.params?.[name]

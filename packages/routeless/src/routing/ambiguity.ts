@@ -76,5 +76,6 @@ function range(h: Handler): string {
 }
 
 function describe(sub: Handler, other: Handler, why: string): string {
-  return `${sub.method} ${sub.path} (${sub.file}: ${sub.className}.${sub.name}) is ambiguous: ${other.file} (${other.className}.${other.name}) at ${other.path} ${why}`
+  const at = `${other.file} (${other.className}.${other.name}) at ${other.path}`
+  return `${sub.method} ${sub.path} (${sub.file}: ${sub.className}.${sub.name}) is ambiguous: ${at} ${why}`
 }

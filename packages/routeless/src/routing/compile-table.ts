@@ -4,14 +4,14 @@
  * on disk, the TypeScript analysis). Throws a coded `RoutelessError` on any mistake in the tree.
  * @module
  */
-import { RoutelessError } from '../app/errors.ts'
-import { aliasKey, writtenSegment } from './naming.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { aliasKey, writtenSegment } from '../base/naming.ts'
 import type { Signatures } from '../binding/signatures.ts'
 import { compileTypedBinder, type TypeValidators } from '../binding/typed-binder.ts'
 import type { HandlerTypes, JsonSchema } from '../binding/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import { findAmbiguity } from './ambiguity.ts'
-import type { ModuleExports, ModuleSource } from './discover.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { addModule, rel } from './add-module.ts'
 import { RouteTable, type RouteNode } from './table.ts'
 
@@ -106,7 +106,8 @@ function aliasClashes(root: RouteNode, at: string): string[] {
       const names = [...node.children.keys()].filter((k) => aliasKey(k) === alias).sort()
       const where = names.map((n) => `${path}/${n} (${filesBelow(node.children.get(n)!).join(', ') || 'no handler'})`)
       out.push(
-        `${where.join(' and ')} differ only by - and _: each answers its own spelling only (rename one so that no request depends on the separator)`,
+        `${where.join(' and ')} differ only by - and _: ` +
+          'each answers its own spelling only (rename one so that no request depends on the separator)',
       )
     }
     for (const [key, child] of node.children) stack.push([child, `${path}/${key}`])

@@ -7,23 +7,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
-import { RoutelessError } from '../app/errors.ts'
+import { RoutelessError } from '../base/errors.ts'
+import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { isTypeScript, registerTypeScript } from './ts-loader.ts'
-
-/** A module's exports, as given by `import()` or by a module map. */
-export type ModuleExports = Record<string, unknown>
-
-/** A module found under a prefix: the path parts it answers and where it came from. */
-export interface ModuleSource {
-  /** File and folder names below the prefix, as written (`['v3', 'biometric_kyc']`); `index` files name their folder. */
-  parts: string[]
-  file: string
-  /** The prefix it was found under: two modules answering one path conflict only within one prefix. */
-  root?: string
-  /** The module's file as the signature manifest names it, for modules given without a file (a bundle's). */
-  manifestFile?: string
-  load: () => Promise<ModuleExports>
-}
 
 const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
 

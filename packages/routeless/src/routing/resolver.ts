@@ -2,10 +2,10 @@
  * Pure path resolution: `(table, method, pathname) → Resolution`. No I/O, a few map look-ups per path part.
  * @module
  */
-import type { ErrorRenderer } from '../app/controller.ts'
+import type { ErrorRenderer } from '../base/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
 import { childFor, isHttpMethod } from './table.ts'
-import { isForbiddenName, isForbiddenPart } from './naming.ts'
+import { isForbiddenName, isForbiddenPart } from '../base/naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
@@ -24,9 +24,10 @@ export type Resolution =
 
 /**
  * Walks the path parts left to right, greedily and without backtracking: a part that names a child segment (as
- * written, or by its alias: `-` for `_` and back) descends into it; else, where the node has sub-resources (`GET_$_entries`), a part followed by one of their names is taken as
- * a positional argument and descends. The node where the walk stops answers, with the captured parts and the parts
- * left over as its positional arguments; a node without handlers answers 404 (no fallback to a parent's `Default`).
+ * written, or by its alias: `-` for `_` and back) descends into it; else, where the node has sub-resources
+ * (`GET_$_entries`), a part followed by one of their names is taken as a positional argument and descends. The node
+ * where the walk stops answers, with the captured parts and the parts left over as its positional arguments; a node
+ * without handlers answers 404 (no fallback to a parent's `Default`).
  * Empty parts (`//`, a trailing `/`) are ignored.
  */
 export function resolve(table: RouteTable, method: string, pathname: string): Resolution {

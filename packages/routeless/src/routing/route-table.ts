@@ -8,12 +8,12 @@ import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
 import { TypeValidators } from '../binding/typed-binder.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
-import type { ModuleSource } from './discover.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 import { compileRouteTable, loadModules } from './compile-table.ts'
 import type { RouteTable } from './table.ts'
 
-export { discoverModules, type ModuleExports, type ModuleSource } from './discover.ts'
-export { HTTP_METHODS } from './handler-names.ts'
+export { discoverModules } from './discover.ts'
+export { HTTP_METHODS } from '../base/handler-names.ts'
 export { isHttpMethod, RouteTable, type Endpoint, type Handler, type RouteNode, type RouteRow } from './table.ts'
 
 export interface BuildOptions {

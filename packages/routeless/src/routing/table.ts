@@ -3,16 +3,15 @@
  * `route-table.ts`, read by the resolver and the tooling.
  * @module
  */
-import type { ErrorRenderer } from '../app/controller.ts'
+import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
 import type { Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
-import type { BodyKind } from '../lifecycle/body.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
-import { HTTP_METHODS } from './handler-names.ts'
-import { aliasKey, toRequestKey } from './naming.ts'
+import { HTTP_METHODS } from '../base/handler-names.ts'
+import { aliasKey, toRequestKey } from '../base/naming.ts'
 
 const METHOD_SET = new Set<string>(HTTP_METHODS)
 

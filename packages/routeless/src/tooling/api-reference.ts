@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { RoutelessError } from '../app/errors.ts'
+import { RoutelessError } from '../base/errors.ts'
 import type { RouteTable } from '../routing/route-table.ts'
 import { JSON_TYPE } from '../lifecycle/response.ts'
 import type { OpenAPIOptions } from './openapi.ts'
@@ -61,7 +61,8 @@ export function checkDocsPath(table: RouteTable): void {
     if (h.path === DOCS_PATH || h.path.startsWith(`${DOCS_PATH}/`))
       throw new RoutelessError(
         'ROUTELESS_ERR_ROUTE_CONFLICT',
-        `${h.method} ${h.path} (${h.file} ${h.className}.${h.name}) is under ${DOCS_PATH}, where the docs option serves the API reference page`,
+        `${h.method} ${h.path} (${h.file} ${h.className}.${h.name}) is under ${DOCS_PATH}, ` +
+          'where the docs option serves the API reference page',
       )
   }
 }

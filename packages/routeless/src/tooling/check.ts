@@ -5,21 +5,21 @@
  * that do not cover the handler's positional parameters (or describe more than it takes).
  * @module
  */
+import { NO_TYPES } from '../binding/type-source.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 
 /**
  * Start-up's warning that no handler types could be read (typescript missing, or a manifest that does not describe
- * the files). It matters only for handlers that take parameters: `checkTable` names those instead.
+ * the files), up to its colon. It matters only for handlers that take parameters: `checkTable` names those instead.
  */
-const NO_TYPES =
-  /^(typescript is not installed and there is no signature manifest|The signature manifest does not describe .*?)(?=: their parameters|: handler parameters)/
+const NO_TYPES_WARNING = new RegExp(`^(${NO_TYPES.missing}|${NO_TYPES.stale} .*?)(?=: (?:their|handler) parameters)`)
 
 /** Every problem found, one sentence each, naming file and class. Empty when the tree is clean. */
 export function checkTable(table: RouteTable): string[] {
   const problems: string[] = []
   let noTypes: string | undefined
   for (const warning of table.warnings) {
-    const match = NO_TYPES.exec(warning)
+    const match = NO_TYPES_WARNING.exec(warning)
     if (match) noTypes = match[1]
     else problems.push(warning)
   }
@@ -30,7 +30,9 @@ export function checkTable(table: RouteTable): string[] {
       .map((h) => `${h.file}: ${h.className}.${h.name}`)
     if (unchecked.length > 0)
       problems.push(
-        `${noTypes}: the parameters of ${unchecked.length} handler${unchecked.length > 1 ? 's' : ''} are bound by name, unchecked (${unchecked.join('; ')}). Install typescript, or run \`routeless build\` where it is, or give them \`static params\`.`,
+        `${noTypes}: the parameters of ${unchecked.length} handler${unchecked.length > 1 ? 's' : ''} are bound by name, ` +
+          `unchecked (${unchecked.join('; ')}). ` +
+          'Install typescript, or run `routeless build` where it is, or give them `static params`.',
       )
   }
   const byClass = new Map<Function, Handler[]>()
@@ -61,8 +63,10 @@ export function checkTable(table: RouteTable): string[] {
         )
       } else if (args.length < positional.length) {
         const bare = positional.slice(args.length)
+        const [s, have, it] = bare.length > 1 ? ['s', 'have', 'they arrive'] : ['', 'has', 'it arrives']
         problems.push(
-          `${file}: ${className}.${h.name}'s parameter${bare.length > 1 ? 's' : ''} ${bare.join(', ')} ${bare.length > 1 ? 'have' : 'has'} no schema in params.${h.name}.args: ${bare.length > 1 ? 'they arrive' : 'it arrives'} unchecked, as strings`,
+          `${file}: ${className}.${h.name}'s parameter${s} ${bare.join(', ')} ${have} no schema in params.${h.name}.args: ` +
+            `${it} unchecked, as strings`,
         )
       }
     }

@@ -4,6 +4,7 @@
  * Built on `resolve()`, so it says exactly what the server does.
  * @module
  */
+import { HTTP_METHODS } from '../base/handler-names.ts'
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve, splitPath } from '../routing/resolver.ts'
 import { childFor, type Endpoint, type Handler, type RouteNode, type RouteTable } from '../routing/table.ts'
@@ -29,7 +30,8 @@ export function explain(table: RouteTable, method: string, target: string): Expl
         `${upper} ${pathname} → ${h.file} ${h.className}.${h.name}${r.head ? ' (HEAD runs GET and drops the body)' : ''}`,
         `  path template  ${h.path}`,
         `  positional     ${describeArgs(h, r.args)}`,
-        `  keyword        ${Object.keys(kwargs).length ? JSON.stringify(kwargs) : '(none in the query; a body adds its fields)'}${h.signature.kwargs ? '' : ' (the handler takes no keyword parameter: they stay on this.kwargs)'}`,
+        `  keyword        ${Object.keys(kwargs).length ? JSON.stringify(kwargs) : '(none in the query; a body adds its fields)'}` +
+          (h.signature.kwargs ? '' : ' (the handler takes no keyword parameter: they stay on this.kwargs)'),
       ]
       if (h.guards.length) lines.push(`  guards         ${h.guards.length} (auth) run before the handler`)
       if (h.before) lines.push(`  before()       runs before the handler`)
@@ -44,7 +46,7 @@ export function explain(table: RouteTable, method: string, target: string): Expl
       return {
         status: 501,
         lines: [
-          `${upper} ${pathname} → 501: ${upper} is not an HTTP method routeless routes (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, QUERY)`,
+          `${upper} ${pathname} → 501: ${upper} is not an HTTP method routeless routes (${HTTP_METHODS.join(', ')})`,
         ],
       }
     case 'method-not-allowed':

@@ -7,7 +7,7 @@ import { JS_MARK, JSON_MARK } from '../binding/manifest.ts'
 import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from '../binding/standard-schema.ts'
 import { MEDIA_TYPES } from '../lifecycle/body.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
-import { STATUS_TEXT } from '../app/errors.ts'
+import { STATUS_TEXT } from '../base/errors.ts'
 
 export interface OpenAPIInfo {
   title: string

@@ -3,7 +3,7 @@
  * `X-Request-ID` (the client's when it sent a sane one, else a fresh UUID; also `env.requestId`).
  * @module
  */
-import type { Logger } from '../app/logging.ts'
+import type { Logger } from '../base/logging.ts'
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
 import type { Wrapper } from './types.ts'

@@ -5,7 +5,7 @@
  * own (its `renderError`). Other requests pass through at the cost of one string comparison.
  * @module
  */
-import { HttpError } from '../app/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { withoutBody, type Answer } from '../lifecycle/response.ts'
 import { DOCS_PATH, PAGE, type ApiReference } from '../tooling/api-reference.ts'

@@ -11,7 +11,7 @@
  * @module
  */
 import type * as PromClient from 'prom-client'
-import { HttpError } from '../app/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { errorReply, withoutBody, type Answer } from '../lifecycle/response.ts'
 

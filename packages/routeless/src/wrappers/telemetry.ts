@@ -7,7 +7,7 @@
  * the handler starts (samplers see `http.route`) and the metrics count it under the same template.
  * @module
  */
-import { RoutelessError } from '../app/errors.ts'
+import { RoutelessError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'

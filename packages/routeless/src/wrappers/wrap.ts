@@ -13,7 +13,7 @@
  * no Fetch object is built for it on node or uWS.
  * @module
  */
-import type { Logger } from '../app/logging.ts'
+import type { Logger } from '../base/logging.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { accessLog } from './access-log.ts'
 import { cors, type CorsOptions } from './cors.ts'

@@ -4,7 +4,7 @@
  * docs/BENCHMARKS.md). Bun parses and frames the requests; routeless sees each as a Fetch `Request`.
  * @module
  */
-import { HttpError } from '../../app/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { fromRequest } from '../../lifecycle/request.ts'
 import { errorResponse, toFetchResponse } from '../../lifecycle/response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'

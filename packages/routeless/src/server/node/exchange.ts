@@ -6,7 +6,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { HttpError } from '../../app/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
 import { requestAt, urlAt } from '../shared/request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'

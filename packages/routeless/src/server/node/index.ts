@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
-import { HttpError } from '../../app/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { attachWebSockets } from './websocket.ts'
 import {
   DRAIN_TIMEOUT,
@@ -151,9 +151,8 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 function refuseConnect(socket: Socket): void {
   const reply = errorReply(new HttpError(501, 'CONNECT is not supported: this server is not a proxy')) as Reply
   const body = reply.body as string
-  socket.end(
-    `HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
+  const head = `HTTP/1.1 501 Not Implemented\r\nContent-Type: ${reply.type}\r\nContent-Length: ${Buffer.byteLength(body)}`
+  socket.end(`${head}\r\nConnection: close\r\n\r\n${body}`)
 }
 
 function internalError(error: unknown): Answer {

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import type { Application } from '../../app/application.ts'
-import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
+import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import {
   DRAIN_TIMEOUT,
   IDLE_GRACE,
@@ -88,7 +88,8 @@ function requireUws(): Uws {
   if (!/\[native code\]/.test(Function.prototype.toString.call(uws.App))) {
     const reason = notes.join(' ').replace(/\s+/g, ' ').trim()
     throw new Error(
-      `uWebSockets.js has no native build for Node.js ${process.version} on ${process.platform}-${process.arch}${reason ? `: ${reason}` : ''}`,
+      `uWebSockets.js has no native build for Node.js ${process.version} on ${process.platform}-${process.arch}` +
+        (reason ? `: ${reason}` : ''),
     )
   }
   return (loaded = uws)

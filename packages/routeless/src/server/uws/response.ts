@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
-import { HttpError } from '../../app/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { errorReply, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */

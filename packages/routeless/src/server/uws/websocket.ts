@@ -1,6 +1,6 @@
 /** Internal: WebSocket upgrades on uWebSockets.js, decided by `Application.upgrade`. */
 import type { WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js'
-import { HttpError, STATUS_TEXT } from '../../app/errors.ts'
+import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
 import { errorReply } from '../../lifecycle/response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'

@@ -131,12 +131,14 @@ export const ERROR_CODES = {
   ROUTELESS_ERR_ROUTE_AMBIGUOUS:
     'a sub-resource handler (`GET_$_entries`) and another handler of the same method could answer the same request',
   ROUTELESS_ERR_TYPES:
-    "a handler's types cannot be read as a contract: a JSDoc constraint with a bad value or on the wrong type (`@minimum abc`, `@pattern` on a number)",
+    "a handler's types cannot be read as a contract: a JSDoc constraint with a bad value or on the wrong type " +
+    '(`@minimum abc`, `@pattern` on a number)',
   ROUTELESS_ERR_CONTROLLER:
     "a controller's static option has a value routeless cannot use (`static consumes = ['xml']`)",
   ROUTELESS_ERR_HANDLER_NAME: 'a handler name has more `$` placeholders than the handler takes positional parameters',
   ROUTELESS_ERR_TELEMETRY:
-    '`tracing` or `metrics` asked for without its optional peer installed (`@opentelemetry/api`, `prom-client`), or a metrics path that is not absolute or that a controller answers',
+    '`tracing` or `metrics` asked for without its optional peer installed (`@opentelemetry/api`, `prom-client`), ' +
+    'or a metrics path that is not absolute or that a controller answers',
   ROUTELESS_ERR_BUNDLE:
     '`routeless build --target=worker` could not bundle the tree (an import esbuild cannot resolve)',
 } as const

@@ -3,7 +3,7 @@
  * extending `Controller` gives typed access to the request and the response being built.
  * @module
  */
-import type { RequestHeaders } from '../lifecycle/headers.ts'
+import type { RequestHeaders } from './headers.ts'
 import type { HttpError } from './errors.ts'
 
 /** A keyword argument's value: query and form fields are strings (arrays when repeated), JSON keeps its types. */
@@ -41,6 +41,9 @@ export interface ServerEnv {
    */
   draining?: boolean
 }
+
+/** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
+export type BodyKind = 'json' | 'form' | 'multipart'
 
 /** The response a handler is building: set `status` or add `headers`, return the body. */
 export interface ResponseState {
@@ -109,7 +112,7 @@ export class Controller<Context = unknown, Principal = unknown> {
    * The decoded body kinds this class takes (default all: `['json', 'form', 'multipart']`); any other body is a 415
    * whose `Accept-Post`/`Accept-Patch` list these. Raw types in `accepts` are taken besides.
    */
-  static consumes?: readonly ('json' | 'form' | 'multipart')[]
+  static consumes?: readonly BodyKind[]
   /** Shapes every error answered by this class (and its subclasses) — each example API has its own error format. */
   static renderError?: ErrorRenderer
 

@@ -10,8 +10,8 @@
  */
 import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
-import type { Application } from '../app/application.ts'
-import { collectSources } from '../app/options.ts'
+import type { Application } from './application.ts'
+import { collectSources } from './options.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { forgetLocalCommonJs, onLocalModule, trackLocalModules } from './watch-graph.ts'
 

@@ -1,0 +1,79 @@
+/**
+ * `scripts/check-core.mjs` (run by `npm run lint`): a folder of the core imports only its own floor's folder or a lower
+ * floor, every folder stands on a floor, and no line of the core is over 140 characters.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { checkCore } from '../../scripts/check-core.mjs'
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/check-core.mjs', import.meta.url))
+const run = (...args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' })
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'check-core-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+/** A tree of `files` (path → text) in a fresh folder under the temp dir. */
+function tree(name: string, files: Record<string, string>): string {
+  const root = path.join(tmp, name)
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+    writeFileSync(path.join(root, file), text)
+  }
+  return root
+}
+
+describe('check-core', () => {
+  it('passes on the real core', () => {
+    const r = run()
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+  })
+
+  it('fails on an upward import, a sibling import, an unplaced folder and a long line, naming each', () => {
+    const root = tree('bad', {
+      'index.ts': "export { Application } from './app/application.ts'\n",
+      'app/application.ts': "import { HttpError } from '../base/errors.ts'\nexport class Application {}\n",
+      // upward: the ground floor reaching for the Application (a type import counts)
+      'base/errors.ts': "import type { Application } from '../app/application.ts'\nexport class HttpError {}\n",
+      // upward through a dynamic import
+      'lifecycle/pipeline.ts': "export const load = () => import('../wrappers/cors.ts')\n",
+      'wrappers/cors.ts': `export const long = '${'x'.repeat(140)}'\n`,
+      // siblings on one floor
+      'server/node/index.ts': "import { serve } from '../uws/index.ts'\nexport { serve }\n",
+      'server/uws/index.ts': 'export const serve = 1\n',
+      'elsewhere/thing.ts': "import { HttpError } from '../base/errors.ts'\n",
+    })
+    const problems = checkCore(root)
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'base/errors.ts imports app/application.ts: app/ stands above base/',
+        'lifecycle/pipeline.ts imports wrappers/cors.ts: wrappers/ stands above lifecycle/',
+        'server/node/index.ts imports server/uws/index.ts: server/uws/ is a sibling of server/node/',
+        'wrappers/cors.ts:1: 162 characters (at most 140)',
+      ]),
+    )
+    expect(problems.find((p) => p.startsWith('elsewhere/'))).toMatch(/^elsewhere\/ is on no floor: add it to FLOORS/)
+    expect(problems).toHaveLength(5)
+
+    const r = run(root)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain('base/errors.ts imports app/application.ts')
+    expect(r.stderr).toContain('5 problem(s)')
+  })
+
+  it('passes a tree that imports only downward, with lines of 140 characters', () => {
+    const root = tree('good', {
+      'index.ts': "export * from './app/application.ts'\n",
+      'app/application.ts':
+        "import { HttpError } from '../base/errors.ts'\nimport { x } from './x.ts'\nexport { HttpError, x }\n",
+      'app/x.ts': `export const x = '${'x'.repeat(140 - 19)}'\n`,
+      'base/errors.ts': 'export class HttpError {}\n',
+    })
+    expect(checkCore(root)).toEqual([])
+    expect(run(root).status).toBe(0)
+  })
+})
