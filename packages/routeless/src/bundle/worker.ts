@@ -80,7 +80,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
     // What Workers' own bundler resolves packages with; `main` for the CommonJS ones (ajv).
     conditions: ['workerd', 'worker', 'browser', 'import', 'default'],
     mainFields: ['module', 'main'],
-    plugins: [nodeBuiltins, notBundled],
+    plugins: [routelessForWorkers, nodeBuiltins, notBundled],
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
@@ -136,6 +136,19 @@ async function analyzeTree(inputs: { file: string; module: string }[], cwd: stri
       "build reads the handlers' types with the TypeScript compiler: install typescript (npm i -D typescript)",
     )
   return analyze(ts, inputs, cwd)
+}
+
+/**
+ * `routeless`, imported by a controller or the config, is read from `routeless/worker`: the same names, but for
+ * those a Worker cannot run (`createApp`, discovery, the OpenAPI generator, watch mode), which then fail the build.
+ */
+const routelessForWorkers: Plugin = {
+  name: 'routeless-for-workers',
+  setup(build) {
+    build.onResolve({ filter: /^routeless$/ }, (args) =>
+      build.resolve('routeless/worker', { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }),
+    )
+  },
 }
 
 /**
