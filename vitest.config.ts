@@ -16,9 +16,28 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          include: ['test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+        },
+      },
+      // The conformance suite again, its apps served with the module `routeless build` generates (test/_apps.ts), on
+      // the in-process targets only (test/_targets.ts): the default project covers the source evaluated at start-up
+      // on every target, the child runtimes included; the generated module is the same code, imported.
+      {
+        extends: true,
+        test: {
+          name: 'compiled',
+          include: ['test/conformance/**/*.test.ts'],
+          env: { ROUTELESS_COMPILED: 'generated' },
+        },
+      },
+    ],
   },
 })

@@ -15,6 +15,8 @@
  * Options: --rounds=5 --duration=5 --warmup=2 --connections=100 --peers=a,b --workloads=hello,params,echo
  *          --server-cpu=0 --load-cpu=1 --max-background=0.25 --retries=2 --no-build --no-http --no-routing --no-workers
  *          --out=bench/results   (--report=bench/results/latest.json re-renders a saved run)
+ *
+ * Writes latest.json (the figures), latest.md (the tables) and latest.svg (the chart, bench/chart.mjs) to --out.
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
@@ -22,6 +24,7 @@ import { cpus, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { writeChart } from './chart.mjs'
 import { accountOrders, BENCH_TOKEN } from './servers/_common.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -602,6 +605,8 @@ async function main() {
   if (o.workers) json.workers = await workersBench(o, log)
   writeFileSync(path.join(o.out, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`)
   writeFileSync(path.join(o.out, 'latest.md'), render(json))
+  // The picture, drawn from the JSON just written (bench/chart.mjs): latest.svg beside latest.md.
+  if (json.http) log(`chart: ${writeChart(path.join(o.out, 'latest.json'))}`)
   process.stdout.write(render(json))
 }
 

@@ -3,8 +3,13 @@
  * made of (`fixture`: the trees and the options), so another runtime can build the same application in its own
  * process (`test/_runtimes.ts`).
  */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createApp, type AppOptions, type Application } from 'routeless'
+import { readManifest } from '../packages/routeless/src/binding/manifest-file.ts'
+import { writeAppModule } from '../packages/routeless/src/compile/app-file.ts'
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
 
@@ -22,5 +27,28 @@ export type AppFactory = (() => Promise<Application>) & { fixture?: FixtureSpec 
 
 export function fixtureApp(name: string | string[], options: AppOptions = {}): AppFactory {
   const prefixes = (Array.isArray(name) ? name : [name]).map(fixture)
-  return Object.assign(() => createApp(prefixes, { logger: quiet, ...options }), { fixture: { prefixes, options } })
+  const make = COMPILED
+    ? () => compiledApp(prefixes, options)
+    : () => createApp(prefixes, { logger: quiet, ...options })
+  return Object.assign(make, { fixture: { prefixes, options } })
+}
+
+/**
+ * `ROUTELESS_COMPILED=generated` (the vitest project `compiled`, vitest.config.ts): fixture apps serve with the
+ * module `routeless build` generates (`.routeless/app.mjs`), not with its source evaluated at start-up.
+ */
+const COMPILED = process.env.ROUTELESS_COMPILED === 'generated'
+
+/** The fixture app served with its generated module: the manifest and `app.mjs` written to a directory of its own. */
+async function compiledApp(prefixes: string[], options: AppOptions): Promise<Application> {
+  if (options.manifest !== undefined || options.types === 'off')
+    return createApp(prefixes, { logger: quiet, ...options })
+  const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'routeless-compiled-')), 'manifest.json')
+  await createApp(prefixes, { logger: quiet, ...options, manifest }) // analyses and writes the manifest
+  const written = readManifest(manifest)
+  if (written) writeAppModule(manifest, written)
+  const app = await createApp(prefixes, { logger: quiet, ...options, manifest })
+  if (written && app.table.validators !== 'generated')
+    throw new Error(`${prefixes.join(', ')}: served with ${app.table.validators} validators, not the generated module`)
+  return app
 }

@@ -28,7 +28,9 @@ export interface Target {
 export const IN_PROCESS: TargetName[] = ['fetch', 'node', 'uws', 'whatwg']
 /** Another runtime, in a child process: it builds the same app from the fixture's tree and options. */
 export const RUNTIMES: Runtime[] = ['bun', 'deno', 'workerd']
-export const TARGETS: TargetName[] = [...IN_PROCESS, ...RUNTIMES]
+/** The `compiled` project (vitest.config.ts) runs the in-process targets only: the child runtimes' apps are their own. */
+export const TARGETS: TargetName[] =
+  process.env.ROUTELESS_COMPILED === 'generated' ? IN_PROCESS : [...IN_PROCESS, ...RUNTIMES]
 
 /** What a target cannot do, and why: the README's runtime table says the same. */
 export type Limit = 'websockets' | 'logs' | 'get-body' | 'early-refusal'

@@ -5,7 +5,7 @@ const shared = {
   external: ['uWebSockets.js'],
   format: ['esm'] as const,
   target: 'node20',
-  dts: true,
+  dts: false, // declarations: tsc -p tsconfig.build.json (TypeScript 7: tsup reads them with the classic API)
   sourcemap: true,
 }
 

@@ -354,7 +354,7 @@ describeTargets('Typed handlers', fixtureApp('typed'), (t) => {
     expect(await call('/flags/on/red')).toEqual({ status: 200, body: { flag: true, color: 'red' } })
     expect(await errors('/flags/maybe/pink')).toEqual([
       { name: 'flag', reason: 'must be a boolean, got "maybe"' },
-      { name: 'color', reason: 'must be one of "red", "green", "blue", got "pink"' },
+      { name: 'color', reason: 'must be one of "blue", "green", "red", got "pink"' },
     ])
   })
 

@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { build as bundle } from 'esbuild'
 import { createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
+import { collectSources } from '../../packages/routeless/src/app/options.ts'
+import { loadSignatures } from '../../packages/routeless/src/binding/type-source.ts'
 import { fixture } from '../_apps.ts'
 import { onEveryTarget, type Target } from '../_targets.ts'
 
@@ -71,10 +73,44 @@ describe('the signature manifest', () => {
     await statuses(edited, { '/pages/0': 200, '/pages/-1': 400 })
   })
 
+  it('analyses again only the edited controller and the controllers whose imported types changed', async () => {
+    const dir = project()
+    writeFileSync(
+      path.join(dir, 'controllers/other.ts'),
+      'export class Default {\n  GET(n: number) {\n    return n\n  }\n}\n',
+    )
+    const analysed = async () => {
+      const signatures = await loadSignatures(collectSources('controllers', dir), { cwd: dir })
+      return signatures.analysed.sort()
+    }
+    expect(await analysed()).toEqual(['controllers/index.ts', 'controllers/other.ts', 'controllers/scripted.js'])
+    expect(await analysed()).toEqual([])
+    const other = path.join(dir, 'controllers/other.ts')
+    writeFileSync(other, readFileSync(other, 'utf8').replace('n: number', 'n: boolean'))
+    expect(await analysed()).toEqual(['controllers/other.ts'])
+    const manifest = JSON.parse(readFileSync(path.join(dir, '.routeless/manifest.json'), 'utf8'))
+    expect(manifest.handlers['controllers/other.ts#Default.GET'].positional[0].schema).toEqual({ type: 'boolean' })
+    expect(manifest.handlers['controllers/index.ts#Add.GET'].positional[0].schema).toEqual({ type: 'number' })
+    const app = await createApp('controllers', { cwd: dir, logger: quiet() })
+    expect(app.table.types).toBe('manifest')
+    await statuses(app, { '/other/true': 200, '/other/maybe': 400, '/add/1/2': 200, '/add/1/x': 400 })
+    // A type file: the controllers that import it (index.ts), not the others.
+    const types = path.join(dir, 'controllers/_types.ts')
+    writeFileSync(types, readFileSync(types, 'utf8').replace('@minimum 1', '@minimum 2'))
+    expect(await analysed()).toEqual(['controllers/index.ts'])
+    // The tsconfig and the TypeScript version are part of the cache's key: a new tsconfig analyses everything.
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, lib: ['es2023'] } }),
+    )
+    expect(await analysed()).toEqual(['controllers/index.ts', 'controllers/other.ts', 'controllers/scripted.js'])
+    expect(await analysed()).toEqual([])
+  })
+
   it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
     const dir = project()
     const out = await build(dir)
-    expect(out).toMatch(/wrote \.routeless\/manifest\.json: \d+ handlers from 2 files/)
+    expect(out).toMatch(/wrote \.routeless\/manifest\.json and \.routeless\/app\.mjs: \d+ handlers from 2 files/)
     const app = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet() })
     expect(app.table.types).toBe('manifest')
     await statuses(app, { '/add/1/x': 400, '/kwonly': 400, '/kwonly?che=1&x=2': 400 })

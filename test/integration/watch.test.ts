@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -34,5 +34,28 @@ describe('Watch mode', () => {
     expect(errors).toHaveLength(1)
     expect(String((errors[0] as Error).message)).toMatch(/index\.mjs failed to load/)
     expect(await (await app.request('/')).json()).toBe('v2')
+  })
+  it('analyses again, on a reload, only the typed controller that was edited', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'routeless-watch-types-'))
+    const controllers = path.join(dir, 'controllers')
+    mkdirSync(controllers)
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}')
+    const handler = (type: string) => `export class Default {\n  GET(n: ${type}) {\n    return n\n  }\n}\n`
+    writeFileSync(path.join(controllers, 'a.ts'), handler('number'))
+    writeFileSync(path.join(controllers, 'b.ts'), handler('number'))
+    const app = await createApp('controllers', { cwd: dir, logger: { warn() {}, error() {} } })
+    expect(app.table.analysed.sort()).toEqual(['controllers/a.ts', 'controllers/b.ts'])
+    watcher = watchControllers(app, ['controllers'], { cwd: dir, debounceMs: 100 })
+    expect((await app.request('/b/true')).status).toBe(400)
+
+    const reload = watcher.nextReload()
+    writeFileSync(path.join(controllers, 'b.ts'), handler('boolean'))
+    await reload
+    expect(app.table.types).toBe('analysis')
+    expect(app.table.analysed).toEqual(['controllers/b.ts'])
+    expect((await app.request('/b/true')).status).toBe(200)
+    expect((await app.request('/a/true')).status).toBe(400)
+    const manifest = JSON.parse(readFileSync(path.join(dir, '.routeless/manifest.json'), 'utf8'))
+    expect(manifest.handlers['controllers/b.ts#Default.GET'].positional[0].schema).toEqual({ type: 'boolean' })
   })
 })

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { createApp, RoutelessError } from 'routeless'
-import { VERSION } from '../../packages/routeless/src/app/version.ts'
+import { VERSION } from '../../packages/routeless/src/base/version.ts'
 import { templateOf, templatesOf } from '../../packages/routeless/src/routing/templates.ts'
 import { splitHost } from '../../packages/routeless/src/wrappers/tracing.ts'
 import { importPeer } from '../../packages/routeless/src/wrappers/telemetry.ts'

@@ -19,7 +19,12 @@ export interface Runtime {
 }
 
 /** Development tools, at the versions the starter was tested with. */
-const TYPESCRIPT = { typescript: '^5.9.3' }
+const TYPESCRIPT = { typescript: '~7.0.2' }
+/**
+ * TypeScript 7's API (`typescript/unstable/sync`, which routeless reads signatures with) talks to its checker through
+ * Node's own file descriptors: Bun and Deno cannot host it yet, so their starters keep 5.9 (the classic API).
+ */
+const TYPESCRIPT_CLASSIC = { typescript: '^5.9.3' }
 const NODE_TYPES = { '@types/node': '^20.19.25' }
 /** Runs node:test on .ts files (node 20 cannot load them itself); routeless depends on the same tsx. */
 const TSX = { tsx: '^4.23.15' }
@@ -46,7 +51,7 @@ export const RUNTIME: Record<RuntimeName, Runtime> = {
       test: 'bun test',
       build: 'tsc --noEmit && bun --bun routeless build',
     },
-    devDependencies: { '@types/bun': '^1.4.5', ...TYPESCRIPT },
+    devDependencies: { '@types/bun': '^1.4.5', ...TYPESCRIPT_CLASSIC },
     next: { install: 'bun install', dev: 'bun run dev', test: 'bun test', build: 'bun run build' },
   },
   deno: {
@@ -54,7 +59,7 @@ export const RUNTIME: Record<RuntimeName, Runtime> = {
     label: 'deno: main.ts on Deno.serve, tests with deno test',
     // deno.json's tasks are what Deno users run; these let `npm run` do the same.
     scripts: { dev: 'deno task dev', start: 'deno task start', test: 'deno task test', build: 'deno task build' },
-    devDependencies: { ...NODE_TYPES, ...TYPESCRIPT },
+    devDependencies: { ...NODE_TYPES, ...TYPESCRIPT_CLASSIC },
     next: { install: 'deno install', dev: 'deno task dev', test: 'deno task test', build: 'deno task build' },
   },
   workers: {

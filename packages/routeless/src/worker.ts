@@ -7,7 +7,7 @@
  * @module
  */
 export { createWorkerApp } from './app/worker-app.ts'
-export type { GeneratedCode } from './app/worker-app.ts'
+export type { CompiledModule } from './compile/app-module.ts'
 export type { ControllerModule } from './app/assemble.ts'
 export { Application, DEFAULT_BODY_LIMIT } from './app/application.ts'
 export type { AppOptions, AppServices, ControllerSource, ModuleMap } from './app/application.ts'

@@ -2,6 +2,7 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
+import { compiledValidators } from '../compile/load.ts'
 import type { ErrorRenderer } from '../base/controller.ts'
 import { HttpError, isHttpError, RoutelessError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
@@ -21,7 +22,7 @@ import { notFoundHint } from '../tooling/explain.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { originCheck } from '../wrappers/cors.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
-import { VERSION } from './version.ts'
+import { VERSION } from '../base/version.ts'
 
 export { DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource, type ModuleMap } from './options.ts'
 export type { AppServices } from './services.ts'
@@ -116,8 +117,8 @@ export class Application {
       bodyLimit: this.options.bodyLimit,
       partLimit: this.options.partLimit,
       defs: table.defs,
+      serializers: table.serializers,
       checkReturns: this.checkReturns,
-      serializer: this.services.serializer,
     }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))

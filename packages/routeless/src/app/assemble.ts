@@ -31,7 +31,7 @@ export async function assembleApp(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions,
   validators: CompileOptions['validators'],
-  services: AppServices,
+  services: AppServices = {},
 ): Promise<Application> {
   const manifest = options.manifest
   if (typeof manifest === 'string')
@@ -40,7 +40,7 @@ export async function assembleApp(
   const loaded = await loadModules(moduleSources(modules), cwd)
   const typed = manifest !== undefined && (options.types ?? 'manifest') !== 'off'
   const signatures = typed ? fromManifest(manifest, { rel: (file) => file, served: new Set() }) : NO_SIGNATURES
-  const table = compileRouteTable(loaded, signatures, { cwd, auth: options.auth, validators })
+  const table = await compileRouteTable(loaded, signatures, { cwd, auth: options.auth, validators })
   const app = new Application(table, { ...options, cwd }, services)
   for (const warning of table.warnings) app.warn(warning)
   return app

@@ -7,6 +7,7 @@ import { Application } from './application.ts'
 import { collectSources, type AppOptions, type ControllerSource } from './options.ts'
 import { loadServices } from './services.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
+import { compiledValidators } from '../compile/load.ts'
 
 /** Builds an application from controller prefixes (or a module map): every module loaded, the route table built. */
 export async function createApp(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
@@ -16,6 +17,7 @@ export async function createApp(source: ControllerSource, options: AppOptions = 
     types: options.types,
     manifest: options.manifest,
     auth: options.auth,
+    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
   })
   const app = new Application(table, options, await loadServices(options))
   for (const warning of table.warnings) app.warn(warning)

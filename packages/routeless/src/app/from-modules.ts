@@ -7,8 +7,7 @@
  * that `routeless build --target=worker` writes calls `createWorkerApp` instead, with them generated ahead of time.
  * @module
  */
-import { TypeValidators } from '../binding/typed-binder.ts'
-import { compileSerializer } from '../binding/serializer.ts'
+import { compiledValidators } from '../compile/load.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
@@ -25,5 +24,9 @@ export async function createAppFromModules(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions = {},
 ): Promise<Application> {
-  return assembleApp(modules, options, (defs) => new TypeValidators(defs), { serializer: compileSerializer })
+  return assembleApp(
+    modules,
+    options,
+    compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
+  )
 }

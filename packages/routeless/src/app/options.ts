@@ -9,6 +9,7 @@ import type { CorsOptions } from '../wrappers/cors.ts'
 import type { MetricsOption, TracingOption } from '../wrappers/telemetry.ts'
 import type { Logger } from '../base/logging.ts'
 import type { Manifest } from '../binding/manifest.ts'
+import type { CompiledModule } from '../compile/app-module.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { discoverModules } from '../routing/route-table.ts'
 import type { TypesMode } from '../binding/type-source.ts'
@@ -73,6 +74,12 @@ export interface AppOptions {
   docs?: boolean | DocsOptions
   /** A signature manifest (for bundles: the one `routeless build` wrote), or its path (default `.routeless/manifest.json`). */
   manifest?: Manifest | string
+  /**
+   * The module `routeless build` generated beside the manifest (`import * as compiled from './.routeless/app.mjs'`),
+   * for bundles; used when it was generated from this manifest by this version. Without it, `app.mjs` is read beside
+   * the manifest file; when there is none, or it is stale, the same code is generated in memory at start-up.
+   */
+  compiled?: Partial<CompiledModule>
 }
 
 /** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */

@@ -11,13 +11,10 @@ import type { generateOpenAPI } from '../tooling/openapi.ts'
 import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import type { docs } from '../wrappers/docs.ts'
 import type { checkReturn } from '../binding/return-check.ts'
-import type { SerializerOf } from '../lifecycle/pipeline.ts'
 
 export interface AppServices {
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
   telemetry?: (context: TelemetryContext) => Telemetry | undefined
-  /** Return types compiled into serializers (`compileSerializer`, or a bundle's generated code). */
-  serializer?: SerializerOf
   /** `checkReturns`: the development-mode check of returned values (it compiles validators). */
   checkReturn?: typeof checkReturn
   /** `app.openapi()`, and the document of the docs page. */
@@ -33,20 +30,18 @@ export interface AppServices {
 
 /** Imports what `options` need beside the core: the telemetry's peers, the OpenAPI generator, the docs page. */
 export async function loadServices(options: AppOptions): Promise<AppServices> {
-  const [{ createTelemetry, loadTelemetryPeers }, { generateOpenAPI }, page, wrapper, returns, { compileSerializer }] =
-    await Promise.all([
-      import('../wrappers/telemetry.ts'),
-      import('../tooling/openapi.ts'),
-      options.docs ? import('../tooling/api-reference.ts') : undefined,
-      options.docs ? import('../wrappers/docs.ts') : undefined,
-      options.checkReturns ? import('../binding/return-check.ts') : undefined,
-      import('../binding/serializer.ts'),
-    ])
+  const [{ createTelemetry, loadTelemetryPeers }, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
+    import('../wrappers/telemetry.ts'),
+    import('../tooling/openapi.ts'),
+    options.docs ? import('../tooling/api-reference.ts') : undefined,
+    options.docs ? import('../wrappers/docs.ts') : undefined,
+    options.checkReturns ? import('../binding/return-check.ts') : undefined,
+    import('../binding/serializer.ts'),
+  ])
   const peers = await loadTelemetryPeers(options)
   return {
     telemetry: (context) => createTelemetry(options, peers, context),
     openapi: generateOpenAPI,
-    serializer: compileSerializer,
     checkReturn: returns?.checkReturn,
     docs: page && wrapper && { ...page, wrapper: wrapper.docs },
   }

@@ -12,6 +12,7 @@ import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import type { Application } from './application.ts'
 import { collectSources } from './options.ts'
+import { compiledValidators } from '../compile/load.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { forgetLocalCommonJs, onLocalModule, trackLocalModules } from './watch-graph.ts'
 
@@ -49,6 +50,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
         types: app.options.types,
         manifest: app.options.manifest,
         auth: app.options.auth,
+        validators: compiledValidators({ module: app.options.compiled, manifest: app.options.manifest, cwd }),
       })
       app.replaceTable(table)
       for (const warning of table.warnings) app.warn(warning)

@@ -1,17 +1,18 @@
 /**
- * Reads handler signatures from the controllers' TypeScript source with the compiler API (the checker: aliases,
+ * Reads handler signatures from the controllers' TypeScript source with the project's TypeScript checker (aliases,
  * interfaces, imported types, unions, literal unions, arrays, optional `?`, defaults, rest and JSDoc resolve) and
- * writes them as a `Manifest`. The only module that imports `typescript`, and only when it is called: production
- * reads the manifest `routeless build` wrote and needs neither `typescript` nor the sources.
+ * writes them as a `Manifest`. Written once against `TypeReader`; the backend follows the project's `typescript`:
+ * 5.3–6.x through the classic compiler API (`reader-classic.ts`), ≥ 7 through the native checker of
+ * `typescript/unstable/sync` (`reader-native.ts`). Only this module's callers load it, and only when they analyse:
+ * production reads the manifest `routeless build` wrote and needs neither `typescript` nor the sources.
  * @module
  */
-import { existsSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import type ts from 'typescript'
+import { pathToFileURL } from 'node:url'
 import { parseHandlerName } from '../base/handler-names.ts'
-import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
-import { createHash } from 'node:crypto'
 import { fileHashes } from './manifest-file.ts'
 import {
   handlerKey,
@@ -21,14 +22,29 @@ import {
   type Manifest,
   type PositionalParam,
 } from './manifest.ts'
-
-type TS = typeof ts
+import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
+import {
+  findConfigFile,
+  Kind,
+  type MethodInfo,
+  type ParameterInfo,
+  type TypeHandle,
+  type TypeReader,
+} from './type-reader.ts'
 
 export interface AnalyzeInput {
   /** Absolute path of a controller module. */
   file: string
   /** Its path below the prefix (`v3/glossaries`, `''` for the root). */
   module: string
+}
+
+/** A TypeScript install that can analyse: its version, its backend, and how to open a checker over some files. */
+export interface TypeScriptCompiler {
+  version: string
+  backend: 'classic' | 'native'
+  /** A checker over `files` with the project's compiler options (its tsconfig, when `cwd` has one). */
+  open(files: string[], cwd: string): TypeReader
 }
 
 let id: string | undefined
@@ -44,15 +60,12 @@ export function analyzerId(): string {
     .slice(0, 16))
 }
 
-/**
- * `typescript` as the application would import it (its own install first), or undefined when it is not installed.
- * Required, not imported: `import()` of its 9 MB of CommonJS first scans it for named exports, which doubles the
- * cost of loading it (0.4 s against 0.8 s here, more under a loader such as tsx).
- */
-export async function loadTypeScript(cwd: string): Promise<TS | undefined> {
+/** Where the `typescript` package `name` the application would import is (its own install first), and its version. */
+export function findTypeScript(cwd: string, name = 'typescript'): { version: string; manifest: string } | undefined {
   for (const from of [path.join(cwd, 'package.json'), import.meta.url]) {
     try {
-      return createRequire(from)('typescript') as TS
+      const manifest = createRequire(from).resolve(`${name}/package.json`)
+      return { manifest, version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version }
     } catch {
       // not installed there
     }
@@ -60,210 +73,159 @@ export async function loadTypeScript(cwd: string): Promise<TS | undefined> {
   return undefined
 }
 
+/**
+ * The key a cached analysis is valid under: this analyser's code, the TypeScript version, and the text of the
+ * project's tsconfig (and of the file it extends, when that is a relative path) — a change to any of them analyses
+ * every file again.
+ */
+export function analysisKey(typescriptVersion: string, cwd: string): string {
+  const hash = createHash('sha256').update(`${analyzerId()}\n${typescriptVersion}\n`)
+  let config = findConfigFile(cwd)
+  for (let i = 0; config && i < 5; i++) {
+    const text = readFileSync(config, 'utf8')
+    hash.update(`${config}\n${text}\n`)
+    const base = /"extends"\s*:\s*"(\.{1,2}\/[^"]+)"/.exec(text)?.[1]
+    config = base ? path.resolve(path.dirname(config), base.endsWith('.json') ? base : `${base}.json`) : undefined
+    if (config && !existsSync(config)) config = undefined
+  }
+  return `${analyzerId()}-${hash.digest('hex').slice(0, 16)}`
+}
+
+/**
+ * The `typescript` package the application would import, as a compiler of the backend its major version needs, or
+ * undefined when none is installed. `name` is the package to look for (a test points it at an alias such as
+ * `typescript-classic`). The classic API is required, not imported: `import()` of its 9 MB of CommonJS first scans
+ * it for named exports, which doubles the cost of loading it.
+ */
+export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<TypeScriptCompiler | undefined> {
+  const found = findTypeScript(cwd, name)
+  if (!found) return undefined
+  const packageRequire = createRequire(found.manifest)
+  if (Number(found.version.split('.')[0]) >= 7) {
+    // Its API reaches the checker process through Node's own file descriptors (`stdout._handle.fd`).
+    if (process.versions.bun || 'Deno' in globalThis)
+      throw new Error(
+        `TypeScript ${found.version}'s API (typescript/unstable/sync) runs under Node.js only: on Bun or Deno, install ` +
+          'typescript@5.9 for the signature analysis, or run `routeless build` under Node.js and serve its manifest',
+      )
+    const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
+    const [{ nativeCompiler }, sync, ast] = await Promise.all([
+      import('./reader-native.ts'),
+      import(url('typescript/unstable/sync')),
+      import(url('typescript/unstable/ast')),
+    ])
+    return nativeCompiler(found.version, sync, ast)
+  }
+  const { classicCompiler } = await import('./reader-classic.ts')
+  return classicCompiler(packageRequire(path.dirname(found.manifest)))
+}
+
 /** Analyses `inputs` with the TypeScript checker. Throws on a JSDoc constraint that is wrong (a developer mistake). */
-export function analyze(ts: TS, inputs: AnalyzeInput[], cwd: string): Manifest {
-  const program = createProgram(
-    ts,
+export function analyze(compiler: TypeScriptCompiler, inputs: AnalyzeInput[], cwd: string): Manifest {
+  const reader = compiler.open(
     inputs.map((i) => i.file),
     cwd,
   )
-  const checker = program.getTypeChecker()
-  const writer = new SchemaWriter(ts, checker)
+  try {
+    return describeFiles(reader, inputs, cwd)
+  } finally {
+    reader.close()
+  }
+}
+
+function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string): Manifest {
+  const writer = new SchemaWriter(reader)
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
-    typescript: ts.version,
-    analyzer: analyzerId(),
+    typescript: reader.version,
+    analyzer: analysisKey(reader.version, cwd),
     files: {},
     handlers: {},
     $defs: writer.defs,
   }
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const sha256 = fileHashes()
+  const imports = new Map<string, string[]>()
   for (const input of inputs) {
-    const source = program.getSourceFile(input.file)
-    if (!source) continue
+    const classes = reader.classes(input.file)
+    if (!classes) continue
     const file = rel(input.file)
     manifest.files[file] = {
       module: input.module,
       sha256: sha256(input.file),
-      deps: Object.fromEntries([...localImports(ts, program, checker, source)].map((dep) => [rel(dep), sha256(dep)])),
+      deps: Object.fromEntries(
+        [...localImports(reader, input.file, imports)]
+          .map((dep) => [rel(dep), sha256(dep)] as const)
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
+      ),
     }
-    const moduleSymbol = checker.getSymbolAtLocation(source)
-    if (!moduleSymbol) continue
-    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
-      if (!(symbol.flags & ts.SymbolFlags.Class)) continue
-      const instance = checker.getDeclaredTypeOfSymbol(symbol)
-      for (const member of checker.getPropertiesOfType(instance)) {
-        if (typeof parseHandlerName(member.getName()) !== 'object') continue
-        const declaration = member.valueDeclaration
-        if (!declaration || !ts.isMethodDeclaration(declaration)) continue
-        const types = describeMethod(
-          ts,
-          checker,
-          writer,
-          declaration,
-          `${file} (${exported.getName()}.${member.getName()})`,
-        )
-        const doc = ts.displayPartsToString(member.getDocumentationComment(checker)).trim()
-        if (doc) types.doc = doc
-        manifest.handlers[handlerKey(file, exported.getName(), member.getName())] = types
+    for (const cls of classes) {
+      for (const method of cls.methods) {
+        if (typeof parseHandlerName(method.name) !== 'object') continue
+        const types = describeMethod(reader, writer, method, `${file} (${cls.name}.${method.name})`)
+        if (method.doc) types.doc = method.doc
+        manifest.handlers[handlerKey(file, cls.name, method.name)] = types
       }
     }
   }
   return manifest
 }
 
-/** The application's tsconfig (its `paths`, module resolution), made to analyse: no emit, JS with JSDoc types. */
 /**
- * The program of `files`, with the app's tsconfig when it has one. Without one, the ES2022 library only, and no
- * `@types` packages (DOM's declarations alone are about 12% of a cold analysis; which `@types` load would otherwise
- * depend on the directory the process runs in), plus the two DOM types a signature means something by, `Blob` and
- * `File` (a multipart part), declared in a file of routeless's own.
+ * Local files `file` imports, directly or not (not `node_modules`, not declaration files); `known` holds each file's
+ * direct imports, asked once per analysis (controllers share most of their graph).
  */
-function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
-  const configFile = ts.findConfigFile(cwd, ts.sys.fileExists)
-  let options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    allowImportingTsExtensions: true,
-    esModuleInterop: true,
-    lib: ['lib.es2022.d.ts'],
-    types: [],
-  }
-  if (configFile && existsSync(configFile)) {
-    const read = ts.readConfigFile(configFile, ts.sys.readFile)
-    if (!read.error) options = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
-  }
-  options = {
-    ...options,
-    noEmit: true,
-    allowJs: true,
-    checkJs: false,
-    skipLibCheck: true,
-    declaration: false,
-    composite: false,
-    incremental: false,
-  }
-  const dom = options.lib === undefined || options.lib.some((l) => /lib\.dom\.d\.ts$/i.test(l) || /^dom$/i.test(l))
-  const host = withLibraryCache(ts, ts.createCompilerHost(options))
-  if (dom) return ts.createProgram(files, options, host)
-  const ambient = path.join(cwd, '__routeless_blob_file__.d.ts')
-  const { getSourceFile, fileExists, readFile } = host
-  host.getSourceFile = (name, version, ...rest) =>
-    path.resolve(name) === ambient
-      ? ts.createSourceFile(name, BLOB_AND_FILE, version)
-      : getSourceFile.call(host, name, version, ...rest)
-  host.fileExists = (name) => path.resolve(name) === ambient || fileExists.call(host, name)
-  host.readFile = (name) => (path.resolve(name) === ambient ? BLOB_AND_FILE : readFile.call(host, name))
-  return ts.createProgram([...files, ambient], options, host)
-}
-
-/** TypeScript's own library files, parsed once per process (a `--watch` reload analyses again without them). */
-const libraries = new Map<string, ts.SourceFile>()
-
-function withLibraryCache(ts: TS, host: ts.CompilerHost): ts.CompilerHost {
-  const libDir = path.dirname(ts.getDefaultLibFilePath({}))
-  const { getSourceFile } = host
-  host.getSourceFile = (name, version, ...rest) => {
-    if (path.dirname(path.resolve(name)) !== libDir) return getSourceFile.call(host, name, version, ...rest)
-    const key = `${typeof version === 'object' ? JSON.stringify(version) : version}:${name}`
-    let file = libraries.get(key)
-    if (!file) {
-      file = getSourceFile.call(host, name, version, ...rest)
-      if (file) libraries.set(key, file)
-    }
-    return file
-  }
-  return host
-}
-
-/** `Blob` and `File` for programs without DOM's library (unless `@types/node` declares them already: then merged). */
-const BLOB_AND_FILE = `
-interface Blob { readonly size: number; readonly type: string; arrayBuffer(): Promise<ArrayBuffer>; text(): Promise<string> }
-declare var Blob: { prototype: Blob; new (parts?: unknown[], options?: { type?: string }): Blob }
-interface File extends Blob { readonly name: string; readonly lastModified: number }
-declare var File: { prototype: File; new (parts: unknown[], name: string, options?: { type?: string; lastModified?: number }): File }
-`
-
-/** Local files `source` imports, directly or not (not `node_modules`, not the standard library). */
-function localImports(ts: TS, program: ts.Program, checker: ts.TypeChecker, source: ts.SourceFile): Set<string> {
+function localImports(reader: TypeReader, file: string, known: Map<string, string[]>): Set<string> {
   const out = new Set<string>()
-  const queue = [source]
-  for (let sf = queue.pop(); sf; sf = queue.pop()) {
-    for (const statement of sf.statements) {
-      const specifier =
-        ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement.moduleSpecifier : undefined
-      if (!specifier) continue
-      const target = checker.getSymbolAtLocation(specifier)?.valueDeclaration
-      const file = target && ts.isSourceFile(target) ? target : undefined
-      if (
-        !file ||
-        file.isDeclarationFile ||
-        program.isSourceFileFromExternalLibrary(file) ||
-        file.fileName.includes('/node_modules/')
-      )
-        continue
-      const name = path.resolve(file.fileName)
-      if (name === path.resolve(source.fileName) || out.has(name)) continue
+  const self = path.resolve(file)
+  const queue = [self]
+  for (let next = queue.pop(); next; next = queue.pop()) {
+    let deps = known.get(next)
+    if (!deps) known.set(next, (deps = reader.imports(next)))
+    for (const dep of deps) {
+      const name = path.resolve(dep)
+      if (name === self || out.has(name)) continue
       out.add(name)
-      queue.push(file)
+      queue.push(name)
     }
   }
   return out
 }
 
-function describeMethod(
-  ts: TS,
-  checker: ts.TypeChecker,
-  writer: SchemaWriter,
-  method: ts.MethodDeclaration,
-  where: string,
-): HandlerTypes {
+function describeMethod(reader: TypeReader, writer: SchemaWriter, method: MethodInfo, where: string): HandlerTypes {
   const warnings: string[] = []
-  // A `this: Controller` parameter types `this` only: TypeScript erases it, and no request fills it.
-  const params = method.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'))
+  const params = [...method.parameters]
   const last = params[params.length - 1]
   const kwargsParam =
-    last &&
-    !last.dotDotDotToken &&
-    (ts.isObjectBindingPattern(last.name) ||
-      (ts.isIdentifier(last.name) && last.name.text === 'kwargs') ||
-      isObjectType(ts, checker, typeOf(checker, last)))
+    last && !last.rest && (last.pattern || last.name === 'kwargs' || isObjectType(reader, last.type))
       ? params.pop()
       : undefined
   const positional: PositionalParam[] = params.map((p, i) => {
-    const name = ts.isIdentifier(p.name) ? p.name.text : `arg${i}`
-    const rest = Boolean(p.dotDotDotToken)
-    const optional = Boolean(p.questionToken || p.initializer) || checker.isOptionalParameter(p)
-    let schema: JsonSchema = rest ? { type: 'array', items: {} } : {}
+    const name = p.name ?? `arg${i}`
+    let schema: JsonSchema = p.rest ? { type: 'array', items: {} } : {}
     try {
-      schema = writer.declared(p, typeOf(checker, p), p)
-      if (!isPathValue(rest ? (schema.items ?? {}) : schema, writer.defs))
+      schema = writer.declared(annotationOf(p), p.type)
+      if (!isPathValue(p.rest ? (schema.items ?? {}) : schema, writer.defs))
         throw new Unsupported('an object (a path part is one string)')
     } catch (error) {
       if (!(error instanceof Unsupported))
         throw new TypeError(`${where}, parameter ${name}: ${(error as Error).message}`)
       warnings.push(`parameter ${name}: ${error.message} cannot be checked; it is bound as a string`)
-      schema = rest ? { type: 'array', items: {} } : {}
+      schema = p.rest ? { type: 'array', items: {} } : {}
     }
-    return { name, schema, optional, rest }
+    return { name, schema, optional: p.optional, rest: p.rest }
   })
   let kwargs: HandlerTypes['kwargs'] = null
   if (kwargsParam) {
     let schema: JsonSchema = {}
     try {
-      schema = writer.declared(kwargsParam, typeOf(checker, kwargsParam), kwargsParam)
+      schema = writer.declared(annotationOf(kwargsParam), kwargsParam.type)
       const object = schema.$ref ? writer.defs[schema.$ref.slice('#/$defs/'.length)] : schema
       if (object && Object.keys(schema).length > 0 && object.type !== 'object')
         throw new Unsupported('a keyword parameter that is not an object')
       // `{ page = 1 }`: a default in the pattern makes the keyword optional.
-      if (ts.isObjectBindingPattern(kwargsParam.name) && !schema.$ref && Array.isArray(schema.required)) {
-        const defaulted = new Set(
-          kwargsParam.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name).getText()),
-        )
+      if (kwargsParam.pattern && !schema.$ref && Array.isArray(schema.required)) {
+        const defaulted = new Set(kwargsParam.pattern.defaulted)
         schema.required = schema.required.filter((r: string) => !defaulted.has(r))
         if (schema.required.length === 0) delete schema.required
       }
@@ -273,17 +235,14 @@ function describeMethod(
       warnings.push(`keyword parameter: ${error.message} cannot be checked`)
       schema = {}
     }
-    kwargs = ts.isIdentifier(kwargsParam.name) ? { schema, name: kwargsParam.name.text } : { schema }
+    kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
-  const out: HandlerTypes = { positional, kwargs, returns: returnSchema(ts, checker, writer, method) }
+  const out: HandlerTypes = { positional, kwargs, returns: returnSchema(reader, writer, method) }
   if (warnings.length) out.warnings = warnings
   return out
 }
 
-/** A parameter's declared type (its annotation's, so properties keep their JSDoc), else the inferred one. */
-function typeOf(checker: ts.TypeChecker, p: ts.ParameterDeclaration): ts.Type {
-  return p.type ? checker.getTypeFromTypeNode(p.type) : checker.getTypeAtLocation(p)
-}
+const annotationOf = (p: ParameterInfo) => (p.annotation ? () => p.annotation : undefined)
 
 /** A value one path part can carry: a string, number, boolean, one of several literals, a date. */
 function isPathValue(schema: JsonSchema, defs: Record<string, JsonSchema>): boolean {
@@ -293,61 +252,54 @@ function isPathValue(schema: JsonSchema, defs: Record<string, JsonSchema>): bool
   return types.every((t) => t !== 'object' && t !== 'array')
 }
 
-function returnSchema(
-  ts: TS,
-  checker: ts.TypeChecker,
-  writer: SchemaWriter,
-  method: ts.MethodDeclaration,
-): JsonSchema | null {
-  const signature = checker.getSignatureFromDeclaration(method)
-  if (!signature) return null
-  const returned = checker.getReturnTypeOfSignature(signature)
-  const awaited = isThenable(ts, checker, returned) ? (checker.getAwaitedType(returned) ?? returned) : returned
-  if (
-    awaited.flags &
-    (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)
-  )
-    return null
+function returnSchema(reader: TypeReader, writer: SchemaWriter, method: MethodInfo): JsonSchema | null {
+  const returned = method.returns()
+  if (!returned) return null
+  const awaited = isThenable(reader, returned) ? reader.awaited(returned) : [returned]
+  const nothing = Kind.Any | Kind.Unknown | Kind.Void | Kind.Undefined | Kind.Never
+  if (awaited.length === 0 || (awaited.length === 1 && reader.kind(awaited[0]!) & nothing)) return null
   try {
-    return writer.schema(awaited, method)
+    return writer.schemaOfUnion(awaited)
   } catch {
     return null // a Response, bytes, a stream, a generator: documented as they are, not as a schema
   }
 }
 
 /**
- * Whether `type` (or a member of its union) may be a promise. Asked first because `getAwaitedType` relates every
- * return type to `PromiseLike` — a tenth of a cold analysis when a thousand modules return arrays of their own types.
+ * Whether `type` (or a member of its union) may be a promise. Asked first because awaiting relates every return type
+ * to `PromiseLike` — a tenth of a cold analysis when a thousand modules return arrays of their own types.
  */
-function isThenable(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
-  const parts = type.isUnion() ? type.types : [type]
-  return parts.some(
-    (t) =>
-      (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.TypeParameter | ts.TypeFlags.Any)) !==
-        0 &&
-      !checker.isArrayType(t) &&
-      !checker.isTupleType(t) &&
-      (t.flags & ts.TypeFlags.TypeParameter || t.getProperty('then') !== undefined),
-  )
+function isThenable(reader: TypeReader, type: TypeHandle): boolean {
+  const parts = reader.kind(type) & Kind.Union ? reader.members(type) : [type]
+  return parts.some((t) => {
+    const k = reader.kind(t)
+    return (
+      (k & (Kind.Object | Kind.Intersection | Kind.TypeParameter | Kind.Any)) !== 0 &&
+      !reader.isArray(t) &&
+      !reader.isTuple(t) &&
+      (k & Kind.TypeParameter || reader.hasProperty(t, 'then'))
+    )
+  })
 }
 
 /**
  * A last parameter typed as an object (`patch: ServerPatch`) can never be a path part: it takes the keyword
  * arguments, whatever its name. Arrays, dates and primitives (optional or not) stay positional.
  */
-function isObjectType(ts: TS, checker: ts.TypeChecker, type: ts.Type): boolean {
-  const parts = type.isUnion()
-    ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)))
-    : [type]
+function isObjectType(reader: TypeReader, type: TypeHandle): boolean {
+  const parts =
+    reader.kind(type) & Kind.Union
+      ? reader.members(type).filter((t) => !(reader.kind(t) & (Kind.Undefined | Kind.Null)))
+      : [type]
   return (
     parts.length > 0 &&
     parts.every(
       (t) =>
-        (t.flags & ts.TypeFlags.Object) !== 0 &&
-        !checker.isArrayType(t) &&
-        !checker.isTupleType(t) &&
-        t.getCallSignatures().length === 0 &&
-        !['Date', 'File', 'Blob'].includes(t.getSymbol()?.getName() ?? ''),
+        (reader.kind(t) & Kind.Object) !== 0 &&
+        !reader.isArray(t) &&
+        !reader.isTuple(t) &&
+        !reader.callable(t) &&
+        !['Date', 'File', 'Blob'].includes(reader.symbolName(t) ?? ''),
     )
   )
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { JS_MARK, type JsonSchema } from './manifest.ts'
-import type { TypeValidators } from './validators.ts'
+import type { Validators } from './validators.ts'
 
 type Revive = (value: unknown) => unknown
 
@@ -15,7 +15,7 @@ export const isDateSchema = (schema: JsonSchema) => schema[JS_MARK] === 'Date'
 /** The reviver of values of `schema`, or undefined when no `Date` is declared in it. */
 export function dateReviver(
   schema: JsonSchema,
-  validators: TypeValidators,
+  validators: Validators,
   seen = new Map<JsonSchema, Revive>(),
 ): Revive | undefined {
   const s = validators.deref(schema)
@@ -30,7 +30,7 @@ export function dateReviver(
   return built
 }
 
-function holdsDate(s: JsonSchema, validators: TypeValidators, visited: Set<JsonSchema>): boolean {
+function holdsDate(s: JsonSchema, validators: Validators, visited: Set<JsonSchema>): boolean {
   if (visited.has(s)) return false
   visited.add(s)
   if (isDateSchema(s)) return true
@@ -45,7 +45,7 @@ function holdsDate(s: JsonSchema, validators: TypeValidators, visited: Set<JsonS
   return inner.some((x) => typeof x === 'object' && x !== null && holdsDate(validators.deref(x), validators, visited))
 }
 
-function build(s: JsonSchema, validators: TypeValidators, seen: Map<JsonSchema, Revive>): Revive {
+function build(s: JsonSchema, validators: Validators, seen: Map<JsonSchema, Revive>): Revive {
   if (isDateSchema(s)) return (v) => (typeof v === 'string' ? new Date(v) : v)
   const of = (x: unknown) =>
     typeof x === 'object' && x !== null ? dateReviver(x as JsonSchema, validators, seen) : undefined

@@ -7,7 +7,7 @@
  */
 import type { Kwargs } from '../base/controller.ts'
 import { JSON_MARK, type JsonSchema } from './manifest.ts'
-import type { Fail, TypeValidators } from './validators.ts'
+import type { Fail, Validators } from './validators.ts'
 
 /** A field's schema marked `@json` (directly, or inside the wrapper of a documented property). */
 export const isJsonField = (s: JsonSchema) =>
@@ -25,7 +25,7 @@ export function jsonFieldsOf(kwargs: JsonSchema | undefined, defs: Record<string
 /** `{}`: any value (an untyped parameter). */
 export const isAny = (schema: JsonSchema) => Object.keys(schema).length === 0
 
-export function holdsObjects(schema: JsonSchema, validators: TypeValidators): boolean {
+export function holdsObjects(schema: JsonSchema, validators: Validators): boolean {
   const s = validators.deref(schema)
   const branches: JsonSchema[] = Array.isArray(s.anyOf) ? s.anyOf.map((b: JsonSchema) => validators.deref(b)) : [s]
   return branches.some(
@@ -88,7 +88,7 @@ const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?$/
  */
 export function coercer(
   schema: JsonSchema,
-  validators: TypeValidators,
+  validators: Validators,
   seen = new Map<JsonSchema, (value: unknown) => unknown>(),
 ): (value: unknown) => unknown {
   // A documented property of a named type (`{ allOf: [ref], description }`) is read as the type.
@@ -126,7 +126,7 @@ function parseJson(text: string): unknown {
 
 function buildCoercer(
   s: JsonSchema,
-  validators: TypeValidators,
+  validators: Validators,
   seen: Map<JsonSchema, (value: unknown) => unknown>,
 ): (value: unknown) => unknown {
   if (isAny(s)) return (v) => v

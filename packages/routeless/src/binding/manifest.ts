@@ -66,6 +66,11 @@ export interface Manifest {
 /** Where `routeless build` writes the manifest, relative to the project (`/` is a separator on every platform). */
 export const MANIFEST_PATH = '.routeless/manifest.json'
 
+/** The key a schema's validator or serializer is found by (in the generated module too): its JSON text. */
+export function schemaKey(schema: JsonSchema): string {
+  return JSON.stringify(schema)
+}
+
 export function handlerKey(file: string, className: string, method: string): string {
   return `${file}#${className}.${method}`
 }

@@ -4,7 +4,7 @@
  */
 import type { JsonSchema } from './manifest.ts'
 import { MAX_DEPTH } from './serializer-compiler.ts'
-import { TypeValidators } from './validators.ts'
+import { TypeValidators } from './ajv.ts'
 
 export type ReturnCheck = (value: unknown) => string | undefined
 

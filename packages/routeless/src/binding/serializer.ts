@@ -31,17 +31,27 @@
  *   is such a part (or an array of one), and the caller uses the fallback.
  * @module
  */
-import type { JsonSchema } from './manifest.ts'
-import { Compiler } from './serializer-compiler.ts'
-import { FACTORY_PARAMS, instantiate, type Serializer } from './serializer-runtime.ts'
+import { schemaKey, type JsonSchema } from './manifest.ts'
+import { Compiler, MAX_DEPTH, type SerializerFactory } from './serializer-compiler.ts'
 
-export { MAX_DEPTH, type Serializer } from './serializer-runtime.ts'
+export type { SerializerFactory } from './serializer-compiler.ts'
+
+export { checkReturn, type ReturnCheck } from './return-check.ts'
+
+/** Writes a value as JSON text. */
+export type Serializer = (value: unknown) => string
+
+export { MAX_DEPTH } from './serializer-compiler.ts'
+
+/** Thrown by generated code at a mismatch, caught by the serializer's entry point: never escapes. */
+const MISMATCH: unique symbol = Symbol('routeless.serializer.mismatch')
+
+/** The parameters of a `SerializerFactory`'s source, in order. */
+export const SERIALIZER_PARAMETERS = ['M', 'fb', 'str', 'iso', 'MAX_DEPTH', 'DJ'] as const
 
 /**
- * The body of a serializer's factory for values of `schema` (a return type's schema, its `#/$defs/…` references
- * resolved in `defs`): the source of `function (FACTORY_PARAMS) {…}` returning the serializer, or `undefined` when
- * the type says too little for one to help. `routeless build` writes it into a bundle (`serializer-runtime.ts`
- * makes it a serializer there, with no `new Function`).
+ * The body of the `SerializerFactory` of `schema` (a return type's schema, its `#/$defs/…` references resolved in
+ * `defs`), or `undefined` when the type says too little for a serializer to help (the caller then uses the fallback).
  */
 export function serializerSource(schema: JsonSchema, defs: Record<string, JsonSchema>): string | undefined {
   const compiler = new Compiler(defs)
@@ -64,15 +74,52 @@ return function serialize(value) {
 }
 
 /**
- * Compiles a serializer for values of `schema` (a return type's schema, its `#/$defs/…` references resolved in
- * `defs`), or answers `undefined` when the type says too little for one to help (the caller then uses the fallback).
- * `fallback` writes what the serializer cannot: mismatching values, and the imprecise parts of a precise type.
+ * Compiles a serializer for values of `schema`, or answers `undefined` when the type says too little for one to help
+ * (see `serializerSource`). `fallback` writes what the serializer cannot: mismatching values, and the imprecise parts
+ * of a precise type. `made`: the factories generated ahead of time, by `schemaKey` (`null`: no serializer helps).
  */
 export function compileSerializer(
   schema: JsonSchema,
   defs: Record<string, JsonSchema>,
   fallback: (value: unknown) => string | undefined = JSON.stringify,
+  made?: Record<string, SerializerFactory | null>,
 ): Serializer | undefined {
-  const source = serializerSource(schema, defs)
-  return source === undefined ? undefined : instantiate(new Function(...FACTORY_PARAMS, source) as never, fallback)
+  const key = made && schemaKey(schema)
+  let factory = key !== undefined && Object.hasOwn(made!, key) ? made![key] : undefined
+  if (factory === null) return undefined
+  if (factory === undefined) {
+    const source = serializerSource(schema, defs)
+    if (source === undefined) return undefined
+    factory = new Function(...SERIALIZER_PARAMETERS, source) as SerializerFactory
+  }
+  return factory(MISMATCH, fallback, str, iso, MAX_DEPTH, Date.prototype.toJSON as () => string)
+}
+
+/** A string as JSON: short strings with nothing to escape without `JSON.stringify`. */
+function str(text: string): string {
+  if (text.length > 40) return JSON.stringify(text)
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // Control characters, `"`, `\` and surrogates (a lone one is escaped by JSON.stringify) need JSON.stringify.
+    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text)
+  }
+  return `"${text}"`
+}
+
+/**
+ * A Date as JSON, as `toJSON` writes it (`"2024-01-31T09:05:00.000Z"`), or undefined for an invalid one (which
+ * `toJSON` makes `null`). Put together from the UTC fields: `toISOString` costs about three times as much.
+ */
+function iso(date: Date): string | undefined {
+  const year = date.getUTCFullYear()
+  if (Number.isNaN(year)) return undefined
+  if (year < 1000 || year > 9999) return `"${date.toISOString()}"` // signed six-digit years, zero-padded ones
+  const ms = date.getUTCMilliseconds()
+  return `"${year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(
+    date.getUTCMinutes(),
+  )}:${two(date.getUTCSeconds())}.${ms < 100 ? (ms < 10 ? '00' : '0') : ''}${ms}Z"`
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`
 }

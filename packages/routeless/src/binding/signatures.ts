@@ -14,6 +14,8 @@ export interface Signatures {
   warnings: string[]
   /** How the types were obtained, for tests and `routeless build`. */
   origin: 'manifest' | 'analysis' | 'none'
+  /** The files analysed by this start (relative to `cwd`): the stale ones only; the others came from the cache. */
+  analysed: string[]
   manifest: Manifest | undefined
 }
 
@@ -22,6 +24,7 @@ export const NO_SIGNATURES: Signatures = {
   defs: {},
   warnings: [],
   origin: 'none',
+  analysed: [],
   manifest: undefined,
 }
 
@@ -34,6 +37,7 @@ export interface FromManifest {
   served?: ReadonlySet<string>
   warnings?: string[]
   origin?: Signatures['origin']
+  analysed?: string[]
 }
 
 /**
@@ -49,6 +53,7 @@ export function fromManifest(manifest: Manifest, options: FromManifest): Signatu
   }
   return {
     origin: options.origin ?? 'manifest',
+    analysed: options.analysed ?? [],
     manifest,
     defs: manifest.$defs,
     warnings,

@@ -4,86 +4,80 @@
  * tags (`@minimum`, `@maxLength`, `@pattern`, `@format email` …) on properties and aliases become constraints.
  * @module
  */
-import type ts from 'typescript'
 import { JS_MARK, JSON_MARK, type JsonSchema } from './manifest.ts'
-
-type TS = typeof ts
+import { type Annotation, Kind, type Tags, type TypeHandle, type TypeReader } from './type-reader.ts'
 
 /** A JSDoc constraint and the schema types it applies to. */
 const NUMERIC_TAGS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const
 const COUNT_TAGS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const
 const FORMATS = new Set(['date', 'date-time', 'time', 'email', 'uri', 'url', 'uuid', 'ipv4', 'ipv6', 'hostname'])
 
+/** Classes whose instances no schema describes. */
+const OPAQUE = new Set([
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'Promise',
+  'RegExp',
+  'Uint8Array',
+  'ArrayBuffer',
+  'Response',
+  'Request',
+  'ReadableStream',
+])
+
 /** A type the schema cannot express: the parameter falls back to untyped binding, with a warning. */
 export class Unsupported extends Error {}
 
 export class SchemaWriter {
   readonly defs: Record<string, JsonSchema> = {}
-  private readonly named = new Map<ts.Type, string>()
-  private readonly taken = new Map<string, ts.Type>()
+  private readonly named = new Map<TypeHandle, string>()
+  private readonly taken = new Map<string, TypeHandle>()
 
-  constructor(
-    private readonly ts: TS,
-    private readonly checker: ts.TypeChecker,
-  ) {}
+  constructor(private readonly r: TypeReader) {}
 
-  /** The schema of `type`; `at` is a node used to resolve property types. Throws `Unsupported`. */
-  schema(type: ts.Type, at: ts.Node, depth = 0): JsonSchema {
-    const { ts, checker } = this
+  /** The schema of `type`. Throws `Unsupported`. */
+  schema(type: TypeHandle, depth = 0): JsonSchema {
+    const { r } = this
     if (depth > 40) throw new Unsupported('a type nested too deeply')
-    const f = type.flags
-    if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return {}
-    if (f & ts.TypeFlags.Never) return { not: {} }
+    const f = r.kind(type)
+    if (f & (Kind.Any | Kind.Unknown)) return {}
+    if (f & Kind.Never) return { not: {} }
     const constraints = this.aliasConstraints(type)
     const withConstraints = (s: JsonSchema) => (constraints ? applyConstraints(s, constraints) : s)
-    if (f & ts.TypeFlags.String) return withConstraints({ type: 'string' })
-    if (f & ts.TypeFlags.Number) return withConstraints({ type: 'number' })
-    if (f & ts.TypeFlags.Boolean) return { type: 'boolean' }
-    if (f & ts.TypeFlags.Null) return { type: 'null' }
-    if (f & ts.TypeFlags.StringLiteral) return { const: (type as ts.StringLiteralType).value }
-    if (f & ts.TypeFlags.NumberLiteral) return { const: (type as ts.NumberLiteralType).value }
-    if (f & ts.TypeFlags.BooleanLiteral) return { const: checker.typeToString(type) === 'true' }
-    if (f & ts.TypeFlags.BigInt) throw new Unsupported('bigint')
-    if (f & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) throw new Unsupported('undefined')
-    if (type.isUnion()) return withConstraints(this.union(type, at, depth))
-    if (f & ts.TypeFlags.Object) {
-      const symbol = type.getSymbol()
-      if (symbol?.getName() === 'Date')
-        return withConstraints({ type: 'string', format: 'date-time', [JS_MARK]: 'Date' })
-      if (checker.isArrayType(type)) {
-        const [item] = checker.getTypeArguments(type as ts.TypeReference)
-        return withConstraints({ type: 'array', items: item ? this.schema(item, at, depth + 1) : {} })
+    if (f & Kind.String) return withConstraints({ type: 'string' })
+    if (f & Kind.Number) return withConstraints({ type: 'number' })
+    if (f & Kind.Boolean) return { type: 'boolean' }
+    if (f & Kind.Null) return { type: 'null' }
+    if (f & (Kind.StringLiteral | Kind.NumberLiteral | Kind.BooleanLiteral)) return { const: r.literal(type) }
+    if (f & Kind.BigInt) throw new Unsupported('bigint')
+    if (f & (Kind.Undefined | Kind.Void)) throw new Unsupported('undefined')
+    if (f & Kind.Union) return withConstraints(this.union(r.members(type), depth))
+    if (f & Kind.Object) {
+      const name = r.symbolName(type)
+      if (name === 'Date') return withConstraints({ type: 'string', format: 'date-time', [JS_MARK]: 'Date' })
+      if (r.isArray(type)) {
+        const [item] = r.typeArguments(type)
+        return withConstraints({ type: 'array', items: item ? this.schema(item, depth + 1) : {} })
       }
-      if (checker.isTupleType(type)) {
-        const items = checker.getTypeArguments(type as ts.TypeReference).map((t) => this.schema(t, at, depth + 1))
+      if (r.isTuple(type)) {
+        const items = r.typeArguments(type).map((t) => this.schema(t, depth + 1))
         return { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length }
       }
-      if (type.getCallSignatures().length > 0) throw new Unsupported('a function')
-      const name = symbol?.getName()
+      if (r.callable(type)) throw new Unsupported('a function')
       // An uploaded file (a multipart part): checked as a `Blob` by the binder, `format: binary` in OpenAPI.
       if (name === 'File' || name === 'Blob') return { [JS_MARK]: 'File' }
-      if (
-        name &&
-        [
-          'Map',
-          'Set',
-          'WeakMap',
-          'WeakSet',
-          'Promise',
-          'RegExp',
-          'Uint8Array',
-          'ArrayBuffer',
-          'Response',
-          'Request',
-          'ReadableStream',
-        ].includes(name)
-      ) {
-        throw new Unsupported(`a ${name}`)
-      }
-      return this.object(type, at, depth)
+      if (name && OPAQUE.has(name)) throw new Unsupported(`a ${name}`)
+      return this.object(type, depth)
     }
-    if (type.isIntersection()) return this.object(type, at, depth)
-    throw new Unsupported(checker.typeToString(type))
+    if (f & Kind.Intersection) return this.object(type, depth)
+    throw new Unsupported(r.text(type))
+  }
+
+  /** The schema of the union of `types` (an awaited union: `Promise<A> | B` gives `A | B`). */
+  schemaOfUnion(types: TypeHandle[]): JsonSchema {
+    return types.length === 1 ? this.schema(types[0]!) : this.union(types, 0)
   }
 
   /**
@@ -91,65 +85,53 @@ export class SchemaWriter {
    * a type alias its annotation names (`/** @minimum 1 *\/ type Page = number` then `page: Page`): the checker does
    * not keep aliases of primitives on the type itself.
    */
-  declared(declaration: ts.Node | undefined, type: ts.Type, at: ts.Node, depth = 0): JsonSchema {
-    const schema = this.schema(type, declaration ?? at, depth)
-    const node = declaration && (declaration as { type?: ts.TypeNode }).type
-    return node && !type.aliasSymbol ? this.aliasedAt(node, schema) : schema
+  declared(annotation: (() => Annotation | undefined) | undefined, type: TypeHandle, depth = 0): JsonSchema {
+    const schema = this.schema(type, depth)
+    if (!annotation || this.r.alias(type)) return schema
+    const node = annotation()
+    return node ? this.aliasedAt(node, schema) : schema
   }
 
   /** `schema` with the JSDoc constraints of the aliases `node` names: `Page`, and the items of `Label[]`/`Array<Label>`. */
-  private aliasedAt(node: ts.TypeNode, schema: JsonSchema): JsonSchema {
-    const { ts, checker } = this
-    if (ts.isParenthesizedTypeNode(node)) return this.aliasedAt(node.type, schema)
-    const element = ts.isArrayTypeNode(node)
-      ? node.elementType
-      : ts.isTypeReferenceNode(node) && node.typeName.getText() === 'Array' && node.typeArguments?.length === 1
-        ? node.typeArguments[0]
-        : undefined
-    if (element)
+  private aliasedAt(node: Annotation, schema: JsonSchema): JsonSchema {
+    if (node.kind === 'array')
       return schema.type === 'array' && schema.items && !schema.items.$ref
-        ? { ...schema, items: this.aliasedAt(element, schema.items) }
+        ? { ...schema, items: this.aliasedAt(node.element, schema.items) }
         : schema
-    if (ts.isUnionTypeNode(node)) {
+    if (node.kind === 'union') {
       // `Page | null`, `Page | undefined`: the alias's constraints on the member it makes (null keeps none).
-      const members = node.types.filter(
-        (t) =>
-          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) &&
-          t.kind !== ts.SyntaxKind.UndefinedKeyword,
-      )
+      const members = node.members.filter((t) => t.kind !== 'null' && t.kind !== 'undefined')
       // (An `anyOf` takes each tag on the branches it fits: applyConstraints.)
       return members.length === 1 ? this.aliasedAt(members[0]!, schema) : schema
     }
-    if (!ts.isTypeReferenceNode(node) || schema.$ref) return schema
-    let symbol = checker.getSymbolAtLocation(node.typeName)
-    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol)
-    if (!symbol || !(symbol.flags & ts.SymbolFlags.TypeAlias)) return schema
-    const tags = tagMap(symbol.getJsDocTags(checker))
-    return Object.keys(tags).length ? applyConstraints(schema, tags, `type ${symbol.getName()}`) : schema
+    if (node.kind !== 'ref' || schema.$ref) return schema
+    const alias = node.alias()
+    if (!alias) return schema
+    return Object.keys(alias.tags).length ? applyConstraints(schema, alias.tags, `type ${alias.name}`) : schema
   }
 
-  private union(type: ts.UnionType, at: ts.Node, depth: number): JsonSchema {
-    const { ts } = this
-    const members = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)))
+  private union(types: TypeHandle[], depth: number): JsonSchema {
+    const { r } = this
+    const members = types.filter((t) => !(r.kind(t) & (Kind.Undefined | Kind.Void)))
     // `boolean` is `true | false` to the checker: keep it one type.
-    const hasTrue = members.some(
-      (t) => t.flags & ts.TypeFlags.BooleanLiteral && this.checker.typeToString(t) === 'true',
-    )
-    const hasFalse = members.some(
-      (t) => t.flags & ts.TypeFlags.BooleanLiteral && this.checker.typeToString(t) === 'false',
-    )
-    const rest = hasTrue && hasFalse ? members.filter((t) => !(t.flags & ts.TypeFlags.BooleanLiteral)) : members
-    const schemas = rest.map((t) => this.schema(t, at, depth + 1))
+    const isBool = (t: TypeHandle, value: boolean) => r.kind(t) & Kind.BooleanLiteral && r.literal(t) === value
+    const hasTrue = members.some((t) => isBool(t, true))
+    const hasFalse = members.some((t) => isBool(t, false))
+    const rest = hasTrue && hasFalse ? members.filter((t) => !(r.kind(t) & Kind.BooleanLiteral)) : members
+    const schemas = rest.map((t) => this.schema(t, depth + 1))
     if (hasTrue && hasFalse) schemas.push({ type: 'boolean' })
     if (schemas.length === 1) return schemas[0]!
-    if (schemas.every((s) => 'const' in s)) return { enum: schemas.map((s) => s.const) }
+    // Members in one order of our own: the checker's is its own (TypeScript 5 orders a union by when each member type
+    // was made, 7 sorts literals), and the same types must give the same schema, the same 400s, on both.
+    if (schemas.every((s) => 'const' in s)) return { enum: schemas.map((s) => s.const).sort(byValue) }
     // `T | null` for a simple T: one `type` array.
     const simple = schemas.filter((s) => Object.keys(s).length === 1 && typeof s.type === 'string')
-    if (simple.length === schemas.length) return { type: [...new Set(simple.map((s) => s.type as string))] }
-    return { anyOf: schemas }
+    if (simple.length === schemas.length) return { type: [...new Set(simple.map((s) => s.type as string))].sort() }
+    const keyed = schemas.map((s) => [JSON.stringify(s), s] as const)
+    return { anyOf: keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s) }
   }
 
-  private object(type: ts.Type, at: ts.Node, depth: number): JsonSchema {
+  private object(type: TypeHandle, depth: number): JsonSchema {
     const name = this.nameOf(type)
     if (name) {
       const existing = this.named.get(type)
@@ -157,40 +139,39 @@ export class SchemaWriter {
       const key = this.uniqueName(name, type)
       this.named.set(type, key)
       this.defs[key] = {} // reserved: a recursive reference sees the name before the body exists
-      this.defs[key] = this.withOwnTags(type, this.objectBody(type, at, depth))
+      try {
+        this.defs[key] = this.withOwnTags(type, this.objectBody(type, depth))
+      } catch (error) {
+        // Not describable: no half-made definition is left behind (the checkers visit a union's members in their
+        // own orders, so what was reserved before the failure would differ between them).
+        delete this.defs[key]
+        this.named.delete(type)
+        throw error
+      }
       return { $ref: `#/$defs/${key}` }
     }
-    return this.objectBody(type, at, depth)
+    return this.objectBody(type, depth)
   }
 
-  private objectBody(type: ts.Type, at: ts.Node, depth: number): JsonSchema {
-    const { ts, checker } = this
+  private objectBody(type: TypeHandle, depth: number): JsonSchema {
+    const { r } = this
     const properties: Record<string, JsonSchema> = {}
     const required: string[] = []
-    for (const prop of checker.getPropertiesOfType(type)) {
-      const declaration = prop.valueDeclaration ?? prop.declarations?.[0]
-      const propType = checker.getTypeOfSymbolAtLocation(prop, declaration ?? at)
-      if (
-        propType.getCallSignatures().length > 0 &&
-        declaration &&
-        (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))
-      )
-        continue
+    for (const prop of r.properties(type)) {
+      if (prop.method && r.callable(prop.type)) continue
       // `x?: never` (or `?: undefined`): a property that must not be sent, such as a field fixed at creation.
-      const absent =
-        prop.flags & ts.SymbolFlags.Optional && propType.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Never)
-      let schema = absent ? { not: {} } : this.declared(declaration, propType, at, depth + 1)
-      const doc = ts.displayPartsToString(prop.getDocumentationComment(checker)).trim()
-      const tags = tagMap(prop.getJsDocTags(checker))
-      if (Object.keys(tags).length) schema = applyConstraints(schema, tags, `property ${prop.getName()}`)
-      if (doc) schema = '$ref' in schema ? { allOf: [schema], description: doc } : { ...schema, description: doc }
-      properties[prop.getName()] = schema
-      if (!(prop.flags & ts.SymbolFlags.Optional) && !acceptsUndefined(ts, propType)) required.push(prop.getName())
+      const absent = prop.optional && r.kind(prop.type) & (Kind.Undefined | Kind.Never)
+      let schema = absent ? { not: {} } : this.declared(prop.annotation, prop.type, depth + 1)
+      if (Object.keys(prop.tags).length) schema = applyConstraints(schema, prop.tags, `property ${prop.name}`)
+      if (prop.doc)
+        schema = '$ref' in schema ? { allOf: [schema], description: prop.doc } : { ...schema, description: prop.doc }
+      properties[prop.name] = schema
+      if (!prop.optional && !acceptsUndefined(r, prop.type)) required.push(prop.name)
     }
     const out: JsonSchema = { type: 'object', properties }
     if (required.length) out.required = required
-    const index = checker.getIndexInfoOfType(type, ts.IndexKind.String)
-    out.additionalProperties = index ? this.schema(index.type, at, depth + 1) : false
+    const index = r.stringIndex(type)
+    out.additionalProperties = index ? this.schema(index, depth + 1) : false
     return out
   }
 
@@ -198,52 +179,46 @@ export class SchemaWriter {
    * An interface's, class's or object alias's own JSDoc constraints (`@minProperties 1` on `interface Patch`,
    * `@maxProperties 50` on `type Params = Record<string, string>`).
    */
-  private withOwnTags(type: ts.Type, schema: JsonSchema): JsonSchema {
-    const symbol = type.aliasSymbol ?? type.getSymbol()
-    if (!symbol) return schema
-    const tags = tagMap(symbol.getJsDocTags(this.checker))
-    return Object.keys(tags).length ? applyConstraints(schema, tags, `type ${symbol.getName()}`) : schema
+  private withOwnTags(type: TypeHandle, schema: JsonSchema): JsonSchema {
+    const alias = this.r.alias(type)
+    const name = alias?.name ?? this.r.symbolName(type)
+    const tags = alias ? alias.tags : this.r.symbolTags(type)
+    return Object.keys(tags).length ? applyConstraints(schema, tags, `type ${name}`) : schema
   }
 
   /** The name a type is known by (an interface, a class, an alias of an object type), or undefined for literals. */
-  private nameOf(type: ts.Type): string | undefined {
-    const alias = type.aliasSymbol?.getName()
-    if (alias && !type.aliasTypeArguments?.length) return alias
-    const symbol = type.getSymbol()
-    const name = symbol?.getName()
+  private nameOf(type: TypeHandle): string | undefined {
+    const alias = this.r.alias(type)
+    if (alias && !alias.generic) return alias.name
+    const name = this.r.symbolName(type)
     if (!name || name.startsWith('__')) return undefined
-    if ((type as ts.TypeReference).typeArguments?.length) return undefined // generic instantiations stay inline
+    if (this.r.instantiated(type)) return undefined // generic instantiations stay inline
     return name
   }
 
-  private uniqueName(name: string, type: ts.Type): string {
+  private uniqueName(name: string, type: TypeHandle): string {
     let key = name.replace(/[^A-Za-z0-9_.-]/g, '_')
     for (let i = 2; this.taken.has(key) && this.taken.get(key) !== type; i++) key = `${name}${i}`
     this.taken.set(key, type)
     return key
   }
 
-  private aliasConstraints(type: ts.Type): Record<string, string> | undefined {
-    const alias = type.aliasSymbol
-    if (!alias) return undefined
-    const tags = tagMap(alias.getJsDocTags(this.checker))
-    return Object.keys(tags).length ? tags : undefined
+  private aliasConstraints(type: TypeHandle): Tags | undefined {
+    const tags = this.r.alias(type)?.tags
+    return tags && Object.keys(tags).length ? tags : undefined
   }
 }
 
-function acceptsUndefined(ts: TS, type: ts.Type): boolean {
-  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Undefined)) return true
-  return type.isUnion() && type.types.some((t) => t.flags & ts.TypeFlags.Undefined)
+/** Literal values: `null`, booleans, numbers, then strings, each in its natural order. */
+function byValue(a: unknown, b: unknown): number {
+  const rank = (v: unknown) => (v === null ? 0 : typeof v === 'boolean' ? 1 : typeof v === 'number' ? 2 : 3)
+  if (rank(a) !== rank(b)) return rank(a) - rank(b)
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0
 }
 
-function tagMap(tags: readonly ts.JSDocTagInfo[]): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const tag of tags)
-    out[tag.name] = (tag.text ?? [])
-      .map((p) => p.text)
-      .join('')
-      .trim()
-  return out
+function acceptsUndefined(r: TypeReader, type: TypeHandle): boolean {
+  if (r.kind(type) & (Kind.Any | Kind.Unknown | Kind.Undefined)) return true
+  return (r.kind(type) & Kind.Union) !== 0 && r.members(type).some((t) => r.kind(t) & Kind.Undefined)
 }
 
 /**

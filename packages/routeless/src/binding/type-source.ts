@@ -47,14 +47,17 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   let manifest = typeof options.manifest === 'object' ? options.manifest : readManifest(manifestFile!)
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file) && declaresTypes(s.file))
-  // A cache another version of the analyser wrote is read again (never in 'manifest' mode: that one was built to ship).
+  // A cache written under another key (another analyser, TypeScript version or tsconfig) is read again where
+  // TypeScript is at hand (never in 'manifest' mode: that one was built to ship).
   if (mode === 'auto' && manifestFile && manifest && files.length > 0) {
-    const { analyzerId, loadTypeScript } = await import('./analyze.ts')
-    if (manifest.analyzer !== analyzerId() && (await loadTypeScript(cwd))) manifest = undefined
+    const { analysisKey, findTypeScript } = await import('./analyze.ts')
+    const ts = findTypeScript(cwd)
+    if (ts && manifest.analyzer !== analysisKey(ts.version, cwd)) manifest = undefined
   }
   const hashOf = fileHashes()
   const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd, hashOf))
   const warnings: string[] = []
+  const analysed: string[] = []
   let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'
   if (stale.length > 0) {
     const ts = mode === 'auto' ? await (await import('./analyze.ts')).loadTypeScript(cwd) : undefined
@@ -73,6 +76,7 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
       manifest = mergeManifests(manifest, fresh)
       if (manifestFile) writeManifest(manifestFile, manifest)
       origin = 'analysis'
+      analysed.push(...stale.map((s) => rel(s.file)))
     } else {
       const names =
         stale
@@ -95,6 +99,7 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     served: new Set(files.map((s) => rel(s.file))),
     warnings,
     origin,
+    analysed,
   })
 }
 

@@ -6,9 +6,7 @@ import type { ParamIssue } from './standard-schema.ts'
 import { coercer, holdsObjects, isAny, isJsonField, nestForm } from './form-values.ts'
 import { dateReviver, isDateSchema } from './dates.ts'
 import { JS_MARK } from './manifest.ts'
-import type { TypeValidators, Fail } from './validators.ts'
-
-export { TypeValidators } from './validators.ts'
+import type { Fail, Validators } from './validators.ts'
 
 /**
  * Binds one request's arguments synchronously; throws the 400. `json` is the decoded JSON body, when the body was
@@ -80,7 +78,7 @@ function step(schema: JsonSchema, part: string): JsonSchema | undefined {
  * The binder for a handler's types, or undefined when its signature declares nothing to check (untyped or `string`
  * parameters and no typed keywords): such a handler pays nothing per request.
  */
-export function compileTypedBinder(types: HandlerTypes, validators: TypeValidators): TypedBinder | undefined {
+export function compileTypedBinder(types: HandlerTypes, validators: Validators): TypedBinder | undefined {
   const deref = (s: JsonSchema) => validators.deref(s)
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),

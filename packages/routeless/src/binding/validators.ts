@@ -1,63 +1,36 @@
 /**
- * The compiled validators of handler types: one Ajv instance per set of named types, shared by every handler.
+ * What the binders ask of the validators of handler types: one validator per schema, and the named types seen
+ * through. Two kinds answer: Ajv compiling at start-up (`ajv.ts`, development and tests) and the validators that
+ * `routeless build` generated ahead of time (`compile/runtime.ts`), which load no Ajv and call no `new Function`.
+ * This module imports neither.
  * @module
  */
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
 import type { ValidateFunction } from 'ajv'
-import { JS_MARK, type JsonSchema } from './manifest.ts'
+import type { JsonSchema } from './manifest.ts'
+import type { SerializerFactory } from './serializer-compiler.ts'
 import type { ParamIssue } from './standard-schema.ts'
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => void
+export type { ValidateFunction } from 'ajv'
 
-/** One Ajv instance per set of named types (`$defs`), compiled validators shared by every handler. */
-export class TypeValidators {
-  private readonly ajv: Ajv2020
-  private readonly cache = new Map<string, ValidateFunction>()
-
-  constructor(readonly defs: Record<string, JsonSchema>) {
-    this.ajv = new Ajv2020({
-      strict: false,
-      allErrors: false,
-      coerceTypes: false,
-      useDefaults: false,
-      validateFormats: true,
-    })
-    addFormats(this.ajv)
-    // `File`/`Blob` in a signature: a multipart part, nothing a JSON body can send. (`Date` is a marked string.)
-    this.ajv.addKeyword({
-      keyword: JS_MARK,
-      schemaType: 'string',
-      errors: false,
-      validate: (kind: string, data: unknown) => kind !== 'File' || data instanceof Blob,
-    })
-    this.ajv.addSchema({ $id: 'routeless:defs', $defs: defs })
-  }
-
-  /** The compiled validator of `schema` (its `#/$defs/…` references resolve against the named types). */
-  compile(schema: JsonSchema): ValidateFunction {
-    const key = JSON.stringify(schema)
-    let fn = this.cache.get(key)
-    if (!fn) this.cache.set(key, (fn = this.ajv.compile(relink(schema))))
-    return fn
-  }
-
+export interface Validators {
+  /** Generated ahead of time, the same source evaluated at start-up, or Ajv compiling at start-up. */
+  readonly origin: 'generated' | 'evaluated' | 'ajv'
+  readonly defs: Record<string, JsonSchema>
+  /** The validator of `schema` (its `#/$defs/…` references resolve against the named types). */
+  compile(schema: JsonSchema): ValidateFunction
   /** `schema`, or the named type it refers to. */
-  deref(schema: JsonSchema): JsonSchema {
-    for (let i = 0; i < 32 && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/'); i++)
-      schema = this.defs[schema.$ref.slice(8)] ?? {}
-    return schema
-  }
+  deref(schema: JsonSchema): JsonSchema
+  /** Serializer factories generated with the validators, by return type (`serializer.ts`'s `compileSerializer`). */
+  readonly serializers?: Record<string, SerializerFactory | null>
 }
 
-function relink(schema: unknown): any {
-  if (Array.isArray(schema)) return schema.map(relink)
-  if (typeof schema !== 'object' || schema === null) return schema
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(schema))
-    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `routeless:defs${v}` : relink(v)
-  return out
+export { schemaKey } from './manifest.ts'
+
+/** `schema`, or the named type in `defs` it refers to (through chains of references). */
+export function derefIn(defs: Record<string, JsonSchema>, schema: JsonSchema): JsonSchema {
+  for (let i = 0; i < 32 && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/'); i++)
+    schema = defs[schema.$ref.slice(8)] ?? {}
+  return schema
 }
 
 export type Fail = (name: string, reason: string, kind?: ParamIssue['kind'], own?: boolean) => void

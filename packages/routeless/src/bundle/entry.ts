@@ -1,12 +1,13 @@
 /**
  * Internal: the source of a bundle's entry module — every controller module imported statically, the signature
- * manifest as a literal, the serializers of the handlers' return types as code (generated here: a Worker compiles
- * nothing from strings), `createWorkerApp` called once at start-up, and `export default { fetch }`.
+ * manifest as a literal, the module `routeless build` generates from it (validators and serializers as code: a Worker
+ * compiles nothing from strings), `createWorkerApp` called once at start-up, and `export default { fetch }`.
  * @module
  */
 import type { Manifest } from '../binding/manifest.ts'
-import { serializerSource } from '../binding/serializer.ts'
-import { FACTORY_PARAMS } from '../binding/serializer-runtime.ts'
+import { createSource } from '../compile/generate.ts'
+import { manifestKey } from '../compile/app-module.ts'
+import { VERSION } from '../base/version.ts'
 
 /** One controller module the entry imports. */
 export interface EntryModule {
@@ -42,29 +43,14 @@ export function entrySource({ modules, manifest, config, options }: EntryOptions
     '',
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
-    `const serializers = {\n${serializers(manifest).join('\n')}\n}`,
+    `const compiled = {\n  routeless: ${JSON.stringify(VERSION)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
+      `  create(rt) {\n${createSource(manifest)}\n  },\n}`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
-      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, { serializers })`,
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled)`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',
     '',
   )
   return lines.join('\n')
-}
-
-/** Each return type's serializer factory, keyed by its schema's JSON text (as `createWorkerApp` looks them up). */
-function serializers(manifest: Manifest): string[] {
-  const seen = new Set<string>()
-  const out: string[] = []
-  for (const types of Object.values(manifest.handlers)) {
-    if (!types.returns) continue
-    const key = JSON.stringify(types.returns)
-    if (seen.has(key)) continue
-    seen.add(key)
-    const source = serializerSource(types.returns, manifest.$defs)
-    if (source !== undefined)
-      out.push(`  ${JSON.stringify(key)}: function (${FACTORY_PARAMS.join(', ')}) {\n${source}\n},`)
-  }
-  return out
 }

@@ -1,3 +1,5 @@
+import { RoutelessError } from '../base/errors.ts'
+
 /** The signal that stops a server: SIGTERM (a supervisor; the drain delay applies) or SIGINT (Ctrl-C; no delay). */
 export type StopSignal = 'SIGINT' | 'SIGTERM'
 
@@ -15,4 +17,10 @@ export interface CliIO {
 export const defaultIO: CliIO = {
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
+}
+
+/** A failure as the command line reports it: a `RoutelessError` with its code, another error by its message or stack. */
+export function reportError(io: CliIO, error: unknown, detail: 'message' | 'stack' = 'message'): void {
+  if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
+  else io.stderr(`routeless: ${detail === 'stack' ? ((error as Error).stack ?? error) : (error as Error).message}`)
 }

@@ -14,7 +14,7 @@ import { MANIFEST_PATH } from '../binding/manifest.ts'
 import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { loadApp, serveCommand } from './serve.ts'
-import { defaultIO, type CliIO } from './io.ts'
+import { defaultIO, reportError, type CliIO } from './io.ts'
 
 export type { CliIO } from './io.ts'
 
@@ -374,7 +374,8 @@ function metricsOf(value: string, configured: RoutelessConfig['metrics']): Route
 class UsageError extends Error {}
 
 /**
- * `routeless build`: analyses every controller afresh and writes the manifest. Imports no controller. `strict`: a
+ * `routeless build`: analyses every controller afresh and writes the manifest, and beside it the generated module
+ * (`.routeless/app.mjs`: the handlers' validators as code). Imports no controller. `strict`: a
  * parameter bound unchecked (a type no schema can say) fails the build instead of warning — for CI.
  */
 async function buildCommand(prefix: string[], out: string, io: CliIO, strict = false): Promise<number> {
@@ -410,16 +411,19 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
       io.stderr(`routeless: cannot write ${out}`)
       return 1
     }
+    // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
+    const { writeAppModule } = await import('../compile/app-file.ts')
+    const code = writeAppModule(file, manifest, cwd)
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
     const ms = Math.round(performance.now() - started)
+    const wrote = `${path.relative(cwd, file)} and ${path.relative(cwd, code)}`
     io.stdout(
-      `routeless: wrote ${path.relative(cwd, file)}: ${handlers} handlers from ${files} files, TypeScript ${ts.version} (${ms} ms)`,
+      `routeless: wrote ${wrote}: ${handlers} handlers from ${files} files, TypeScript ${ts.version} (${ms} ms)`,
     )
     return 0
   } catch (error) {
-    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
-    else io.stderr(`routeless: ${(error as Error).message}`)
+    reportError(io, error)
     return 1
   }
 }
@@ -451,8 +455,7 @@ async function workerCommand(
     )
     return 0
   } catch (error) {
-    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
-    else io.stderr(`routeless: ${(error as Error).message}`)
+    reportError(io, error)
     return 1
   }
 }

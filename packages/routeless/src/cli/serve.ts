@@ -7,7 +7,6 @@ import type { Application } from '../app/application.ts'
 import { createApp } from '../app/create-app.ts'
 import { collectSources } from '../app/options.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
-import { RoutelessError } from '../base/errors.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
 import { registerTypeScript } from '../routing/ts-loader.ts'
@@ -20,7 +19,7 @@ import {
   WORKER_HOST_ENV,
   workerStopSignal,
 } from './workers.ts'
-import type { CliIO, StopSignal } from './io.ts'
+import { reportError, type CliIO, type StopSignal } from './io.ts'
 
 export interface ServeSettings {
   prefix: string[]
@@ -217,8 +216,7 @@ export async function loadApp(
     }
     return await createApp(prefix, { ...options, logger })
   } catch (error) {
-    if (error instanceof RoutelessError) io.stderr(`routeless: ${error.message} [${error.code}]`)
-    else io.stderr(`routeless: ${(error as Error).stack ?? error}`)
+    reportError(io, error, 'stack')
     return undefined
   }
 }

@@ -8,6 +8,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
+import { addressInUse } from '../server/shared/serving.ts'
 import type { StopSignal } from './io.ts'
 
 /** Set by the primary in each worker's environment: the `host:port` to serve (the port already chosen). */
@@ -170,7 +171,7 @@ function reservePort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${host} is already in use`) : error)
+      reject(error.code === 'EADDRINUSE' ? addressInUse(host, port) : error)
     })
     probe.listen(port, host, () => {
       const chosen = (probe.address() as { port: number }).port

@@ -48,11 +48,17 @@ const LENIENT = new TextDecoder('utf-8')
 /**
  * `bytes` as UTF-8 text, throwing on an invalid sequence as the fatal decoder does. The lenient decoder is the fast
  * one (Deno's fatal one costs four times as much); it marks every invalid sequence with U+FFFD, so only a text that
- * has one is decoded again, strictly: a valid body may carry U+FFFD itself.
+ * has one is decoded again, strictly: a valid body may carry U+FFFD itself. Text that is not UTF-8 is a 400 naming the
+ * body's kind (`Malformed JSON body: not UTF-8`).
  */
-function utf8(bytes: Uint8Array): string {
+function utf8(bytes: Uint8Array, kind: 'JSON' | 'form'): string {
   const text = LENIENT.decode(bytes)
-  return text.includes('\uFFFD') ? UTF8.decode(bytes) : text
+  if (!text.includes('\uFFFD')) return text
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    throw new HttpError(400, `Malformed ${kind} body: not UTF-8`)
+  }
 }
 
 /** How a body of some media type is decoded: `raw` for the types the handler takes as bytes. */
@@ -102,14 +108,8 @@ function decode(
       return { body: value, fields: isPlainObject(value) ? toKwargs(value) : undefined, json: true }
     }
     case 'form': {
-      let text: string
-      try {
-        text = utf8(bytes)
-      } catch {
-        throw new HttpError(400, 'Malformed form body: not UTF-8')
-      }
       const fields = newKwargs()
-      addEntries(fields, new URLSearchParams(text))
+      addEntries(fields, new URLSearchParams(utf8(bytes, 'form')))
       return { body: fields, fields }
     }
     case 'multipart':
@@ -122,12 +122,7 @@ function decode(
 }
 
 function parseJson(bytes: Uint8Array): unknown {
-  let text: string
-  try {
-    text = utf8(bytes)
-  } catch {
-    throw new HttpError(400, 'Malformed JSON body: not UTF-8')
-  }
+  const text = utf8(bytes, 'JSON')
   try {
     return JSON.parse(text)
   } catch (error) {

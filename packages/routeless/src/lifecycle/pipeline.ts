@@ -25,7 +25,7 @@
  * @module
  */
 import type { JsonSchema } from '../binding/manifest.ts'
-import type { Serializer } from '../binding/serializer-runtime.ts'
+import { compileSerializer, type SerializerFactory } from '../binding/serializer.ts'
 import type { checkReturn } from '../binding/return-check.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
@@ -52,24 +52,14 @@ export interface PipelineOptions extends ConstructOptions {
   partLimit?: number
   /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
   defs: Record<string, JsonSchema>
-  /**
-   * The serializer of a return type (`fallback` writes what it cannot), or undefined (the checked `stringify`
-   * writes every value): compiled at start-up (`compileSerializer`), or made from a bundle's generated code.
-   */
-  serializer?: SerializerOf
+  /** Serializer factories generated ahead of time or at start-up, by return type (`RouteTable.serializers`). */
+  serializers?: Record<string, SerializerFactory | null>
   /**
    * Development: where a returned value that its type does not describe is reported, and the check (undefined: not
    * checked; `return-check.ts` compiles validators, so the app imports it only when asked).
    */
   checkReturns?: { report: (message: string) => void; checkReturn: typeof checkReturn }
 }
-
-/** How a return type becomes a serializer. */
-export type SerializerOf = (
-  schema: JsonSchema,
-  defs: Record<string, JsonSchema>,
-  fallback: (value: unknown) => string | undefined,
-) => Serializer | undefined
 
 /** A handler's lifecycle: its stages chained, answering a `Call`. */
 export interface Pipeline {
@@ -83,7 +73,7 @@ export function compilePipeline(handler: Handler, options: PipelineOptions): Pip
   const named = stagesOf(handler, options)
   const websocket = handler.method === 'WEBSOCKET'
   const returns = handler.types?.returns
-  const serialize = returns ? options.serializer?.(returns, options.defs, stringify) : undefined
+  const serialize = returns ? compileSerializer(returns, options.defs, stringify, options.serializers) : undefined
   const check =
     returns && options.checkReturns ? returnCheck(handler, returns, options.defs, options.checkReturns) : undefined
   const last = websocket ? accept(handler) : reply(serialize, check)

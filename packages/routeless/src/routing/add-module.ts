@@ -62,12 +62,7 @@ export function addModule(
   if (typeof exports.renderError === 'function') moduleNode.renderError = exports.renderError as ErrorRenderer
   if (exports.auth !== undefined) {
     const spec = exports.auth as AuthSpec
-    const unknown = unknownAuthKeys(spec)
-    if (unknown.length)
-      throw new RoutelessError(
-        'ROUTELESS_ERR_AUTH_SPEC',
-        `${file} exports auth for ${unknown.join(', ')}, which are not handler methods`,
-      )
+    checkAuthKeys(spec, `${file} exports auth`)
     moduleNode.auth.push(spec)
   }
   const touched = new Set<Endpoint>()
@@ -248,13 +243,18 @@ function allowHeader(methods: Map<string, Handler>): string {
 }
 
 function classGuards(spec: AuthSpec | undefined, name: string, verb: string, where: string): Guard[] {
+  checkAuthKeys(spec, `${where} has static auth`)
+  return guardsFor(spec, name, verb)
+}
+
+/** A start-up error when an `AuthSpec` names keys that are not handler methods (`{ Post: … }`). */
+function checkAuthKeys(spec: AuthSpec | undefined, owner: string): void {
   const unknown = unknownAuthKeys(spec)
   if (unknown.length)
     throw new RoutelessError(
       'ROUTELESS_ERR_AUTH_SPEC',
-      `${where} has static auth for ${unknown.join(', ')}, which are not handler methods`,
+      `${owner} for ${unknown.join(', ')}, which are not handler methods`,
     )
-  return guardsFor(spec, name, verb)
 }
 
 function isClass(value: unknown): value is new () => any {

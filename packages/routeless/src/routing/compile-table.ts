@@ -7,8 +7,9 @@
 import { RoutelessError } from '../base/errors.ts'
 import { aliasKey, writtenSegment } from '../base/naming.ts'
 import type { Signatures } from '../binding/signatures.ts'
-import { compileTypedBinder, type TypeValidators } from '../binding/typed-binder.ts'
-import type { HandlerTypes, JsonSchema } from '../binding/manifest.ts'
+import { compileTypedBinder } from '../binding/typed-binder.ts'
+import type { Validators } from '../binding/validators.ts'
+import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import { findAmbiguity } from './ambiguity.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
@@ -20,8 +21,8 @@ export interface CompileOptions {
   cwd: string
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
-  /** The validators of the handler types, made once for the named types when a handler needs one. */
-  validators: (defs: Record<string, JsonSchema>) => TypeValidators
+  /** The validators of the handlers' types (and their serializers), for the manifest in use (`compile/load.ts`). */
+  validators: (manifest: Manifest) => Promise<Validators>
 }
 
 /** A module and its exports, loaded. */
@@ -60,15 +61,21 @@ export async function loadModules(sources: ModuleSource[], cwd: string): Promise
 }
 
 /** Compiles the route table of `loaded` modules with the handler types `signatures` gives. */
-export function compileRouteTable(loaded: LoadedModule[], signatures: Signatures, options: CompileOptions): RouteTable {
+export async function compileRouteTable(
+  loaded: LoadedModule[],
+  signatures: Signatures,
+  options: CompileOptions,
+): Promise<RouteTable> {
   const { cwd } = options
   const table = new RouteTable()
   table.warnings.push(...signatures.warnings)
   table.defs = signatures.defs as RouteTable['defs']
   table.types = signatures.origin
-  let validators: TypeValidators | undefined
-  const compile = (types: HandlerTypes) =>
-    compileTypedBinder(types, (validators ??= options.validators(signatures.defs)))
+  table.analysed = signatures.analysed
+  const validators = signatures.manifest && (await options.validators(signatures.manifest))
+  table.validators = validators ? validators.origin : undefined
+  table.serializers = validators ? validators.serializers : undefined
+  const compile = (types: HandlerTypes) => (validators ? compileTypedBinder(types, validators) : undefined)
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
     if (unknown.length)

@@ -1,11 +1,11 @@
 /**
  * The route table of a controller tree on a host with a filesystem: the modules found (`discover.ts`) or given,
- * their handler types read from the manifest on disk or the TypeScript analysis (`type-source.ts`), validators
- * compiled by Ajv, and the table compiled (`compile-table.ts`, all a bundle runs).
+ * their handler types read from the manifest on disk or the TypeScript analysis (`type-source.ts`), Ajv's validators
+ * unless others are given, and the table compiled (`compile-table.ts`, all a bundle runs).
  * @module
  */
 import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
-import { TypeValidators } from '../binding/typed-binder.ts'
+import type { Validators } from '../binding/validators.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ModuleSource } from '../base/module-source.ts'
@@ -25,6 +25,16 @@ export interface BuildOptions {
   manifest?: Manifest | string
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
+  /**
+   * The validators of the handlers' types, for the manifest in use (the app's: the generated module, or its source
+   * evaluated at start-up; `compile/load.ts`). Default: Ajv compiling at start-up.
+   */
+  validators?: (manifest: Manifest) => Promise<Validators>
+}
+
+async function ajvValidators(manifest: Manifest): Promise<Validators> {
+  const { TypeValidators } = await import('../binding/ajv.ts')
+  return new TypeValidators(manifest.$defs)
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
@@ -35,6 +45,6 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
   return compileRouteTable(loaded, signatures, {
     cwd,
     auth: options.auth,
-    validators: (defs) => new TypeValidators(defs),
+    validators: options.validators ?? ajvValidators,
   })
 }

@@ -7,6 +7,7 @@ import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
 import type { Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
+import type { SerializerFactory } from '../binding/serializer.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
@@ -137,6 +138,15 @@ export class RouteTable {
   defs: Record<string, Record<string, unknown>> = {}
   /** Where the handler types came from: the manifest, a fresh analysis, or nowhere (names only). */
   types: Signatures['origin'] = 'none'
+  /** The controller files whose types this build analysed (the stale ones; the others came from the manifest). */
+  analysed: string[] = []
+  /**
+   * Where the validators of the handler types came from: the module `routeless build` generated (`generated`), the
+   * same source evaluated at start-up (`evaluated`), Ajv at start-up (`ajv`); undefined when no types were read.
+   */
+  validators: 'generated' | 'evaluated' | 'ajv' | undefined = undefined
+  /** The return types' serializer factories generated with the validators (`binding/serializer.ts`). */
+  serializers: Record<string, SerializerFactory | null> | undefined = undefined
 
   /** Every listed path of every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {

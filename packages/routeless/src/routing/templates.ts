@@ -13,7 +13,7 @@ export interface Templates {
   paths: string[]
 }
 
-/** `h`'s templates, as `routeless openapi` lists its paths (`tooling/openapi.ts`). */
+/** `h`'s templates: the paths `routeless openapi` lists for it (`tooling/openapi.ts` takes them from here). */
 export function templatesOf(h: Handler): Templates {
   const { min, max, names } = h.signature
   const from = Math.max(min, h.captures)

@@ -35,6 +35,8 @@ export function explain(table: RouteTable, method: string, target: string): Expl
       ]
       if (h.guards.length) lines.push(`  guards         ${h.guards.length} (auth) run before the handler`)
       if (h.before) lines.push(`  before()       runs before the handler`)
+      const binding = bindingOf(h, table)
+      if (binding) lines.push(`  binding        ${binding}`)
       return { status: 200, lines }
     }
     case 'options':
@@ -60,6 +62,19 @@ export function explain(table: RouteTable, method: string, target: string): Expl
     case 'not-found':
       return { status: 404, lines: [`${upper} ${pathname} → 404: ${notFoundHint(table, upper, pathname)}`] }
   }
+}
+
+/** How a handler's arguments are checked, and whether that check is generated code (`compile/`). */
+function bindingOf(h: Handler, table: RouteTable): string | undefined {
+  if (h.binder)
+    return 'static params (Standard Schema or hand schemas): called through their own validators, not compiled'
+  if (!h.typed) return undefined
+  const from = {
+    generated: 'generated ahead of time (.routeless/app.mjs)',
+    evaluated: 'generated at start-up (no fresh routeless build)',
+    ajv: 'compiled by Ajv at start-up',
+  }
+  return `the TypeScript types; validators ${table.validators ? from[table.validators] : 'none'}`
 }
 
 /**

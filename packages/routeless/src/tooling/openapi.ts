@@ -7,6 +7,7 @@ import { JS_MARK, JSON_MARK } from '../binding/manifest.ts'
 import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from '../binding/standard-schema.ts'
 import { MEDIA_TYPES } from '../lifecycle/body.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
+import { templatesOf } from '../routing/templates.ts'
 import { STATUS_TEXT } from '../base/errors.ts'
 
 export interface OpenAPIInfo {
@@ -83,26 +84,13 @@ interface PathParam {
  * sub-resource's path already names its captured parameters (`/glossaries/{id}/entries`); the others follow it.
  */
 function pathVariants(h: Handler): { path: string; params: PathParam[] }[] {
-  const { min, max, names } = h.signature
-  const from = Math.max(min, h.captures)
-  const upper = Number.isFinite(max) ? max : from + 1
-  const base = h.path === '/' ? '' : h.path
-  const out: { path: string; params: PathParam[] }[] = []
-  for (let n = from; n <= upper; n++) {
-    const params = names
-      .slice(0, n)
-      .map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? typedArg(h, i) ?? { type: 'string' } }))
-    out.push({
-      path:
-        base +
-          params
-            .slice(h.captures)
-            .map((p) => `/{${p.name}}`)
-            .join('') || '/',
-      params,
-    })
-  }
-  return out
+  const { from, paths } = templatesOf(h)
+  return paths.map((path, k) => ({
+    path,
+    params: h.signature.names
+      .slice(0, from + k)
+      .map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? typedArg(h, i) ?? { type: 'string' } })),
+  }))
 }
 
 function operation(

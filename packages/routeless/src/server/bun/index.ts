@@ -8,7 +8,15 @@ import { HttpError } from '../../base/errors.ts'
 import { fromRequest } from '../../lifecycle/request.ts'
 import { errorResponse, toFetchResponse } from '../../lifecycle/response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
-import { DRAIN_TIMEOUT, Shutdown, type RunningServer, type Servable, type ServeOptions } from '../shared/serving.ts'
+import {
+  addressInUse,
+  DRAIN_TIMEOUT,
+  running,
+  Shutdown,
+  type RunningServer,
+  type Servable,
+  type ServeOptions,
+} from '../shared/serving.ts'
 import { bunRuntime, type BunServer } from './bun-types.ts'
 import { upgrade, wantsUpgrade, websocketHandlers, type SocketData } from './websocket.ts'
 
@@ -55,18 +63,10 @@ export async function serve(app: Servable, options: BunServeOptions = {}): Promi
     })
   } catch (error) {
     const code = (error as { code?: string }).code
-    if (code === 'EADDRINUSE')
-      throw Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
+    if (code === 'EADDRINUSE') throw addressInUse(host, port)
     throw error
   }
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${server.port}`,
-    port: server.port,
-    get draining() {
-      return shutdown.draining
-    },
-    close: (closeOptions) => shutdown.close(closeOptions),
-  }
+  return running(host, server.port, shutdown)
 }
 
 /** Stops listening now, lets what is in flight finish, and cuts what is left at `timeout`. */

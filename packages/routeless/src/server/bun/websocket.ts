@@ -1,5 +1,6 @@
 /** Internal: WebSocket upgrades on Bun.serve, decided by `Application.upgrade`. */
 import { runSocketHandler, type Socket, type SocketHandlers, type UpgradingApp } from '../../lifecycle/websocket.ts'
+import { MAX_MESSAGE, SOCKET_IDLE } from '../shared/serving.ts'
 import type { BunServeOptions, BunServer, BunWebSocket } from './bun-types.ts'
 
 export interface SocketData {
@@ -34,12 +35,12 @@ export async function upgrade(
 /** Bun.serve's `websocket` option: frames routed to the handlers the app returned. */
 export function websocketHandlers(
   app: UpgradingApp,
-  maxPayload = 1024 * 1024,
+  maxPayload = MAX_MESSAGE,
 ): BunServeOptions<SocketData>['websocket'] {
   const onError = (error: unknown) => app.socketError?.(error)
   return {
     maxPayloadLength: maxPayload,
-    idleTimeout: 120,
+    idleTimeout: SOCKET_IDLE,
     open(ws) {
       const socket = (ws.data.socket = wrap(ws))
       const open = ws.data.handlers.open

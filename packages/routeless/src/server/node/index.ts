@@ -10,10 +10,12 @@ import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
 import { HttpError } from '../../base/errors.ts'
 import { attachWebSockets } from './websocket.ts'
 import {
+  addressInUse,
   DRAIN_TIMEOUT,
   IDLE_GRACE,
   LINGER_BYTES,
   LINGER_TIME,
+  running,
   Shutdown,
   type RunningServer,
   type Servable,
@@ -82,14 +84,7 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
       : undefined
   await listen(server, host, options.port ?? 8000)
   const port = (server.address() as AddressInfo).port
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    port,
-    get draining() {
-      return shutdown.draining
-    },
-    close: (closeOptions) => shutdown.close(closeOptions),
-  }
+  return running(host, port, shutdown)
 }
 
 /**
@@ -164,11 +159,7 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening)
-      reject(
-        error.code === 'EADDRINUSE'
-          ? Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
-          : error,
-      )
+      reject(error.code === 'EADDRINUSE' ? addressInUse(host, port) : error)
     }
     const onListening = () => {
       server.off('error', onError)

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream'
 import type { RawData, WebSocket, WebSocketServer } from 'ws'
 import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
+import { MAX_MESSAGE } from '../shared/serving.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorResponse } from '../../lifecycle/response.ts'
 import { runSocketHandler, type Socket } from '../../lifecycle/websocket.ts'
@@ -14,7 +15,7 @@ const HEARTBEAT_MS = 60_000
 const MAX_BUFFERED = 16 * 1024 * 1024
 
 /** Answers `upgrade` events of `server`; returns the set of open sockets (closed by `close()` on shutdown). */
-export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload = 1024 * 1024): { close(): void } {
+export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload = MAX_MESSAGE): { close(): void } {
   // `ws` is imported at the first upgrade accepted: a server no WebSocket client reaches never loads it.
   let wss: WebSocketServer | undefined
   const sockets = async () => {

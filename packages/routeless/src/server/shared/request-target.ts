@@ -70,8 +70,7 @@ function utf8Escape(ch: string): string {
 function absolutePath(raw: string): string | undefined {
   const from = schemeEnd(raw)
   if (from < 0) return undefined
-  let end = from
-  while (end < raw.length && raw[end] !== '/' && raw[end] !== '?' && raw[end] !== '#') end++
+  const end = authorityEnd(raw, from)
   if (end === from || raw.slice(from, end).includes('@')) return undefined // no host, or user info (RFC 9110 §4.2.4)
   const rest = raw.slice(end)
   return rest.startsWith('/') ? rest : `/${rest}`
@@ -87,10 +86,14 @@ function schemeEnd(raw: string): number {
 export function authorityOf(raw: string): string | undefined {
   if (raw.charCodeAt(0) === 47) return undefined
   const from = schemeEnd(raw)
-  if (from < 0) return undefined
+  return from < 0 ? undefined : raw.slice(from, authorityEnd(raw, from))
+}
+
+/** Where the authority that starts at `from` ends: at the first `/`, `?` or `#`, or at the end of `raw`. */
+function authorityEnd(raw: string, from: number): number {
   let end = from
   while (end < raw.length && raw[end] !== '/' && raw[end] !== '?' && raw[end] !== '#') end++
-  return raw.slice(from, end)
+  return end
 }
 
 /** The `Allow` of `OPTIONS *`: every method some controller answers, HEAD with GET, and OPTIONS. */

@@ -63,6 +63,11 @@ export const LINGER_TIME = 5000
 /** …and at most this many bytes read and dropped. */
 export const LINGER_BYTES = 16 * 1024 * 1024
 
+/** The largest WebSocket message the servers take by default, in bytes. */
+export const MAX_MESSAGE = 1024 * 1024
+/** How long a silent WebSocket stays open where the server closes idle ones (uWS, Bun), in seconds. */
+export const SOCKET_IDLE = 120
+
 /** How long `close()` waits for in-flight requests by default, in ms. */
 export const DRAIN_TIMEOUT = 10_000
 
@@ -109,6 +114,23 @@ export class Shutdown {
     this.deadline = Date.now() + delay
     this.timer = setTimeout(() => this.go?.(), delay)
   }
+}
+
+/** The handle a server returns once it listens on `port`: its URL (an IPv6 host in brackets) and its stop. */
+export function running(host: string, port: number, shutdown: Shutdown): RunningServer {
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    get draining() {
+      return shutdown.draining
+    },
+    close: (options) => shutdown.close(options),
+  }
+}
+
+/** A port another process holds, as every server reports it (`code: 'EADDRINUSE'`, as node:http's error). */
+export function addressInUse(host: string, port: number): Error {
+  return Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
 }
 
 function checkDelay(delay: number, name: string): void {

@@ -13,10 +13,12 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Application } from '../../app/application.ts'
 import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import {
+  addressInUse,
   DRAIN_TIMEOUT,
   IDLE_GRACE,
   LINGER_BYTES,
   LINGER_TIME,
+  running,
   Shutdown,
   type RunningServer,
   type ServeOptions,
@@ -113,14 +115,7 @@ export async function serve(app: Servable, options: UwsServeOptions = {}): Promi
   if (!socket) throw await listenError(host, options.port ?? 8000)
   server.listenSocket = socket
   const port = uws.us_socket_local_port(socket as never)
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    port,
-    get draining() {
-      return shutdown.draining
-    },
-    close: (closeOptions) => shutdown.close(closeOptions),
-  }
+  return running(host, port, shutdown)
 }
 
 /** uWS only says that listening failed: ask the OS why, the way node:http would report it. */
@@ -130,8 +125,7 @@ async function listenError(host: string, port: number): Promise<Error> {
     probe.once('error', resolve)
     probe.listen(port, host, () => probe.close(() => resolve(undefined)))
   })
-  if (error?.code === 'EADDRINUSE')
-    return Object.assign(new Error(`Port ${port} on ${host} is already in use`), { code: 'EADDRINUSE' })
+  if (error?.code === 'EADDRINUSE') return addressInUse(host, port)
   if (error) return error
   return new Error(`uWebSockets.js could not listen on ${host}:${port}`)
 }

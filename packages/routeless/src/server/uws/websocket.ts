@@ -2,6 +2,7 @@
 import type { WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js'
 import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
+import { MAX_MESSAGE, SOCKET_IDLE } from '../shared/serving.ts'
 import { errorReply } from '../../lifecycle/response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { runSocketHandler, type Socket, type SocketHandlers } from '../../lifecycle/websocket.ts'
@@ -14,11 +15,11 @@ interface SocketData {
 }
 
 /** The `ws('/*', …)` behaviour: upgrade through the app, then route frames to the handlers it returned. */
-export function websocketBehavior(app: UpgradingApp, maxPayload = 1024 * 1024): WebSocketBehavior<SocketData> {
+export function websocketBehavior(app: UpgradingApp, maxPayload = MAX_MESSAGE): WebSocketBehavior<SocketData> {
   const onError = (error: unknown) => app.socketError?.(error)
   return {
     maxPayloadLength: maxPayload,
-    idleTimeout: 120,
+    idleTimeout: SOCKET_IDLE,
     upgrade: (res, req, context) => {
       // uWS's request object lives only during this callback: read everything now.
       const headers = new Headers()

@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:instructions`: instructions per request, counted by valgrind (callgrind), for routeless and its peers
+ * in one process each. Instruction counts do not depend on what else the machine is doing (two runs agree within a
+ * fraction of a percent on a busy machine), so they decide changes below a microsecond where wall time cannot.
+ *
+ * Method: every peer runs in its own `valgrind --tool=callgrind node --single-threaded` (one thread: V8 compiles and
+ * collects garbage on the main thread, so the count is repeatable). The process answers each workload once and
+ * checks the answer, then sends N requests, then 2N more, one at a time. Between the phases it calls
+ * `process.memoryUsage.rss()`, and callgrind dumps its counter before each such call (`--dump-before=
+ * uv_resident_set_memory`), so the process reports what it counted after N requests and after 3N: the difference,
+ * divided by 2N, is the instructions per request with start-up and warm-up cancelled — the same figure as one run of
+ * N requests against one of 3N, in one process.
+ *
+ * Two families, each compared within itself only:
+ * - fetch: the `Request → Response` path without a server: routeless's `app.fetch`, Hono's `app.fetch` and a
+ *   hand-routed Fetch handler (bench/servers/_fetch-raw.mjs); each request is a new `Request`, the body is read.
+ * - socket: node:http and uWebSockets.js servers listening on loopback, driven by a raw-socket client in the same
+ *   process, one keep-alive connection, one request at a time: raw node:http, routeless/node, Fastify, Hono
+ *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
+ *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
+ *
+ * Options: --requests=200 (N) --peers=a,b --workloads=hello,params,echo,realistic --no-build --json
+ *          (--report=saved.json re-renders the table of a --json run)
+ * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { accountOrders, BENCH_TOKEN, echoParams, HELLO } from './servers/_workloads.mjs'
+
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const ROOT = path.join(HERE, '..')
+
+/** 1 KiB of JSON: the body of the echo workload (as bench/run.mjs's ECHO_BODY, built the same way). */
+const ECHO_BODY = (() => {
+  const value = { id: 123, name: 'routeless', tags: ['a', 'b', 'c'], items: [] }
+  let s = ''
+  for (let i = 0; (s = JSON.stringify(value)).length < 1000; i++) value.items.push({ n: i, ok: i % 2 === 0 })
+  value.pad = 'x'.repeat(1024 - s.length - ',"pad":""'.length)
+  return JSON.stringify(value)
+})()
+
+/** The workloads of `npm run bench`: method, path, headers, body and the answer expected. */
+export const WORKLOADS = {
+  hello: { method: 'GET', path: '/hello', expect: HELLO },
+  params: { method: 'GET', path: '/users/123/posts/456?x=1', expect: JSON.stringify(echoParams('123', '456', '1')) },
+  echo: { method: 'POST', path: '/echo', type: 'application/json', body: ECHO_BODY, expect: ECHO_BODY },
+  realistic: {
+    method: 'GET',
+    path: '/accounts/42/orders?limit=3',
+    authorization: `Bearer ${BENCH_TOKEN}`,
+    expect: JSON.stringify(accountOrders(42, 3)),
+  },
+}
+
+export const PEERS = {
+  'routeless-fetch': { family: 'fetch', label: 'routeless app.fetch' },
+  'hono-fetch': { family: 'fetch', label: 'Hono app.fetch' },
+  'fetch-raw': { family: 'fetch', label: 'hand-routed Fetch handler' },
+  'node-raw': { family: 'socket', label: 'raw node:http' },
+  'routeless-node': { family: 'socket', label: 'routeless/node' },
+  fastify: { family: 'socket', label: 'Fastify' },
+  'hono-node': { family: 'socket', label: 'Hono (@hono/node-server)' },
+  'uws-raw': { family: 'socket', label: 'raw uWS' },
+  'routeless-uws': { family: 'socket', label: 'routeless/uws' },
+}
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
+const requests = Number(args.requests ?? 200)
+const workloads = (args.workloads ?? Object.keys(WORKLOADS).join(',')).split(',')
+for (const w of workloads) if (!(w in WORKLOADS)) throw new Error(`unknown workload ${w}`)
+
+// --- the parent: one valgrind per peer, the table ----------------------------------------------------------------
+
+async function parent() {
+  if (args.report) {
+    // Re-render a saved run (its --json output).
+    const saved = JSON.parse(readFileSync(args.report, 'utf8'))
+    return void process.stdout.write(table(saved.results, Object.keys(saved.results), saved.requests))
+  }
+  const peers = (args.peers ?? Object.keys(PEERS).join(',')).split(',')
+  for (const p of peers) if (!(p in PEERS)) throw new Error(`unknown peer ${p}`)
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' })
+  } catch {
+    throw new Error('valgrind is required (apt-get install valgrind)')
+  }
+  if (!('no-build' in args))
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+  const results = {}
+  for (const peer of peers) {
+    const started = Date.now()
+    results[peer] = await count(peer)
+    const seconds = ((Date.now() - started) / 1000).toFixed(0)
+    const line = Object.entries(results[peer]).map(
+      ([w, r]) =>
+        `${w} ${kilo(r.instructions)} (compiler ${kilo(r.compile)}, GC ${kilo(r.gc)}, the first N ${kilo(r.first)})`,
+    )
+    process.stderr.write(`${peer}: ${line.join('; ')} (${seconds} s)\n`)
+  }
+  if ('json' in args) return void process.stdout.write(`${JSON.stringify({ requests, results }, null, 2)}\n`)
+  process.stdout.write(table(results, peers))
+}
+
+/** Runs `peer` under callgrind; resolves with { workload: instructions per request }. */
+async function count(peer) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'routeless-instructions-'))
+  try {
+    const command = [
+      '--tool=callgrind',
+      '--dump-before=uv_resident_set_memory',
+      `--callgrind-out-file=${path.join(dir, 'cg.out')}`,
+      process.execPath,
+      '--single-threaded',
+      '--expose-gc',
+      fileURLToPath(import.meta.url),
+      `--child=${peer}`,
+      `--requests=${requests}`,
+      `--workloads=${workloads.join(',')}`,
+    ]
+    const child = spawn('valgrind', command, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const code = await new Promise((resolve) => child.on('exit', resolve))
+    if (code !== 0) throw new Error(`${peer}: valgrind exited ${code}: ${err.slice(-2000)}`)
+    // cg.out.1 is the start-up, then each workload's N requests and its 2N requests; cg.out is the exit.
+    const dumps = readdirSync(dir)
+      .map((f) => /^cg\.out\.(\d+)$/.exec(f))
+      .filter(Boolean)
+      .sort((a, b) => Number(a[1]) - Number(b[1]))
+      .map((m) => path.join(dir, m[0]))
+    if (dumps.length !== 1 + 2 * workloads.length)
+      throw new Error(
+        `${peer}: ${dumps.length} dumps, expected ${1 + 2 * workloads.length} (who else asked for the RSS?)`,
+      )
+    const start = split(dumps[0]).total
+    process.stderr.write(`${peer}: start-up ${(start / 1e9).toFixed(2)} G instructions\n`)
+    const out = {}
+    workloads.forEach((w, i) => {
+      const { total, compile, gc } = split(dumps[2 + 2 * i])
+      const per = (n) => n / (2 * requests)
+      out[w] = {
+        instructions: per(total - compile),
+        compile: per(compile),
+        gc: per(gc),
+        first: split(dumps[1 + 2 * i]).total / requests,
+      }
+    })
+    return out
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * A dump's total, and the part of it V8's compilers took (the runtime's Compile* entries, inclusive: optimising a hot
+ * function is start-up paid late, and where it lands depends on N) and garbage collection (counted, shown apart).
+ */
+function split(file) {
+  const total = Number(/^totals: (\d+)$/m.exec(readFileSync(file, 'utf8'))[1])
+  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
+  let compile = 0
+  let gc = 0
+  for (const m of annotated.matchAll(
+    /^\s*([\d,]+) .*?:v8::internal::(Runtime_Compile\w*|Runtime_InstallBaselineCode|Heap::CollectGarbage)\(/gm,
+  )) {
+    const n = Number(m[1].replaceAll(',', ''))
+    if (m[2].startsWith('Heap')) gc += n
+    else compile += n
+  }
+  return { total, compile, gc }
+}
+
+const kilo = (n) => (n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`)
+const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`)
+
+/** One Markdown table per family: instructions per request, then routeless's count over each peer's. */
+export function table(results, peers = Object.keys(results), n = requests) {
+  const out = [
+    `Instructions per request (callgrind, node --single-threaded, N = ${n}: (count at 3N − count at N) ÷ 2N,`,
+    'V8 optimising compiler excluded, garbage collection included)',
+    '',
+  ]
+  const ours = { fetch: 'routeless-fetch', socket: 'routeless-node' }
+  for (const family of ['fetch', 'socket']) {
+    const here = peers.filter((p) => PEERS[p].family === family)
+    if (!here.length) continue
+    const others = here.filter((p) => !p.startsWith('routeless'))
+    const against = (p) => (p === 'uws-raw' ? 'routeless-uws' : ours[family])
+    const ratios = others.filter((p) => here.includes(against(p)))
+    const row = (cells) => `| ${cells.join(' | ')} |`
+    out.push(
+      row([
+        family,
+        ...here.map((p) => PEERS[p].label),
+        ...ratios.map((p) => `${PEERS[against(p)].label} ÷ ${PEERS[p].label}`),
+      ]),
+      row(['---', ...[...here, ...ratios].map(() => '---:')]),
+    )
+    const instructions = (p, w) => results[p][w]?.instructions
+    for (const w of Object.keys(WORKLOADS).filter((w) => here.some((p) => results[p][w])))
+      out.push(
+        row([
+          w,
+          ...here.map((p) => kilo(instructions(p, w))),
+          ...ratios.map((p) => ratio(instructions(against(p), w), instructions(p, w))),
+        ]),
+      )
+    out.push('')
+  }
+  return `${out.join('\n')}\n`
+}
+
+// --- the child: one peer, the phases ------------------------------------------------------------------------------
+
+async function child(peer) {
+  const send = PEERS[peer].family === 'fetch' ? await fetchPeer(peer) : await socketPeer(peer)
+  for (const w of workloads) {
+    const body = await send(WORKLOADS[w])
+    if (JSON.stringify(JSON.parse(body)) !== JSON.stringify(JSON.parse(WORKLOADS[w].expect)))
+      throw new Error(`${peer} answers ${w} with ${body.slice(0, 200)}`)
+  }
+  const mark = () => process.memoryUsage.rss() // callgrind dumps its counter before this (--dump-before)
+  mark()
+  for (const w of workloads) {
+    const workload = WORKLOADS[w]
+    for (let i = 0; i < requests; i++) await send(workload)
+    globalThis.gc() // the measured phase starts from a collected heap (counted in the phase before)
+    mark()
+    for (let i = 0; i < 2 * requests; i++) await send(workload)
+    mark()
+  }
+  process.exit(0)
+}
+
+/** A Fetch handler: `send(workload)` makes a new `Request`, answers it, reads the body as text. */
+async function fetchPeer(peer) {
+  let handler
+  if (peer === 'routeless-fetch') {
+    const { createApp } = await import('routeless')
+    const app = await createApp(path.join(HERE, 'controllers'))
+    handler = (request) => app.fetch(request)
+  } else if (peer === 'hono-fetch') {
+    const { app } = await import('./servers/_hono-app.mjs')
+    handler = (request) => app.fetch(request)
+  } else handler = (await import('./servers/_fetch-raw.mjs')).fetchRaw
+  const encoder = new TextEncoder()
+  return async (w) => {
+    const headers = {}
+    if (w.type) headers['content-type'] = w.type
+    if (w.authorization) headers.authorization = w.authorization
+    const body = w.body === undefined ? undefined : encoder.encode(w.body)
+    if (body) headers['content-length'] = String(body.byteLength)
+    const response = await handler(new Request(`http://127.0.0.1:3000${w.path}`, { method: w.method, headers, body }))
+    const text = await response.text()
+    if (response.status !== 200) throw new Error(`${peer}: ${w.path} answered ${response.status} ${text}`)
+    return text
+  }
+}
+
+/** A server on loopback in this process: `send(workload)` writes the raw request, resolves with the answer's body. */
+async function socketPeer(peer) {
+  const port = await listen(peer)
+  const socket = net.connect(port, '127.0.0.1')
+  socket.setNoDelay(true)
+  socket.setEncoding('latin1')
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject))
+  let buffered = ''
+  let waiting
+  socket.on('error', (error) => waiting?.reject(error))
+  socket.on('data', (data) => {
+    buffered += data
+    const end = buffered.indexOf('\r\n\r\n')
+    if (end < 0 || !waiting) return
+    const head = buffered.slice(0, end)
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head)
+    let body
+    let rest
+    if (length) {
+      if (buffered.length < end + 4 + Number(length[1])) return
+      body = buffered.slice(end + 4, end + 4 + Number(length[1]))
+      rest = buffered.slice(end + 4 + Number(length[1]))
+    } else if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+      const last = buffered.indexOf('0\r\n\r\n', end + 4)
+      if (last < 0) return
+      body = dechunk(buffered.slice(end + 4, last))
+      rest = buffered.slice(last + 5)
+    } else throw new Error(`${peer}: an answer without length: ${head}`)
+    buffered = rest
+    const { resolve, reject } = waiting
+    waiting = undefined
+    if (!head.startsWith('HTTP/1.1 200')) reject(new Error(`${peer}: ${head}`))
+    else resolve(Buffer.from(body, 'latin1').toString('utf8'))
+  })
+  const raw = new Map()
+  return (w) => {
+    let request = raw.get(w)
+    if (!request) {
+      const body = w.body ?? ''
+      request =
+        `${w.method} ${w.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        (w.authorization ? `Authorization: ${w.authorization}\r\n` : '') +
+        (w.type ? `Content-Type: ${w.type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '') +
+        `\r\n${body}`
+      raw.set(w, request)
+    }
+    return new Promise((resolve, reject) => {
+      waiting = { resolve, reject }
+      socket.write(request, 'latin1')
+    })
+  }
+}
+
+function dechunk(text) {
+  let out = ''
+  for (let i = 0; i < text.length; ) {
+    const eol = text.indexOf('\r\n', i)
+    const size = Number.parseInt(text.slice(i, eol), 16)
+    out += text.slice(eol + 2, eol + 2 + size)
+    i = eol + 2 + size + 2
+  }
+  return out
+}
+
+/** Starts `peer` on a free loopback port in this process; resolves with the port. */
+async function listen(peer) {
+  const controllers = path.join(HERE, 'controllers')
+  if (peer === 'node-raw') {
+    const { nodeRawHandler } = await import('./servers/_node-raw-handler.mjs')
+    const server = createServer(nodeRawHandler)
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return server.address().port
+  }
+  if (peer === 'fastify') {
+    const { fastifyApp } = await import('./servers/_fastify-app.mjs')
+    const app = fastifyApp()
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return app.server.address().port
+  }
+  if (peer === 'hono-node') {
+    const { serve } = await import('@hono/node-server')
+    const { app } = await import('./servers/_hono-app.mjs')
+    return new Promise((resolve) => serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (i) => resolve(i.port)))
+  }
+  if (peer === 'uws-raw') {
+    const { default: uWS } = await import('uWebSockets.js')
+    const { uwsRawApp } = await import('./servers/_uws-raw-app.mjs')
+    return new Promise((resolve) =>
+      uwsRawApp().listen('127.0.0.1', 0, (socket) => resolve(uWS.us_socket_local_port(socket))),
+    )
+  }
+  const { createApp } = await import('routeless')
+  const app = await createApp(controllers)
+  const { serve } = await import(peer === 'routeless-uws' ? 'routeless/uws' : 'routeless/node')
+  return (await serve(app, { host: '127.0.0.1', port: 0 })).port
+}
+
+if (args.child) await child(args.child)
+else if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await parent()

@@ -1,0 +1,64 @@
+/**
+ * The generated module's shape, and how a caller knows it still describes the app. `routeless build` writes it
+ * beside the manifest (`.routeless/app.mjs`; `generate.ts` makes its text):
+ *
+ * ```js
+ * // routeless build: … Generated from .routeless/manifest.json; do not edit.
+ * export const routeless = '0.1.0'          // the version that wrote it
+ * export const manifest = 'fnv1a:…'          // manifestKey() of the manifest it was generated from
+ * export function create(rt) {               // rt: RUNTIME from compile/runtime.ts
+ *   …                                        // Ajv's standalone validators, helpers taken from rt
+ *   return {
+ *     validators: { '<schema JSON>': validate, … },    // Ajv's ValidateFunction: errors in .errors
+ *     serializers: { '<return type JSON>': function (M, fb, str, iso, MAX_DEPTH, DJ) { … } | null, … },
+ *   }
+ * }
+ * ```
+ *
+ * The module imports nothing; its caller hands it the helpers. A module is used only when both keys match
+ * (`isFresh`); otherwise the same source is generated and evaluated in memory at start-up.
+ * @module
+ */
+import type { Manifest } from '../binding/manifest.ts'
+import type { SerializerFactory } from '../binding/serializer.ts'
+import type { ValidateFunction } from '../binding/validators.ts'
+import { VERSION } from '../base/version.ts'
+import type { Runtime } from './runtime.ts'
+
+/** What `create(rt)` returns. */
+export interface CompiledApp {
+  /** Ajv's validators of every schema a handler's binder checks, by `schemaKey`. */
+  validators: Record<string, ValidateFunction>
+  /** The serializer factory of every return type, by `schemaKey` (`null`: none helps; `binding/serializer.ts`). */
+  serializers: Record<string, SerializerFactory | null>
+}
+
+/** The generated module, as `import * as compiled from './.routeless/app.mjs'` sees it. */
+export interface CompiledModule {
+  routeless: string
+  manifest: string
+  create(rt: Runtime): CompiledApp
+}
+
+/** The key of a manifest's content (FNV-1a, 2×32 bits, of its JSON text: no `node:crypto` needed). */
+export function manifestKey(manifest: Manifest): string {
+  const text = JSON.stringify(manifest)
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995)
+  }
+  return `fnv1a:${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`
+}
+
+/** True when `module` was generated from `manifest` by this version of routeless. */
+export function isFresh(module: Partial<CompiledModule> | undefined, manifest: Manifest): module is CompiledModule {
+  return (
+    module !== undefined &&
+    module.routeless === VERSION &&
+    typeof module.create === 'function' &&
+    module.manifest === manifestKey(manifest)
+  )
+}

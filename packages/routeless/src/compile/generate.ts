@@ -1,0 +1,63 @@
+/**
+ * `routeless build`'s generator: the manifest becomes the module `app-module.ts` describes (its text), or the body
+ * of its `create` alone, which start-up evaluates in memory when no fresh module was built. One generator, two
+ * moments: both are the same source.
+ * @module
+ */
+import type { HandlerTypes, JsonSchema, Manifest } from '../binding/manifest.ts'
+import { SERIALIZER_PARAMETERS, serializerSource } from '../binding/serializer.ts'
+import { schemaKey } from '../binding/validators.ts'
+import { VERSION } from '../base/version.ts'
+import { manifestKey, type CompiledApp } from './app-module.ts'
+import type { Runtime } from './runtime.ts'
+import { schemasOf, validatorsSource } from './validators.ts'
+
+/** The body of `create(rt)`. */
+export function createSource(manifest: Manifest): string {
+  const handlers = Object.values(manifest.handlers)
+  const schemas = schemasOf(handlers, manifest.$defs)
+  return [
+    validatorsSource(schemas, manifest.$defs),
+    serializersSource(handlers, manifest.$defs),
+    'return { validators, serializers }',
+  ].join('\n')
+}
+
+/**
+ * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type (`null`: the
+ * type says too little for one, `JSON.stringify`-like writing it is).
+ */
+function serializersSource(handlers: HandlerTypes[], defs: Record<string, JsonSchema>): string {
+  const seen = new Set<string>()
+  const entries: string[] = []
+  for (const { returns } of handlers) {
+    const key = returns && schemaKey(returns)
+    if (!key || seen.has(key)) continue
+    seen.add(key)
+    const source = serializerSource(returns, defs)
+    entries.push(
+      source === undefined
+        ? `  ${JSON.stringify(key)}: null,`
+        : `  ${JSON.stringify(key)}: function (${SERIALIZER_PARAMETERS.join(', ')}) {\n${source}\n},`,
+    )
+  }
+  return `const serializers = {\n${entries.join('\n')}\n}`
+}
+
+/** The module `routeless build` writes beside the manifest. */
+export function moduleSource(manifest: Manifest, from = '.routeless/manifest.json'): string {
+  return [
+    `// routeless build: the handlers' validators and serializers as code. Generated from ${from.replace(/\n/g, ' ')}; do not edit.`,
+    `export const routeless = ${JSON.stringify(VERSION)}`,
+    `export const manifest = ${JSON.stringify(manifestKey(manifest))}`,
+    'export function create(rt) {',
+    createSource(manifest),
+    '}',
+    '',
+  ].join('\n')
+}
+
+/** The same source, evaluated in memory (development, `--watch`, no build or a stale one). */
+export function evaluate(manifest: Manifest, rt: Runtime): CompiledApp {
+  return new Function('rt', createSource(manifest))(rt) as CompiledApp
+}

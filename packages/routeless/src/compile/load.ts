@@ -1,0 +1,33 @@
+/**
+ * Start-up's choice of validators: the generated module's when it is fresh (no Ajv, no `new Function`), else the same
+ * source generated and evaluated in memory (development, `--watch`, no build).
+ * @module
+ */
+import type { Manifest } from '../binding/manifest.ts'
+import type { Validators } from '../binding/validators.ts'
+import { isFresh, type CompiledModule } from './app-module.ts'
+import { CompiledValidators, RUNTIME } from './runtime.ts'
+
+/** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
+export interface CompiledSource {
+  module?: Partial<CompiledModule>
+  /** The app's `manifest` option: a path (default `.routeless/manifest.json`), whose `app.mjs` is read; or an object. */
+  manifest?: Manifest | string
+  cwd?: string
+}
+
+/** How the route table gets its validators (`BuildOptions.validators`), from `source`. */
+export function compiledValidators(source: CompiledSource): (manifest: Manifest) => Promise<Validators> {
+  return async (manifest) => {
+    let module = source.module
+    if (module === undefined && typeof source.manifest !== 'object')
+      module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
+    if (isFresh(module, manifest)) {
+      const made = module.create(RUNTIME)
+      return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
+    }
+    const { evaluate } = await import('./generate.ts')
+    const made = evaluate(manifest, RUNTIME)
+    return new CompiledValidators('evaluated', manifest.$defs, made.validators, made.serializers)
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The signature analysis on both TypeScripts: the native checker of TypeScript 7 (the repository's `typescript`) and
+ * the classic compiler API of TypeScript 5.9 (the `typescript-classic` alias devDependency) write the same manifest
+ * for every fixture tree and every example's controllers.
+ *
+ * One difference is allowed, and normalised before comparing: the ORDER of an object's properties (the keys of
+ * `properties`, the entries of `required`) where the checker merges several declarations — an interface that extends
+ * another, an intersection, an object spread of a union. TypeScript 7 lists an extended interface's inherited members
+ * and a spread's members in another order than 5.9; the properties and their schemas are the same, so the same
+ * requests pass and fail (a 400 that lists several fields lists them in that order). Union members are ordered by
+ * routeless itself (`type-schema.ts`), so enums and `anyOf` are compared as they are.
+ */
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { collectSources } from '../../packages/routeless/src/app/options.ts'
+import { analyze, loadTypeScript } from '../../packages/routeless/src/binding/analyze.ts'
+import type { Manifest } from '../../packages/routeless/src/binding/manifest.ts'
+import { propertyOrderFree } from '../_property-order.ts'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** [cwd, prefix] of every tree: the fixtures (from the repository root, as the tests serve them), then the examples. */
+const trees: [string, string][] = [
+  ...readdirSync(path.join(ROOT, 'test/fixtures')).map((d): [string, string] => [ROOT, `test/fixtures/${d}`]),
+  ...readdirSync(path.join(ROOT, 'examples')).map((e): [string, string] => [
+    path.join(ROOT, 'examples', e),
+    'controllers',
+  ]),
+]
+
+/** A manifest less what names its writer (`typescript`, and `analyzer`: the cache key includes the version). */
+const comparable = (m: Manifest) => propertyOrderFree({ ...m, typescript: undefined, analyzer: undefined })
+
+describe('the analysis on TypeScript 7 (native) and 5.9 (classic)', { timeout: 120_000 }, async () => {
+  const native = await loadTypeScript(ROOT)
+  const classic = await loadTypeScript(ROOT, 'typescript-classic')
+
+  it('loads the backend each version needs', () => {
+    expect(native?.backend).toBe('native')
+    expect(native?.version).toMatch(/^7\./)
+    expect(classic?.backend).toBe('classic')
+    expect(classic?.version).toMatch(/^5\.9\./)
+  })
+
+  it.each(trees)('writes the same manifest for %s %s', (cwd, prefix) => {
+    const sources = collectSources(prefix, cwd).filter((s) => !s.file.startsWith('<'))
+    const inputs = sources.map((s) => ({ file: s.file, module: s.parts.join('/') }))
+    const a = analyze(classic!, inputs, cwd)
+    const b = analyze(native!, inputs, cwd)
+    expect(Object.keys(b.handlers).length).toBe(Object.keys(a.handlers).length)
+    expect(b.typescript).toBe(native!.version)
+    expect(comparable(b)).toEqual(comparable(a))
+  })
+})
