@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { collectSources } from '../../packages/routeless/src/app/options.ts'
 import { readManifest } from '../../packages/routeless/src/binding/manifest-file.ts'
-import { writeAppModule } from '../../packages/routeless/src/compile/app-file.ts'
+import { writeAppModule } from '../../packages/routeless/src/compile/write.ts'
 import { fixture } from '../_apps.ts'
 import { differences, requestsFor } from '../_differential.ts'
 
@@ -39,6 +39,6 @@ describe('the generated module and the source evaluated at start-up', () => {
       expect(requests.length).toBeGreaterThan(10)
       expect(await differences(generated, evaluated, requests)).toEqual([])
       expect(await differences(generated, ajv, requests)).toEqual([])
-    })
+    }, 120_000) // three apps analysed and some 1,600 requests: a minute on a loaded two-core machine
   }
 })

@@ -150,9 +150,11 @@ describe('the generated module (.routeless/app.mjs)', () => {
     const core = path.resolve(fileURLToPath(new URL('../../packages/routeless/src/index.ts', import.meta.url)))
     writeFileSync(
       entry,
-      `import { createApp } from ${JSON.stringify(core)}
+      `import { createRequire } from 'node:module'
+import { createApp } from ${JSON.stringify(core)}
 const app = await createApp('controllers', { types: 'manifest' })
-const out = [app.table.validators]
+const ajv = Object.keys(createRequire(import.meta.url).cache).filter((f) => /node_modules.ajv/.test(f))
+const out = [app.table.validators, ajv.length]
 for (const p of ['/add/1/2', '/add/1/x', '/items?since=2024-02-29T10:00:00Z&email=a@b.co', '/pages/0'])
   out.push((await app.request(p)).status + ' ' + (await (await app.request(p)).text()))
 console.log(JSON.stringify(out))
@@ -163,8 +165,9 @@ console.log(JSON.stringify(out))
       ['--disallow-code-generation-from-strings', '--import', TSX, entry],
       { cwd: dir },
     )
-    const [origin, sum, bad, items, page] = JSON.parse(stdout) as string[]
+    const [origin, ajv, sum, bad, items, page] = JSON.parse(stdout) as string[]
     expect(origin).toBe('generated')
+    expect(ajv).toBe(0) // no file of Ajv (nor ajv-formats) was loaded
     expect(sum).toBe('200 3')
     expect(bad).toMatch(/^400 .*b: must be a number, got \\"x\\"/)
     expect(items).toMatch(/^200 .*"since":"Date 2024-02-29T10:00:00.000Z"/)

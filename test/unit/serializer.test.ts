@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { JsonSchema } from '../../packages/routeless/src/binding/manifest.ts'
-import { checkReturn } from '../../packages/routeless/src/binding/return-check.ts'
 import { compileSerializer, MAX_DEPTH } from '../../packages/routeless/src/binding/serializer.ts'
+import { checkReturn } from '../../packages/routeless/src/binding/return-check.ts'
 import { stringify } from '../../packages/routeless/src/lifecycle/json.ts'
 
 // Schemas as the analyser writes them (binding/type-schema.ts): named types in $defs, `#/$defs/Name` references.

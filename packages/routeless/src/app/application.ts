@@ -2,7 +2,6 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import { compiledValidators } from '../compile/load.ts'
 import type { ErrorRenderer } from '../base/controller.ts'
 import { HttpError, isHttpError, RoutelessError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
@@ -40,8 +39,6 @@ export class Application {
   private readonly wrapped: Handle
   /** The upgrade decision, inside the telemetry when it is on. */
   private readonly upgrading: (incoming: IncomingRequest, env: Record<string, unknown>) => Promise<UpgradeDecision>
-  /** Development: returned values checked against their types (`checkReturns`), with the check `createApp` loaded. */
-  private readonly checkReturns: PipelineOptions['checkReturns']
   /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
   private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
@@ -87,10 +84,6 @@ export class Application {
     this.unhandled = telemetry?.unhandled
     if (options.checkReturns && !services.checkReturn)
       throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'checkReturns: build the application with createApp()')
-    this.checkReturns = services.checkReturn && {
-      report: (message: string) => this.warn(message),
-      checkReturn: services.checkReturn,
-    }
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
     this.pipelines = this.compile(table)
   }
@@ -118,7 +111,8 @@ export class Application {
       partLimit: this.options.partLimit,
       defs: table.defs,
       serializers: table.serializers,
-      checkReturns: this.checkReturns,
+      checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
+      checkReturn: this.services.checkReturn,
     }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))

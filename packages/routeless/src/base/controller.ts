@@ -42,8 +42,9 @@ export interface ServerEnv {
   draining?: boolean
 }
 
-/** The bodies routeless decodes: JSON, urlencoded forms, multipart forms. */
-export type BodyKind = 'json' | 'form' | 'multipart'
+/** The bodies routeless decodes: JSON, urlencoded forms, multipart forms (a class takes all by default). */
+export const BODY_KINDS = ['json', 'form', 'multipart'] as const
+export type BodyKind = (typeof BODY_KINDS)[number]
 
 /** The response a handler is building: set `status` or add `headers`, return the body. */
 export interface ResponseState {

@@ -36,8 +36,6 @@ import { Compiler, MAX_DEPTH, type SerializerFactory } from './serializer-compil
 
 export type { SerializerFactory } from './serializer-compiler.ts'
 
-export { checkReturn, type ReturnCheck } from './return-check.ts'
-
 /** Writes a value as JSON text. */
 export type Serializer = (value: unknown) => string
 

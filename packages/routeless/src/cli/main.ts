@@ -412,7 +412,7 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
       return 1
     }
     // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
-    const { writeAppModule } = await import('../compile/app-file.ts')
+    const { writeAppModule } = await import('../compile/write.ts')
     const code = writeAppModule(file, manifest, cwd)
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length

@@ -1,14 +1,13 @@
 /**
- * The generated module on disk: `.routeless/app.mjs`, beside the manifest; written by `routeless build`, imported at
- * start-up (`load.ts`).
+ * The generated module on disk: `.routeless/app.mjs`, beside the manifest; imported at start-up (`load.ts`), written
+ * by `routeless build` (`write.ts`: that one loads the generator, and so Ajv).
  * @module
  */
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { MANIFEST_PATH, type Manifest } from '../binding/manifest.ts'
+import { MANIFEST_PATH } from '../binding/manifest.ts'
 import type { CompiledModule } from './app-module.ts'
-import { moduleSource } from './generate.ts'
 
 /** The generated module's path for the manifest at `manifestFile`. */
 export function appModulePath(manifestFile: string): string {
@@ -31,15 +30,4 @@ export async function importAppModule(
   } catch {
     return undefined
   }
-}
-
-/** Writes the generated module for `manifest` beside `manifestFile` (atomically); its path. */
-export function writeAppModule(manifestFile: string, manifest: Manifest, cwd = process.cwd()): string {
-  const file = appModulePath(manifestFile)
-  const text = moduleSource(manifest, path.relative(cwd, manifestFile).split(path.sep).join('/'))
-  mkdirSync(path.dirname(file), { recursive: true })
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
-  writeFileSync(tmp, text)
-  renameSync(tmp, file)
-  return file
 }

@@ -6,7 +6,7 @@
  * decoding in its continuation.
  * @module
  */
-import type { BodyKind, Kwargs, KwargValue } from '../base/controller.ts'
+import { BODY_KINDS, type BodyKind, type Kwargs, type KwargValue } from '../base/controller.ts'
 import { HttpError, isHttpError } from '../base/errors.ts'
 import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
 import { addEntries, newKwargs } from './query.ts'
@@ -145,7 +145,7 @@ async function decodeMultipart(bytes: Uint8Array, contentType: string, parts: nu
 
 /** The 415 for a body of a type the handler does not take, naming the types it does. */
 function unsupported(type: string, consumes: readonly BodyKind[] | undefined): HttpError {
-  const taken = (consumes ?? (['json', 'form', 'multipart'] as const)).map((k) => MEDIA_TYPES[k]).join(', ')
+  const taken = (consumes ?? BODY_KINDS).map((k) => MEDIA_TYPES[k]).join(', ')
   const only = consumes?.length === 1 ? `: send ${taken}` : ''
   return new HttpError(
     415,

@@ -25,8 +25,8 @@
  * @module
  */
 import type { JsonSchema } from '../binding/manifest.ts'
+import type { ReturnCheck } from '../binding/return-check.ts'
 import { compileSerializer, type SerializerFactory } from '../binding/serializer.ts'
-import type { checkReturn } from '../binding/return-check.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
 import { stringify } from './json.ts'
@@ -54,11 +54,13 @@ export interface PipelineOptions extends ConstructOptions {
   defs: Record<string, JsonSchema>
   /** Serializer factories generated ahead of time or at start-up, by return type (`RouteTable.serializers`). */
   serializers?: Record<string, SerializerFactory | null>
+  /** Development: where a returned value that its type does not describe is reported (undefined: not checked). */
+  checkReturns?: (message: string) => void
   /**
-   * Development: where a returned value that its type does not describe is reported, and the check (undefined: not
-   * checked; `return-check.ts` compiles validators, so the app imports it only when asked).
+   * `binding/return-check.ts`'s `checkReturn`, which compiles with Ajv: given only with `checkReturns` (the app imports
+   * it then), so that serving without it never loads Ajv.
    */
-  checkReturns?: { report: (message: string) => void; checkReturn: typeof checkReturn }
+  checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
 }
 
 /** A handler's lifecycle: its stages chained, answering a `Call`. */
@@ -75,7 +77,9 @@ export function compilePipeline(handler: Handler, options: PipelineOptions): Pip
   const returns = handler.types?.returns
   const serialize = returns ? compileSerializer(returns, options.defs, stringify, options.serializers) : undefined
   const check =
-    returns && options.checkReturns ? returnCheck(handler, returns, options.defs, options.checkReturns) : undefined
+    returns && options.checkReturns && options.checkReturn
+      ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
+      : undefined
   const last = websocket ? accept(handler) : reply(serialize, check)
   return {
     stages: [...named.map(([name]) => name), websocket ? 'accept' : 'reply'],
@@ -90,8 +94,9 @@ export function compilePipeline(handler: Handler, options: PipelineOptions): Pip
 function returnCheck(
   handler: Handler,
   returns: JsonSchema,
-  defs: Record<string, JsonSchema>,
-  { report, checkReturn }: NonNullable<PipelineOptions['checkReturns']>,
+  { defs }: PipelineOptions,
+  report: (message: string) => void,
+  checkReturn: NonNullable<PipelineOptions['checkReturn']>,
 ): (value: unknown) => void {
   const check = checkReturn(returns, defs)
   return (value) => {

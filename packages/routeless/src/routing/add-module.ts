@@ -4,7 +4,7 @@
  * body rules) — and the tree's nodes themselves.
  * @module
  */
-import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
+import { BODY_KINDS, type BodyKind, type ErrorRenderer } from '../base/controller.ts'
 import { RoutelessError } from '../base/errors.ts'
 import { isControllerName, isReachableSegment, toSegment, writtenSegment } from '../base/naming.ts'
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
@@ -281,8 +281,6 @@ function handlerMethods(cls: Function): { handlers: { name: string; parsed: Hand
   const sorted = [...handlers].sort(([a], [b]) => a.localeCompare(b)).map(([name, parsed]) => ({ name, parsed }))
   return { handlers: sorted, malformed: [...malformed] }
 }
-
-const BODY_KINDS: readonly BodyKind[] = ['json', 'form', 'multipart']
 
 /** `static consumes`, checked once: a misspelt kind would silently refuse every body. */
 function consumesOf(value: unknown, where: string): readonly BodyKind[] | undefined {

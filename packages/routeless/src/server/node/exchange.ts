@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from '../../base/errors.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
-import { requestAt, urlAt } from '../shared/request-target.ts'
+import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'
 
 export class NodeIncoming implements IncomingRequest {
@@ -316,18 +316,4 @@ function chunksOf(message: IncomingMessage): WholeBody {
       }
     },
   }
-}
-
-function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  const iterator = chunks[Symbol.asyncIterator]()
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await iterator.next()
-      if (done) controller.close()
-      else controller.enqueue(value)
-    },
-    cancel() {
-      void iterator.return?.()
-    },
-  })
 }

@@ -133,6 +133,21 @@ export function requestAt(origin: string, target: string, init: RequestInit): Re
   }
 }
 
+/** A request body's chunks as the `ReadableStream` a Fetch `Request` takes; cancelling it stops the reading. */
+export function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await iterator.next()
+      if (done) controller.close()
+      else controller.enqueue(value)
+    },
+    cancel() {
+      void iterator.return?.()
+    },
+  })
+}
+
 /** The `URL` of `target` on `origin`, localhost when the `Host` makes no URL. */
 export function urlAt(origin: string, target: string): URL {
   try {

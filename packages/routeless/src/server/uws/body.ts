@@ -177,16 +177,3 @@ export class BodyQueue implements AsyncIterableIterator<Uint8Array>, WholeBody {
     reader?.resolve({ done: true, value: undefined })
   }
 }
-
-export function streamOf(queue: BodyQueue): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await queue.next()
-      if (done) controller.close()
-      else controller.enqueue(value)
-    },
-    cancel() {
-      void queue.return()
-    },
-  })
-}

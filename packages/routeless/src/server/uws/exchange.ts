@@ -6,8 +6,8 @@
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { attachGetBody, type IncomingRequest } from '../../lifecycle/request.ts'
-import { requestAt, urlAt } from '../shared/request-target.ts'
-import { BodyQueue, streamOf } from './body.ts'
+import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
+import { BodyQueue } from './body.ts'
 import type { Answer } from '../../lifecycle/response.ts'
 import { UwsResponse, type ExchangeHost } from './response.ts'
 

@@ -265,12 +265,8 @@ export abstract class UwsResponse {
   }
 }
 
-interface Head {
-  status: number
-  statusText?: string
-  headers: HeaderList | undefined
-  type: string | undefined
-}
+/** A reply's status line and headers: what is written before its body. */
+type Head = Omit<Reply, 'body'>
 
 /** A response body stream as chunks (strings as bytes); the stream is cancelled when the reading stops early. */
 async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
