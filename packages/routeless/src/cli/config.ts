@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { isTypeScript, registerTypeScript } from '../routing/ts-loader.ts'
+import { importModule } from '../routing/ts-loader.ts'
 import { APP_KEYS, type RoutelessConfig, type ServerName } from './config-options.ts'
 
 export {
@@ -68,10 +68,9 @@ export async function loadConfig(given: string | undefined, cwd = process.cwd())
       : CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => existsSync(f))
   if (file === undefined) return { file: undefined, config: {} }
   if (!existsSync(file)) throw new ConfigError(`config file ${given} not found`)
-  if (isTypeScript(file)) await registerTypeScript()
   let ns: Record<string, unknown>
   try {
-    ns = await import(pathToFileURL(file).href)
+    ns = await importModule(pathToFileURL(file).href, file)
   } catch (cause) {
     throw new ConfigError(`${path.relative(cwd, file) || file} failed to load: ${(cause as Error).message ?? cause}`, {
       cause,
