@@ -3,7 +3,9 @@
  * and drains on SIGINT/SIGTERM. The settings arrive resolved (flags, then environment, then the config file).
  * @module
  */
-import { collectSources, createApp, type Application } from '../app/application.ts'
+import type { Application } from '../app/application.ts'
+import { createApp } from '../app/create-app.ts'
+import { collectSources } from '../app/options.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
