@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeOn } from '../_matrix.ts'
 import { run, userEnv } from './_project.ts'
 import { answers, create, EXPECTED_ANSWERS, install, packBoth, type Packs } from './_starter.ts'
 
@@ -44,7 +45,7 @@ function freePort(): Promise<number> {
   })
 }
 
-describe(`the Workers project on wrangler ${WRANGLER}`, { timeout: 300_000 }, () => {
+describeOn('workerd', `the Workers project on wrangler ${WRANGLER}`, { timeout: 300_000 }, () => {
   it('answers on `npm run dev` (wrangler dev builds it, then serves it on its workerd)', async (ctx) => {
     if (!installed) return ctx.skip()
     const port = await freePort()
