@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^routeless\/cli$/, replacement: src('cli.ts') },
       { find: /^routeless\/uws$/, replacement: src('uws.ts') },
       { find: /^routeless\/fetch$/, replacement: src('fetch.ts') },
+      { find: /^routeless\/worker$/, replacement: src('worker.ts') },
     ],
   },
   test: {

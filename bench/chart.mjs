@@ -124,7 +124,7 @@ export function chart(json, source = 'results') {
     y += bandHead + b.peers.length * row + bandGap
   }
   const gridBottom = y - bandGap + 4
-  const height = gridBottom + 92
+  const height = gridBottom + 108
 
   const out = []
   const title = 'routeless beside its peers: capacity per workload on each runtime'
@@ -191,19 +191,18 @@ export function chart(json, source = 'results') {
     })
   }
 
-  // Legend.
-  let x = left
-  const yLegend = gridBottom + 62
+  // Legend: two columns (a label's width is not known before the browser draws it).
   const present = new Set(order.map(role))
-  for (const { fill, label: text } of Object.entries(ROLES)
-    .filter(([r]) => present.has(r))
-    .map(([, v]) => v)) {
+  const entries = Object.entries(ROLES).filter(([r]) => present.has(r))
+  const half = Math.max(430, (width - left) / 2)
+  entries.forEach(([, { fill, label: text }], i) => {
+    const x = left + (i % 2) * half
+    const y = gridBottom + 62 + Math.floor(i / 2) * 20
     out.push(
-      `<rect x="${x}" y="${yLegend - 10}" width="12" height="12" rx="2" fill="${fill}"/>`,
-      `<text x="${x + 18}" y="${yLegend}" font-size="12" fill="#1f2937">${xml(text)}</text>`,
+      `<rect x="${x}" y="${y - 10}" width="12" height="12" rx="2" fill="${fill}"/>`,
+      `<text x="${x + 18}" y="${y}" font-size="12" fill="#1f2937">${xml(text)}</text>`,
     )
-    x += 34 + text.length * 6.6
-  }
+  })
   out.push('</svg>')
   return `${out.join('\n')}\n`
 }

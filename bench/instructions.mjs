@@ -202,7 +202,7 @@ export function table(results, peers = Object.keys(results), n = requests) {
       row([
         family,
         ...here.map((p) => PEERS[p].label),
-        ...ratios.map((p) => `${PEERS[against(p)].label} ÷ ${PEERS[p].label}`),
+        ...ratios.map((p) => `${p === 'uws-raw' ? 'routeless/uws' : 'routeless'} ÷ ${PEERS[p].label}`),
       ]),
       row(['---', ...[...here, ...ratios].map(() => '---:')]),
     )

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createApp, type AppOptions, type Application } from 'routeless'
-import { readManifest } from '../packages/routeless/src/binding/manifest.ts'
+import { readManifest } from '../packages/routeless/src/binding/manifest-file.ts'
 import { writeAppModule } from '../packages/routeless/src/compile/write.ts'
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { itOn } from '../_matrix.ts'
 import { BINARIES, serveModule, type Runtime } from '../_runtimes.ts'
 import { installProject, REPO, run, start, write, type Project } from './_project.ts'
 
@@ -149,24 +150,28 @@ describe('the README recipes, from the packed tarball', { timeout: 120_000 }, ()
     ['deno', 'main.ts', () => ['run', '-A', 'main.ts']],
   ]
   for (const [runtime, file, args] of runtimes) {
-    it(`serves the tree on ${runtime} (${file}) with node's bytes`, async () => {
+    itOn(runtime, `serves the tree on ${runtime} (${file}) with node's bytes`, async () => {
       expect(await answers(await serve(BINARIES[runtime](), args()))).toEqual(expected)
     })
   }
 
-  it("builds it with routeless build --target=worker and serves it on workerd under the README's wrangler.toml", async () => {
-    const toml = recipes()['wrangler.toml']!
-    const setting = (key: string) => new RegExp(`^${key} = "([^"]+)"$`, 'm').exec(toml)?.[1]
-    const main = setting('main')!
-    const built = await run(project.bin, ['build', '--target=worker', `--out=${main}`], { cwd: project.dir })
-    expect(built.code, built.stderr).toBe(0)
-    const worker = await serveModule('workerd', path.join(project.dir, main), {
-      compatibilityDate: setting('compatibility_date'),
-    })
-    try {
-      expect(await answers(worker.url)).toEqual(expected)
-    } finally {
-      await worker.stop()
-    }
-  })
+  itOn(
+    'workerd',
+    "builds it with routeless build --target=worker and serves it on workerd under the README's wrangler.toml",
+    async () => {
+      const toml = recipes()['wrangler.toml']!
+      const setting = (key: string) => new RegExp(`^${key} = "([^"]+)"$`, 'm').exec(toml)?.[1]
+      const main = setting('main')!
+      const built = await run(project.bin, ['build', '--target=worker', `--out=${main}`], { cwd: project.dir })
+      expect(built.code, built.stderr).toBe(0)
+      const worker = await serveModule('workerd', path.join(project.dir, main), {
+        compatibilityDate: setting('compatibility_date'),
+      })
+      try {
+        expect(await answers(worker.url)).toEqual(expected)
+      } finally {
+        await worker.stop()
+      }
+    },
+  )
 })

@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { run } from './_project.ts'
+import { describeOn } from '../_matrix.ts'
+import { PACKAGE, run } from './_project.ts'
 import {
   answers,
   create,
@@ -15,6 +16,7 @@ import {
   install,
   packBoth,
   serve,
+  STARTER,
   serveWorker,
   withRuntimes,
   type Packs,
@@ -63,6 +65,10 @@ describe('create-routeless, its mistakes', { timeout: 120_000 }, () => {
     const pkg = JSON.parse(readFileSync(path.join(packs.dir, 'routeless-app', 'package.json'), 'utf8'))
     expect(pkg.name).toBe('routeless-app')
     expect(pkg.scripts.dev).toBe('routeless --watch')
+    // The Node.js versions the project declares are routeless's and create-routeless's own (README, "Node.js versions").
+    const engines = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).engines
+    expect(pkg.engines).toEqual(engines(PACKAGE))
+    expect(engines(STARTER)).toEqual(engines(PACKAGE))
   })
 })
 
@@ -75,7 +81,7 @@ describe('the node project', { timeout: 180_000 }, () => {
   it('passes its own test (node:test through tsx)', async () => {
     const tested = await run('npm', ['test'], { cwd: dir, timeout: 120_000 })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/# pass 3\n# fail 0/)
+    expect(tested.stdout).toMatch(/[#ℹ] pass 3\n[#ℹ] fail 0/) // TAP (node 20) or the spec reporter (node ≥ 23)
   })
 
   it('builds (tsc, then the signature manifest) and serves on the routeless CLI', async () => {
@@ -94,7 +100,7 @@ describe('the node project', { timeout: 180_000 }, () => {
   })
 })
 
-describe('the Bun project', { timeout: 180_000 }, () => {
+describeOn('bun', 'the Bun project', { timeout: 180_000 }, () => {
   let dir: string
   beforeAll(async () => {
     dir = await project('bun')
@@ -121,7 +127,7 @@ describe('the Bun project', { timeout: 180_000 }, () => {
   })
 })
 
-describe('the Deno project', { timeout: 180_000 }, () => {
+describeOn('deno', 'the Deno project', { timeout: 180_000 }, () => {
   let dir: string
   beforeAll(async () => {
     dir = await project('deno')
@@ -147,7 +153,7 @@ describe('the Deno project', { timeout: 180_000 }, () => {
   })
 })
 
-describe('the Workers project', { timeout: 180_000 }, () => {
+describeOn('workerd', 'the Workers project', { timeout: 180_000 }, () => {
   let dir: string
   beforeAll(async () => {
     // wrangler (60 MB with its own workerd) is not installed: the test serves the build with workerd, as wrangler does.
@@ -157,7 +163,7 @@ describe('the Workers project', { timeout: 180_000 }, () => {
   it('passes its own test (node:test through tsx)', async () => {
     const tested = await run('npm', ['test'], { cwd: dir, timeout: 120_000 })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/# pass 3\n# fail 0/)
+    expect(tested.stdout).toMatch(/[#ℹ] pass 3\n[#ℹ] fail 0/) // TAP (node 20) or the spec reporter (node ≥ 23)
   })
 
   it('builds the Worker (routeless build --target=worker) and serves it on workerd, per its wrangler.toml', async () => {

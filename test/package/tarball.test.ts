@@ -141,6 +141,57 @@ console.log(res.status, await res.text())
     expect(r.stdout.trim()).toBe('200 {"id":7,"name":"seven"}')
   })
 
+  // How a file was loaded shows in its own source text: node's type stripping leaves `(a: number) => a` as
+  // `(a        ) => a` (types become spaces), tsx (esbuild) prints it anew as `a=>a`.
+  const PROBE = `const probe = (a: number) => a
+export const loader = / {2}/.test(String(probe)) ? 'node' : 'tsx'
+`
+  const stripsTypes = Boolean((process.features as { typescript?: unknown }).typescript)
+
+  it(`loads .ts controllers ${stripsTypes ? 'by type stripping, without tsx' : 'with tsx (this node does not strip types)'}`, async () => {
+    write(dir, {
+      'app-loader.js': `import { createApp } from 'routeless'
+const app = await createApp(process.argv[2])
+console.log(await (await app.request('/')).text())
+`,
+      'stripped/index.ts': `import { loader } from './_probe.ts'
+import type { Item } from '../controllers/_lib/items.ts'
+export class Default {
+  GET(): { loader: string; item: Item } {
+    return { loader, item: { id: 1, name: 'one' } }
+  }
+}
+`,
+      'stripped/_probe.ts': PROBE,
+    })
+    const r = await run(node, ['app-loader.js', 'stripped'], { cwd: dir })
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ loader: stripsTypes ? 'node' : 'tsx', item: { id: 1, name: 'one' } })
+  })
+
+  it('loads controllers that type stripping refuses (an enum, a parameter property, imports without .ts) with tsx', async () => {
+    write(dir, {
+      'needs-tsx/index.ts': `import { loader } from './_probe'
+import { Color, Palette } from './_colors.js'
+import { Item } from '../controllers/_lib/items.ts'
+export class Default {
+  GET(): { loader: string; color: Color; palette: string; item: Item } {
+    return { loader, color: Color.Red, palette: new Palette('warm').name, item: { id: 2, name: 'two' } }
+  }
+}
+`,
+      'needs-tsx/_colors.ts': `export enum Color { Red = 'red' }
+export class Palette {
+  constructor(public readonly name: string) {}
+}
+`,
+      'needs-tsx/_probe.ts': PROBE,
+    })
+    const r = await run(node, ['app-loader.js', 'needs-tsx'], { cwd: dir })
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ loader: 'tsx', color: 'red', palette: 'warm', item: { id: 2, name: 'two' } })
+  })
+
   it('is required from CommonJS, in a project without "type": "module"', async () => {
     write(dir, {
       'cjs/package.json': JSON.stringify({ name: 'cjs-app', private: true }),

@@ -42,6 +42,9 @@ export function scaffold(project: Project): string[] {
   return written.sort()
 }
 
+/** The Node.js versions routeless supports and CI tests (its own `engines`: README, "Node.js versions"). */
+export const NODE_ENGINES = '^20.19.0 || ^22.12.0 || >=24'
+
 /** The project's package.json: ESM, its scripts, routeless, and the runtime's development tools. */
 export function packageJson(project: Project): Record<string, unknown> {
   return {
@@ -49,6 +52,7 @@ export function packageJson(project: Project): Record<string, unknown> {
     version: '0.0.0',
     private: true,
     type: 'module',
+    engines: { node: NODE_ENGINES },
     scripts: project.runtime.scripts,
     dependencies: { routeless: project.routeless },
     devDependencies: project.runtime.devDependencies,

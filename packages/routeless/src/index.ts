@@ -2,8 +2,9 @@
  * routeless: a request path picks the controller module, class and method; there are no routes to write.
  * @module
  */
-export { Application, createApp, DEFAULT_BODY_LIMIT } from './app/application.ts'
-export type { AppOptions, ControllerSource, ModuleMap } from './app/application.ts'
+export { Application, DEFAULT_BODY_LIMIT } from './app/application.ts'
+export type { AppOptions, AppServices, ControllerSource, ModuleMap } from './app/application.ts'
+export { createApp } from './app/create-app.ts'
 export { createAppFromModules } from './app/from-modules.ts'
 export type { ControllerModule } from './app/from-modules.ts'
 export type { ExecutionContext } from './app/execution-context.ts'
@@ -60,7 +61,7 @@ export { createLogger, LOG_FORMATS, LOG_LEVELS } from './base/logging.ts'
 export { withAccessLog } from './wrappers/access-log.ts'
 export { RequestHeaders } from './base/headers.ts'
 export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.ts'
-export { appOptionsFromConfig, defineConfig } from './cli/config.ts'
+export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
 export type { RoutelessConfig } from './cli/config.ts'
 export { watchControllers } from './app/watch.ts'
 export type { Watcher, WatchOptions } from './app/watch.ts'

@@ -2,12 +2,12 @@
  * The application: a route table built once at start-up and `fetch(request) → Promise<Response>`, the whole core.
  * @module
  */
-import { compiledValidators } from '../compile/load.ts'
 import type { ErrorRenderer } from '../base/controller.ts'
-import { HttpError, isHttpError } from '../base/errors.ts'
+import { HttpError, isHttpError, RoutelessError } from '../base/errors.ts'
 import { withExecutionContext, type ExecutionContext } from './execution-context.ts'
 import type { Logger } from '../base/logging.ts'
-import { collectSources, DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource } from './options.ts'
+import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
+import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
 import { compilePipeline, type Pipeline, type PipelineOptions } from '../lifecycle/pipeline.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
@@ -16,22 +16,15 @@ import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/r
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import { resolve } from '../routing/resolver.ts'
 import { templateOf } from '../routing/templates.ts'
-import { buildRouteTable, type Handler, type RouteTable } from '../routing/route-table.ts'
+import type { Handler, RouteTable } from '../routing/table.ts'
 import { notFoundHint } from '../tooling/explain.ts'
-import { generateOpenAPI, type OpenAPIOptions } from '../tooling/openapi.ts'
-import { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
+import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { originCheck } from '../wrappers/cors.ts'
-import { createTelemetry, loadTelemetryPeers, type TelemetryPeers } from '../wrappers/telemetry.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 import { VERSION } from '../base/version.ts'
 
-export {
-  collectSources,
-  DEFAULT_BODY_LIMIT,
-  type AppOptions,
-  type ControllerSource,
-  type ModuleMap,
-} from './options.ts'
+export { DEFAULT_BODY_LIMIT, type AppOptions, type ControllerSource, type ModuleMap } from './options.ts'
+export type { AppServices } from './services.ts'
 
 const SERVER_ERROR_MESSAGE = 'The server could not answer this request'
 
@@ -49,47 +42,48 @@ export class Application {
   /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
   private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
-  /** The development check of returned values (`checkReturns`), imported only then: it compiles with Ajv. */
-  private readonly checkReturn: PipelineOptions['checkReturn']
-
-  /**
-   * `peers`: the optional packages `tracing` and `metrics` need, imported by `createApp` (`loadTelemetryPeers`), and
-   * `checkReturn` (`binding/return-check.ts`) when `checkReturns` is on (`loadReturnCheck`).
-   */
+  /** `services`: what `createApp` loads beside the core (telemetry, OpenAPI, the docs page: `loadServices`). */
   constructor(
     table: RouteTable,
     options: AppOptions = {},
-    peers: TelemetryPeers & { checkReturn?: PipelineOptions['checkReturn'] } = {},
+    private readonly services: AppServices = {},
   ) {
-    this.checkReturn = peers.checkReturn
     this.table = table
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
       throw new RangeError(`bodyLimit must be a whole number of bytes, got ${options.bodyLimit}`)
     this.options = { ...options, bodyLimit }
     this.logger = options.logger ?? { error: (m, e) => console.error(m, e) }
-    const telemetry = createTelemetry(options, peers, {
+    if ((options.tracing || options.metrics) && !services.telemetry)
+      throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'tracing and metrics: build the application with createApp()')
+    const telemetry = services.telemetry?.({
       routeOf: (method, pathname) => this.routeOf(method, pathname),
       table: () => this.table,
       accessLog: options.accessLog === true,
       version: VERSION,
       onError: (error) => this.logger.error('The metrics could not be collected', error),
     })
-    const docs = docsOptionsOf(options.docs)
-    if (docs) checkDocsPath(table)
+    const page = options.docs ? services.docs : undefined
+    if (options.docs && !page)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'docs: the API reference page is served by createApp() only')
+    const docs = page?.docsOptionsOf(options.docs)
+    if (docs) page!.checkDocsPath(table)
     this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
       accessLog: options.accessLog ? this.logger : undefined,
       cors: options.cors,
       telemetry,
       allowOf: (incoming) => this.allowOf(incoming),
-      docs: docs && {
-        reference: new ApiReference(docs, (o) => this.openapi(o)),
-        renderError: (error, incoming) => this.renderError(error, incoming, undefined),
-      },
+      docs:
+        docs &&
+        page!.wrapper(new page!.ApiReference(docs, (o) => this.openapi(o)), (error, incoming) =>
+          this.renderError(error, incoming, undefined),
+        ),
     })
     const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
     this.upgrading = telemetry ? telemetry.upgrade(decide) : decide
     this.unhandled = telemetry?.unhandled
+    if (options.checkReturns && !services.checkReturn)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'checkReturns: build the application with createApp()')
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
     this.pipelines = this.compile(table)
   }
@@ -97,7 +91,9 @@ export class Application {
   /** A start-up warning: to the logger's `warn` when it has one, else to stderr. */
   warn(message: string): void {
     if (this.logger.warn) this.logger.warn(message)
-    else process.emitWarning(message, { code: 'ROUTELESS_WARNING' })
+    else if (typeof process === 'object' && process.emitWarning)
+      process.emitWarning(message, { code: 'ROUTELESS_WARNING' })
+    else console.warn(`routeless: ${message}`) // a Worker without nodejs_compat has no process
   }
 
   /** Swaps in a freshly built route table: requests already running finish on the old one. */
@@ -116,7 +112,7 @@ export class Application {
       defs: table.defs,
       serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
-      checkReturn: this.checkReturn,
+      checkReturn: this.services.checkReturn,
     }
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))
@@ -139,22 +135,6 @@ export class Application {
     const r = resolve(this.table, method, pathname)
     if (r.kind === 'match') return templateOf(r.handler, r.args.length)
     return r.kind === 'options' || r.kind === 'method-not-allowed' ? r.endpoint.path : undefined
-  }
-
-  /** Loads every controller module under `source` and builds the route table. */
-  static async create(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
-    const cwd = options.cwd ?? process.cwd()
-    const table = await buildRouteTable(collectSources(source, cwd), {
-      cwd,
-      types: options.types,
-      manifest: options.manifest,
-      auth: options.auth,
-      validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
-    })
-    const peers = { ...(await loadTelemetryPeers(options)), checkReturn: await loadReturnCheck(options) }
-    const app = new Application(table, options, peers)
-    for (const warning of table.warnings) app.warn(warning)
-    return app
   }
 
   /**
@@ -286,7 +266,9 @@ export class Application {
 
   /** The OpenAPI 3.1 document of this application (see `generateOpenAPI`). */
   openapi(options?: OpenAPIOptions): Record<string, unknown> {
-    return generateOpenAPI(this.table, options)
+    if (!this.services.openapi)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'app.openapi(): build the application with createApp()')
+    return this.services.openapi(this.table, options)
   }
 
   /** In-process test helper: `app.request('/path', init)` with a bare path. */
@@ -315,11 +297,6 @@ export class Application {
   }
 }
 
-/** `checkReturn` when the app checks returned values (development), else undefined: Ajv stays unloaded. */
-export async function loadReturnCheck(options: AppOptions): Promise<PipelineOptions['checkReturn']> {
-  return options.checkReturns ? (await import('../binding/return-check.ts')).checkReturn : undefined
-}
-
 /** A request's `Call`, before its first stage: the query of its target as the first keywords. */
 function newCall(r: Call['r'], incoming: IncomingRequest, pathname: string, env: Record<string, unknown>): Call {
   const target = incoming.target
@@ -342,9 +319,4 @@ function newCall(r: Call['r'], incoming: IncomingRequest, pathname: string, env:
 function pathOf(target: string): string {
   const q = target.indexOf('?')
   return q < 0 ? target : target.slice(0, q)
-}
-
-/** Builds an application from controller prefixes (or a module map). */
-export function createApp(source: ControllerSource, options?: AppOptions): Promise<Application> {
-  return Application.create(source, options)
 }

@@ -1,74 +1,32 @@
 /**
  * An application from controller modules given directly, for hosts with no filesystem at run time (a Worker, a
  * bundle): `createAppFromModules([{ path: 'users', exports: users }], { manifest })`. It reads no file, calls no
- * `process.cwd()` and imports no TypeScript: typed binding comes from the manifest `routeless build` wrote, passed as
- * an object. `routeless build --target=worker` writes exactly this call, with every module imported statically.
+ * `process.cwd()`, imports no TypeScript and no `node:*` module, and loads none of what `createApp` adds beside the
+ * core (telemetry, `app.openapi()`, the docs page: `services.ts`): typed binding comes from the manifest
+ * `routeless build` wrote, passed as an object. Validators and serializers are compiled when it starts; a bundle
+ * that `routeless build --target=worker` writes calls `createWorkerApp` instead, with them generated ahead of time.
  * @module
  */
 import { compiledValidators } from '../compile/load.ts'
-import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
-import { buildRouteTable } from '../routing/route-table.ts'
-import { Application, loadReturnCheck } from './application.ts'
+import type { Application } from './application.ts'
+import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
 
-/** One controller module of a bundle: what a prefix's file would be, already imported. */
-export interface ControllerModule {
-  /** Its path below the prefix, as a file's would be: `''` for the root (`index.ts`), `'users'`, `'v3/status'`. */
-  path: string
-  /** The module's exports (`import * as users from "./controllers/users.ts"`), or a function importing them. */
-  exports: ModuleExports | (() => Promise<ModuleExports>)
-  /** The file it was built from, as the signature manifest names it (`controllers/users.ts`): its types are found so. */
-  file?: string
-  /**
-   * The prefix it belongs to, when there are several: their modules merge (rule 9), and two modules answering one
-   * path conflict only within one prefix.
-   */
-  root?: string
-}
+export type { ControllerModule } from './assemble.ts'
 
 /**
  * Builds an application from `modules`: a list of `ControllerModule`s, or a module map keyed by path (`{ '': index,
  * users }`). `options` are `createApp`'s; `manifest` is the signature manifest object (with it, handlers are typed as
  * on node and `types` defaults to `'manifest'`; without it, to `'off'`: parameters bound by name). `cwd` defaults to
- * `/` (nothing is read from it).
+ * `/` (nothing is read from it). `tracing`, `metrics` and `docs` need `createApp`.
  */
 export async function createAppFromModules(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions = {},
 ): Promise<Application> {
-  const manifest = options.manifest
-  const table = await buildRouteTable(moduleSources(modules), {
-    cwd: options.cwd ?? '/',
-    types: options.types ?? (typeof manifest === 'object' ? 'manifest' : 'off'),
-    manifest,
-    auth: options.auth,
-    validators: compiledValidators({ module: options.compiled, manifest, cwd: options.cwd ?? '/' }),
-  })
-  const app = new Application(
-    table,
-    { ...options, cwd: options.cwd ?? '/' },
-    { checkReturn: await loadReturnCheck(options) },
+  return assembleApp(
+    modules,
+    options,
+    compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
   )
-  for (const warning of table.warnings) app.warn(warning)
-  return app
-}
-
-function moduleSources(modules: ModuleMap | readonly ControllerModule[]): ModuleSource[] {
-  const list: ControllerModule[] = Array.isArray(modules)
-    ? [...modules]
-    : Object.entries(modules).map(([path, exports]) => ({ path, exports }))
-  return list.map((m, i) => {
-    if (typeof m !== 'object' || m === null || typeof m.path !== 'string')
-      throw new TypeError(`createAppFromModules: module ${i} must be { path, exports }`)
-    const exports = m.exports
-    if ((typeof exports !== 'object' && typeof exports !== 'function') || exports === null)
-      throw new TypeError(`createAppFromModules: module "${m.path}" has no exports`)
-    return {
-      parts: m.path.split('/').filter(Boolean),
-      file: `<${m.file ?? `module ${m.path || 'index'}`}>`,
-      root: m.root,
-      manifestFile: m.file,
-      load: typeof exports === 'function' ? (exports as () => Promise<ModuleExports>) : async () => exports,
-    }
-  })
 }

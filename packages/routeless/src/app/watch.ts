@@ -10,7 +10,8 @@
  */
 import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
-import { collectSources, type Application } from './application.ts'
+import type { Application } from './application.ts'
+import { collectSources } from './options.ts'
 import { compiledValidators } from '../compile/load.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { forgetLocalCommonJs, onLocalModule, trackLocalModules } from './watch-graph.ts'

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseHandlerName } from '../base/handler-names.ts'
+import { fileHashes } from './manifest-file.ts'
 import {
-  fileHashes,
   handlerKey,
   MANIFEST_FORMAT,
   type HandlerTypes,

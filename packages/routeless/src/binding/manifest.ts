@@ -2,13 +2,10 @@
  * The signature manifest: what the TypeScript checker learned about each handler's parameters (names, optionality,
  * JSON Schema of every positional and keyword parameter, the return type), cached on disk keyed by file content so
  * that a warm start costs no type-checking, and written ahead of time by `routeless build` so that production needs
- * neither `typescript` nor the sources. This module never imports `typescript`; `analyze.ts` does, lazily.
+ * neither `typescript` nor the sources. This module never imports `typescript`; `analyze.ts` does, lazily. It reads no
+ * file either (a Worker carries it): reading, writing and hashing files is `manifest-file.ts`.
  * @module
  */
-import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
-
 export type JsonSchema = Record<string, any>
 
 /**
@@ -66,7 +63,8 @@ export interface Manifest {
   $defs: Record<string, JsonSchema>
 }
 
-export const MANIFEST_PATH = path.join('.routeless', 'manifest.json')
+/** Where `routeless build` writes the manifest, relative to the project (`/` is a separator on every platform). */
+export const MANIFEST_PATH = '.routeless/manifest.json'
 
 /** The key a schema's validator or serializer is found by (in the generated module too): its JSON text. */
 export function schemaKey(schema: JsonSchema): string {
@@ -81,55 +79,6 @@ export function handlerKey(file: string, className: string, method: string): str
 export function fileOfModule(manifest: Manifest, moduleKey: string): string | undefined {
   const found = Object.entries(manifest.files).filter(([, f]) => f.module === moduleKey)
   return found.length === 1 ? found[0]![0] : undefined
-}
-
-export function sha256(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex')
-}
-
-/** `sha256`, each file read once: a type file that a thousand modules import is hashed once per start. */
-export function fileHashes(): (file: string) => string {
-  const known = new Map<string, string>()
-  return (file) => {
-    let hash = known.get(file)
-    if (hash === undefined) known.set(file, (hash = sha256(file)))
-    return hash
-  }
-}
-
-/** The manifest at `file`, or undefined when there is none (or it is of another format). */
-export function readManifest(file: string): Manifest | undefined {
-  try {
-    const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest
-    return m && m.format === MANIFEST_FORMAT && m.files && m.handlers ? m : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** Writes atomically (a temporary file renamed over the old one); a read-only directory is not an error. */
-export function writeManifest(file: string, manifest: Manifest): boolean {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true })
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
-    writeFileSync(tmp, JSON.stringify(manifest))
-    renameSync(tmp, file)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** True when `entry` still describes `file` and every local file it imports (paths relative to `base`). */
-export function isFresh(entry: ManifestFile | undefined, file: string, base: string, hashOf = sha256): boolean {
-  if (!entry) return false
-  try {
-    if (hashOf(file) !== entry.sha256) return false
-    for (const [dep, hash] of Object.entries(entry.deps)) if (hashOf(path.resolve(base, dep)) !== hash) return false
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** `old` with the files `fresh` describes replaced by `fresh`'s entries (other files' entries are kept). */

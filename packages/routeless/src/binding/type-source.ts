@@ -8,19 +8,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { RoutelessError } from '../base/errors.ts'
 import type { ModuleSource } from '../base/module-source.ts'
-import {
-  fileHashes,
-  fileOfModule,
-  handlerKey,
-  isFresh,
-  MANIFEST_PATH,
-  mergeManifests,
-  readManifest,
-  writeManifest,
-  type HandlerTypes,
-  type JsonSchema,
-  type Manifest,
-} from './manifest.ts'
+import { MANIFEST_PATH, mergeManifests, type Manifest } from './manifest.ts'
+import { fileHashes, isFresh, readManifest, writeManifest } from './manifest-file.ts'
+import { fromManifest, NO_SIGNATURES as NONE, type Signatures } from './signatures.ts'
+
+export type { Signatures } from './signatures.ts'
 
 /**
  * How start-up's warning that handler types could not be read begins (`routeless check` recognises it so): no
@@ -42,27 +34,6 @@ export interface SignatureOptions {
   mode?: TypesMode
   /** A manifest object, or its path (default `.routeless/manifest.json` under `cwd`). */
   manifest?: Manifest | string
-}
-
-export interface Signatures {
-  /** The types of handler `method` of class `className` exported by `source`, when known and current. */
-  lookup(source: ModuleSource, className: string, method: string): HandlerTypes | undefined
-  defs: Record<string, JsonSchema>
-  warnings: string[]
-  /** How the types were obtained, for tests and `routeless build`. */
-  origin: 'manifest' | 'analysis' | 'none'
-  /** The files analysed by this start (relative to `cwd`): the stale ones only; the others came from the cache. */
-  analysed: string[]
-  manifest: Manifest | undefined
-}
-
-const NONE: Signatures = {
-  lookup: () => undefined,
-  defs: {},
-  warnings: [],
-  origin: 'none',
-  analysed: [],
-  manifest: undefined,
 }
 
 export async function loadSignatures(sources: ModuleSource[], options: SignatureOptions): Promise<Signatures> {
@@ -122,27 +93,14 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     }
   }
   if (!manifest) return { ...NONE, warnings }
-  const current = manifest
-  const staleFiles = new Set(origin === 'analysis' ? [] : stale.map((s) => s.file))
-  const served = new Set(files.map((s) => rel(s.file)))
-  for (const [key, types] of Object.entries(current.handlers)) {
-    if (types.warnings && served.has(key.slice(0, key.indexOf('#'))))
-      for (const w of types.warnings) warnings.push(`${key.replace('#', ': ')}: ${w}`)
-  }
-  return {
+  return fromManifest(manifest, {
+    rel,
+    staleFiles: new Set(origin === 'analysis' ? [] : stale.map((s) => s.file)),
+    served: new Set(files.map((s) => rel(s.file))),
+    warnings,
     origin,
     analysed,
-    manifest: current,
-    defs: current.$defs,
-    warnings,
-    lookup(source, className, method) {
-      if (staleFiles.has(source.file)) return undefined
-      const file = source.file.startsWith('<')
-        ? (source.manifestFile ?? fileOfModule(current, source.parts.join('/')))
-        : rel(source.file)
-      return file === undefined ? undefined : current.handlers[handlerKey(file, className, method)]
-    },
-  }
+  })
 }
 
 /** TypeScript files always; JavaScript files only when they carry JSDoc types (else there is nothing to read). */

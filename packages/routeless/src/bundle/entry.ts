@@ -1,10 +1,13 @@
 /**
  * Internal: the source of a bundle's entry module — every controller module imported statically, the signature
- * manifest as a literal, `createAppFromModules` called once at start-up (so schemas compile while the host still
- * allows code generation: Workers refuse `new Function` while answering), and `export default { fetch }`.
+ * manifest as a literal, the module `routeless build` generates from it (validators and serializers as code: a Worker
+ * compiles nothing from strings), `createWorkerApp` called once at start-up, and `export default { fetch }`.
  * @module
  */
 import type { Manifest } from '../binding/manifest.ts'
+import { createSource } from '../compile/generate.ts'
+import { manifestKey } from '../compile/app-module.ts'
+import { VERSION } from '../base/version.ts'
 
 /** One controller module the entry imports. */
 export interface EntryModule {
@@ -29,7 +32,7 @@ export interface EntryOptions {
 
 /** The entry module's source text. */
 export function entrySource({ modules, manifest, config, options }: EntryOptions): string {
-  const lines = ["import { appOptionsFromConfig, createAppFromModules } from 'routeless'"]
+  const lines = ["import { appOptionsFromConfig, createWorkerApp } from 'routeless/worker'"]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
   const list = modules.map(
@@ -40,8 +43,10 @@ export function entrySource({ modules, manifest, config, options }: EntryOptions
     '',
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
-    `export const app = await createAppFromModules([\n${list.join('\n')}\n], ` +
-      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest })`,
+    `const compiled = {\n  routeless: ${JSON.stringify(VERSION)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
+      `  create(rt) {\n${createSource(manifest)}\n  },\n}`,
+    `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled)`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',

@@ -5,12 +5,13 @@
  */
 import { rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import yargs from 'yargs'
 import path from 'node:path'
-import { collectSources } from '../app/application.ts'
-import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig } from './config.ts'
-import { LOG_FORMATS, LOG_LEVELS } from '../base/logging.ts'
-import { MANIFEST_PATH, writeManifest } from '../binding/manifest.ts'
+import { collectSources } from '../app/options.ts'
+import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig, type ServerName } from './config.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
+import { RoutelessError } from '../base/errors.ts'
+import { MANIFEST_PATH } from '../binding/manifest.ts'
+import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { loadApp, serveCommand } from './serve.ts'
 import { defaultIO, reportError, type CliIO } from './io.ts'
@@ -54,6 +55,56 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           : ['controllers']
     return { config, prefix, file }
   }
+  /** The default command: serve the controllers. */
+  const serve = async (args: ServeArgs) => {
+    const { config, prefix } = await settings(args)
+    const bodyLimit =
+      args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
+    const logLevel =
+      args['log-level'] ??
+      choiceOf('ROUTELESS_LOG_LEVEL', env.ROUTELESS_LOG_LEVEL, LOG_LEVELS) ??
+      config.logLevel ??
+      'info'
+    const logFormat =
+      args['log-format'] ??
+      choiceOf('ROUTELESS_LOG_FORMAT', env.ROUTELESS_LOG_FORMAT, LOG_FORMATS) ??
+      config.logFormat ??
+      'auto'
+    const server =
+      args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, SERVERS) ?? config.server ?? defaultServer()
+    const workers =
+      args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
+    const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
+    const metricsGiven = args.metrics ?? env.ROUTELESS_METRICS
+    const metrics = metricsGiven === undefined ? config.metrics : metricsOf(metricsGiven, config.metrics)
+    const drainDelay =
+      args['drain-delay'] ??
+      (env.ROUTELESS_DRAIN_DELAY ? drainDelayOf(env.ROUTELESS_DRAIN_DELAY) : config.drainDelay) ??
+      0
+    const docs = args.docs ?? (env.ROUTELESS_DOCS ? flagOf('ROUTELESS_DOCS', env.ROUTELESS_DOCS) : undefined)
+    code = await serveCommand(
+      {
+        prefix,
+        host,
+        bodyLimit,
+        logLevel,
+        logFormat,
+        watch: args.watch ?? config.watch ?? false,
+        server,
+        workers,
+        drainDelay,
+        config: {
+          ...(docs === undefined || (docs && config.docs) ? config : { ...config, docs }),
+          metrics,
+        },
+      },
+      io,
+    )
+  }
+  // `routeless` alone (`npm start`, `npx routeless`: settings from ROUTELESS_* and the config file) serves without
+  // loading yargs, whose parser and help layout cost more start-up than the rest of the CLI together.
+  if (argv.length === 0) return usageErrors(io, async () => (await serve({}), code))
+  const { default: yargs } = await import('yargs')
   const parser = yargs(argv)
     .scriptName('routeless')
     .usage(
@@ -139,51 +190,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             describe:
               'Serve an API reference page (Swagger UI) of the OpenAPI document at /docs (env ROUTELESS_DOCS=1)',
           }),
-      async (args) => {
-        const { config, prefix } = await settings(args)
-        const bodyLimit =
-          args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
-        const logLevel =
-          args['log-level'] ??
-          choiceOf('ROUTELESS_LOG_LEVEL', env.ROUTELESS_LOG_LEVEL, LOG_LEVELS) ??
-          config.logLevel ??
-          'info'
-        const logFormat =
-          args['log-format'] ??
-          choiceOf('ROUTELESS_LOG_FORMAT', env.ROUTELESS_LOG_FORMAT, LOG_FORMATS) ??
-          config.logFormat ??
-          'auto'
-        const server =
-          args.server ?? choiceOf('ROUTELESS_SERVER', env.ROUTELESS_SERVER, SERVERS) ?? config.server ?? defaultServer()
-        const workers =
-          args.workers ?? env.ROUTELESS_WORKERS ?? (config.workers === undefined ? '1' : String(config.workers))
-        const host = args.host ?? env.ROUTELESS_HOST ?? config.host ?? '127.0.0.1:8000'
-        const metricsGiven = args.metrics ?? env.ROUTELESS_METRICS
-        const metrics = metricsGiven === undefined ? config.metrics : metricsOf(metricsGiven, config.metrics)
-        const drainDelay =
-          args['drain-delay'] ??
-          (env.ROUTELESS_DRAIN_DELAY ? drainDelayOf(env.ROUTELESS_DRAIN_DELAY) : config.drainDelay) ??
-          0
-        const docs = args.docs ?? (env.ROUTELESS_DOCS ? flagOf('ROUTELESS_DOCS', env.ROUTELESS_DOCS) : undefined)
-        code = await serveCommand(
-          {
-            prefix,
-            host,
-            bodyLimit,
-            logLevel,
-            logFormat,
-            watch: args.watch ?? config.watch ?? false,
-            server,
-            workers,
-            drainDelay,
-            config: {
-              ...(docs === undefined || (docs && config.docs) ? config : { ...config, docs }),
-              metrics,
-            },
-          },
-          io,
-        )
-      },
+      serve,
     )
     .command(
       'routes',
@@ -288,8 +295,29 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       // Thrown, not returned: a usage mistake (`--port=…`, `routeless rotues`) must stop here, before any command runs.
       throw new UsageError(error ? error.message : message)
     })
+  return usageErrors(io, async () => (await parser.parseAsync(), code))
+}
+
+/** The serve command's flags, as yargs parses them. */
+interface ServeArgs {
+  prefix?: unknown
+  config?: string
+  'body-limit'?: number
+  host?: string
+  'log-level'?: LogLevel
+  'log-format'?: LogFormat
+  watch?: boolean
+  server?: ServerName
+  metrics?: string
+  workers?: string
+  'drain-delay'?: number
+  docs?: boolean
+}
+
+/** Runs `command`; a mistake in the config file or the usage is told on stderr and exits 2. */
+async function usageErrors(io: CliIO, command: () => Promise<number>): Promise<number> {
   try {
-    await parser.parseAsync()
+    return await command()
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`routeless: ${error.message}`)
@@ -299,7 +327,6 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     io.stderr(`${error.message}\nRun \`routeless --help\` for the commands and options.`)
     return 2
   }
-  return code
 }
 
 function drainDelayOf(value: string): number {

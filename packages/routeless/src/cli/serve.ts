@@ -3,11 +3,13 @@
  * and drains on SIGINT/SIGTERM. The settings arrive resolved (flags, then environment, then the config file).
  * @module
  */
-import { collectSources, createApp, type Application } from '../app/application.ts'
+import type { Application } from '../app/application.ts'
+import { createApp } from '../app/create-app.ts'
+import { collectSources } from '../app/options.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
 import type { RunningServer } from '../server/shared/serving.ts'
-import { registerTypeScript } from '../routing/ts-loader.ts'
+import { nodeStripsTypes, registerTypeScript } from '../routing/ts-loader.ts'
 import {
   isWorker,
   leave,
@@ -207,7 +209,9 @@ export async function loadApp(
   options: Parameters<typeof createApp>[1] = {},
 ): Promise<Application | undefined> {
   try {
-    await registerTypeScript()
+    // Where node strips types, controllers load natively (tsx only for the files that need it: routing/ts-loader.ts);
+    // elsewhere tsx is registered first, so a .js controller may import a .ts module too.
+    if (!nodeStripsTypes()) await registerTypeScript()
     const logger = options.logger ?? {
       error: (m: string) => io.stderr(`routeless: ${m}`),
       warn: (m: string) => io.stderr(`routeless: warning: ${m}`),

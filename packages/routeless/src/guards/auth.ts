@@ -24,6 +24,9 @@ export type Guard = (controller: Controller<any>) => void | Promise<void>
 /** What `static auth` or a module's `auth` export may hold. */
 export type AuthSpec = Guard | readonly Guard[] | Partial<Record<string, Guard | readonly Guard[]>>
 
+/** What a `verify` returns: the principal, or a falsy value to refuse (401). */
+type Verdict<P> = P | undefined | null | false | Promise<P | undefined | null | false>
+
 interface VerifyOptions<P> {
   /** The realm of the `WWW-Authenticate` challenge. */
   realm?: string
@@ -36,11 +39,7 @@ interface VerifyOptions<P> {
 /** HTTP Basic: `verify(username, password)` returns the principal (stored on `controller.principal`) or a falsy value. */
 export function basicAuth<P>(
   options: VerifyOptions<P> & {
-    verify: (
-      username: string,
-      password: string,
-      controller: Controller<any>,
-    ) => P | undefined | null | false | Promise<P | undefined | null | false>
+    verify: (username: string, password: string, controller: Controller<any>) => Verdict<P>
   },
 ): Guard {
   const realm = options.realm ?? 'routeless'
@@ -76,10 +75,7 @@ export interface BearerOptions {
 export function bearerAuth<P>(
   options: VerifyOptions<P> &
     BearerOptions & {
-      verify: (
-        token: string,
-        controller: Controller<any>,
-      ) => P | undefined | null | false | Promise<P | undefined | null | false>
+      verify: (token: string, controller: Controller<any>) => Verdict<P>
     },
 ): Guard {
   const realm = options.realm ?? 'routeless'

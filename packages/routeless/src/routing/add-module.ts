@@ -1,16 +1,15 @@
 /**
- * Internal to route-table.ts: adds one controller module to the table — its classes' handler methods placed in the
+ * Internal to compile-table.ts: adds one controller module to the table — its classes' handler methods placed in the
  * tree (`GET_$_entries` below `{id}`), each with what start-up learned about it (signature, types, binders, guards,
  * body rules) — and the tree's nodes themselves.
  * @module
  */
-import path from 'node:path'
 import { BODY_KINDS, type BodyKind, type ErrorRenderer } from '../base/controller.ts'
 import { RoutelessError } from '../base/errors.ts'
 import { isControllerName, isReachableSegment, toSegment, writtenSegment } from '../base/naming.ts'
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
 import { readSignature, signatureFromTypes, type Signature } from './arity.ts'
-import type { Signatures } from '../binding/type-source.ts'
+import type { Signatures } from '../binding/signatures.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import { compileBinder, describeParams, type ParamSpec } from '../binding/standard-schema.ts'
@@ -18,10 +17,11 @@ import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { childAt, newNode, type Endpoint, type Handler, type RouteNode, type RouteTable } from './table.ts'
 
-/** `file` relative to `cwd`, for messages (as given when it lies outside). */
+/** `file` relative to `cwd`, for messages (as given when it lies outside). Pure string work: a Worker has no `node:path`. */
 export function rel(cwd: string, file: string): string {
-  const r = path.relative(cwd, file)
-  return r.startsWith('..') ? file : r
+  const base = cwd.replace(/[\\/]+$/, '')
+  const sep = file[base.length]
+  return file.startsWith(base) && (sep === '/' || sep === '\\') ? file.slice(base.length + 1) : file
 }
 
 export function nodeAt(from: RouteNode, keys: string[]): RouteNode {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { RoutelessError } from '../base/errors.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
-import { isTypeScript, registerTypeScript } from './ts-loader.ts'
+import { importModule } from './ts-loader.ts'
 
 const MODULE_EXT = ['.ts', '.mts', '.js', '.mjs']
 
@@ -65,8 +65,7 @@ function source(parts: string[], file: string, root: string, generation: number)
     load: async () => {
       if (generation > 0) delete createRequire(import.meta.url).cache[file]
       // A library user's process (plain node, vitest: it leaves node_modules to Node) may have no TypeScript loader.
-      if (isTypeScript(file)) await registerTypeScript()
-      return unwrapCommonJs(await import(url))
+      return unwrapCommonJs(await importModule(url, file))
     },
   }
 }

@@ -3,7 +3,6 @@
  * `X-Request-ID` (the client's when it sent a sane one, else a fresh UUID; also `env.requestId`).
  * @module
  */
-import { randomUUID } from 'node:crypto'
 import type { Logger } from '../base/logging.ts'
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
@@ -22,7 +21,7 @@ export function accessLog(
   return (next) => (incoming, env) => {
     const started = performance.now()
     const given = incoming.header('x-request-id')
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID()
+    const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID()
     env.requestId = requestId
     const done = (answer: Answer): Answer => {
       const out = withHeaders(answer, [['X-Request-ID', requestId]])

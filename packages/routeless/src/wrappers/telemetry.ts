@@ -71,6 +71,8 @@ function methodOf(method: string): string {
  */
 const OTEL_API = '@opentelemetry/api'
 const PROM_CLIENT = 'prom-client'
+/** Where `@opentelemetry/api` 1.x keeps what an SDK registered (its `global-utils.ts`). */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
 
 /**
  * Imports the optional peers the options need. `tracing` unset: on when `@opentelemetry/api` is installed and an SDK
@@ -82,7 +84,9 @@ export async function loadTelemetryPeers(options: {
 }): Promise<TelemetryPeers> {
   const peers: TelemetryPeers = {}
   const tracing = options.tracing
-  if (tracing !== false) {
+  // Left to detection, tracing is on only when an SDK registered something through the API, which keeps its registry
+  // on a global: without it, the API is not imported at all (start-up pays nothing for tracing it does not do).
+  if (tracing !== false && (tracing !== undefined || OTEL_GLOBAL in globalThis)) {
     const api = await importPeer<Api>(() => import(/* @vite-ignore */ OTEL_API), OTEL_API, tracing !== undefined)
     if (api && (tracing !== undefined || tracerRegistered(api))) peers.api = api
   }

@@ -18,8 +18,6 @@ import type { IncomingRequest } from '../lifecycle/request.ts'
 import { accessLog } from './access-log.ts'
 import { cors, type CorsOptions } from './cors.ts'
 import type { Telemetry } from './telemetry.ts'
-import { docs, type RenderError } from './docs.ts'
-import type { ApiReference } from '../tooling/api-reference.ts'
 import type { Handle, Wrapper } from './types.ts'
 
 export type { Handle, Wrapper } from './types.ts'
@@ -32,8 +30,8 @@ export interface WrapOptions {
   telemetry?: Telemetry
   /** The `Allow` of the path a request names, or undefined when no controller answers it (for preflights). */
   allowOf: (incoming: IncomingRequest) => string | undefined
-  /** The API reference page, and how the app renders its errors (404, 405). */
-  docs?: { reference: ApiReference; renderError: RenderError }
+  /** The API reference page (`docs.ts`, made by the app with the services `createApp` loads). */
+  docs?: Wrapper
 }
 
 /** `core` inside the wrappers `options` turn on. */
@@ -42,7 +40,7 @@ export function wrap(core: Handle, options: WrapOptions): Handle {
   if (options.accessLog) wrappers.push(accessLog(options.accessLog, options.telemetry?.logFields))
   if (options.telemetry) wrappers.push(options.telemetry.wrapper)
   if (options.cors) wrappers.push(cors(options.cors, options.allowOf))
-  if (options.docs) wrappers.push(docs(options.docs.reference, options.docs.renderError))
+  if (options.docs) wrappers.push(options.docs)
   let handle = core
   for (let i = wrappers.length - 1; i >= 0; i--) handle = wrappers[i]!(handle)
   return handle

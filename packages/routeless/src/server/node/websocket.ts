@@ -2,7 +2,7 @@
 import { ServerResponse, type IncomingMessage, type Server } from 'node:http'
 import type { Socket as NetSocket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import type { RawData, WebSocket, WebSocketServer } from 'ws'
 import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
 import { MAX_MESSAGE } from '../shared/serving.ts'
@@ -16,12 +16,18 @@ const MAX_BUFFERED = 16 * 1024 * 1024
 
 /** Answers `upgrade` events of `server`; returns the set of open sockets (closed by `close()` on shutdown). */
 export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload = MAX_MESSAGE): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true, maxPayload, handleProtocols: () => false })
+  // `ws` is imported at the first upgrade accepted: a server no WebSocket client reaches never loads it.
+  let wss: WebSocketServer | undefined
+  const sockets = async () => {
+    const { WebSocketServer } = await import('ws')
+    wss ??= new WebSocketServer({ noServer: true, maxPayload, handleProtocols: () => false })
+    return wss
+  }
   const onError = (error: unknown) => app.socketError?.(error)
   // Like uWS: half-open connections are found by ping and dropped (uWS: idleTimeout), slow readers are closed.
   const alive = new WeakMap<WebSocket, boolean>()
   const heartbeat = setInterval(() => {
-    for (const client of wss.clients) {
+    for (const client of wss?.clients ?? []) {
       if (alive.get(client) === false) client.terminate()
       else {
         alive.set(client, false)
@@ -50,7 +56,9 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
         const { handlers, protocol } = decision
         if (protocol) req.headers['sec-websocket-protocol'] = protocol
         else delete req.headers['sec-websocket-protocol']
-        wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        const upgrader = await sockets()
+        if (socket.destroyed) return
+        upgrader.handleUpgrade(req, socket, head, (ws: WebSocket) => {
           alive.set(ws, true)
           ws.on('pong', () => alive.set(ws, true))
           const wrapped: Socket = {
@@ -85,8 +93,8 @@ export function attachWebSockets(server: Server, app: UpgradingApp, maxPayload =
   return {
     close() {
       clearInterval(heartbeat)
-      for (const client of wss.clients) client.close(1001, 'Server shutting down')
-      wss.close()
+      for (const client of wss?.clients ?? []) client.close(1001, 'Server shutting down')
+      wss?.close()
     },
   }
 }

@@ -1,0 +1,25 @@
+/**
+ * `createApp`: an application from controller prefixes (found on disk) or a module map, with the handler types of
+ * the manifest on disk or the TypeScript analysis, and the services its options ask for (`services.ts`).
+ * @module
+ */
+import { Application } from './application.ts'
+import { collectSources, type AppOptions, type ControllerSource } from './options.ts'
+import { loadServices } from './services.ts'
+import { buildRouteTable } from '../routing/route-table.ts'
+import { compiledValidators } from '../compile/load.ts'
+
+/** Builds an application from controller prefixes (or a module map): every module loaded, the route table built. */
+export async function createApp(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
+  const cwd = options.cwd ?? process.cwd()
+  const table = await buildRouteTable(collectSources(source, cwd), {
+    cwd,
+    types: options.types,
+    manifest: options.manifest,
+    auth: options.auth,
+    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
+  })
+  const app = new Application(table, options, await loadServices(options))
+  for (const warning of table.warnings) app.warn(warning)
+  return app
+}

@@ -1,0 +1,48 @@
+/**
+ * What an application is given beside its route table and options: the parts of routeless a Worker bundle leaves
+ * out (telemetry and its optional peers, the OpenAPI generator, the API reference page, which reads its files from
+ * `swagger-ui-dist`). `createApp` and `createAppFromModules` load them here, with dynamic imports, so that the
+ * `Application` itself imports none of them.
+ * @module
+ */
+import type { AppOptions } from './options.ts'
+import type { Telemetry, TelemetryContext } from '../wrappers/telemetry.ts'
+import type { generateOpenAPI } from '../tooling/openapi.ts'
+import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
+import type { docs } from '../wrappers/docs.ts'
+import type { checkReturn } from '../binding/return-check.ts'
+
+export interface AppServices {
+  /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
+  telemetry?: (context: TelemetryContext) => Telemetry | undefined
+  /** `checkReturns`: the development-mode check of returned values (it compiles validators). */
+  checkReturn?: typeof checkReturn
+  /** `app.openapi()`, and the document of the docs page. */
+  openapi?: typeof generateOpenAPI
+  /** The `docs` page. */
+  docs?: {
+    ApiReference: typeof ApiReference
+    checkDocsPath: typeof checkDocsPath
+    docsOptionsOf: typeof docsOptionsOf
+    wrapper: typeof docs
+  }
+}
+
+/** Imports what `options` need beside the core: the telemetry's peers, the OpenAPI generator, the docs page. */
+export async function loadServices(options: AppOptions): Promise<AppServices> {
+  const [{ createTelemetry, loadTelemetryPeers }, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
+    import('../wrappers/telemetry.ts'),
+    import('../tooling/openapi.ts'),
+    options.docs ? import('../tooling/api-reference.ts') : undefined,
+    options.docs ? import('../wrappers/docs.ts') : undefined,
+    options.checkReturns ? import('../binding/return-check.ts') : undefined,
+    import('../binding/serializer.ts'),
+  ])
+  const peers = await loadTelemetryPeers(options)
+  return {
+    telemetry: (context) => createTelemetry(options, peers, context),
+    openapi: generateOpenAPI,
+    checkReturn: returns?.checkReturn,
+    docs: page && wrapper && { ...page, wrapper: wrapper.docs },
+  }
+}

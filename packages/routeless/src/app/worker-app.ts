@@ -1,0 +1,30 @@
+/**
+ * The application a Worker bundle makes when it starts (`routeless build --target=worker` writes the call): the
+ * controller modules imported statically, the signature manifest, and the module `routeless build` generated from it
+ * (the validators and serializers as code), so that nothing is compiled from strings (a Worker refuses `new
+ * Function` outright before its compatibility date 2025-06-01, and while answering after it). Imports neither Ajv
+ * nor the generator: a module that does not match the manifest is a start-up error, not a compilation.
+ * @module
+ */
+import type { Manifest } from '../binding/manifest.ts'
+import { isFresh, type CompiledModule } from '../compile/app-module.ts'
+import { CompiledValidators, RUNTIME } from '../compile/runtime.ts'
+import type { Application } from './application.ts'
+import { assembleApp, type ControllerModule } from './assemble.ts'
+import type { AppOptions } from './options.ts'
+
+/** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
+export function createWorkerApp(
+  modules: readonly ControllerModule[],
+  options: AppOptions,
+  compiled: CompiledModule,
+): Promise<Application> {
+  return assembleApp(modules, options, async (manifest: Manifest) => {
+    if (!isFresh(compiled, manifest))
+      throw new TypeError(
+        'The generated module does not match the manifest: run `routeless build --target=worker` again',
+      )
+    const made = compiled.create(RUNTIME)
+    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
+  })
+}

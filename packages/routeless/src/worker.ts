@@ -1,0 +1,70 @@
+/**
+ * routeless/worker: what a Worker bundle (`routeless build --target=worker`) runs — `createWorkerApp`, which the
+ * entry it writes calls, and everything of `routeless` that a controller or a config may import and a Worker can run
+ * (a bundle's `import … from 'routeless'` is read from here). Nothing that reads files or compiles code: no
+ * discovery, no TypeScript loader, no manifest reader, no code generator, no `node:*` module. Built as one file, so
+ * that a bundler takes only what is used.
+ * @module
+ */
+export { createWorkerApp } from './app/worker-app.ts'
+export type { CompiledModule } from './compile/app-module.ts'
+export type { ControllerModule } from './app/assemble.ts'
+export { Application, DEFAULT_BODY_LIMIT } from './app/application.ts'
+export type { AppOptions, AppServices, ControllerSource, ModuleMap } from './app/application.ts'
+export type { ExecutionContext } from './app/execution-context.ts'
+export type { Manifest } from './binding/manifest.ts'
+export { Controller } from './base/controller.ts'
+export type {
+  ErrorRenderer,
+  HandlerArgs,
+  HandlerKwargs,
+  Kwargs,
+  KwargValue,
+  RequestContext,
+  ResponseState,
+  ServerEnv,
+} from './base/controller.ts'
+export {
+  AccessDenied,
+  CallError,
+  CallStop,
+  ERROR_CODES,
+  HttpError,
+  isHttpError,
+  Redirect,
+  RoutelessError,
+  STATUS_TEXT,
+} from './base/errors.ts'
+export type { HttpErrorOptions, RoutelessErrorCode } from './base/errors.ts'
+export { readBody, readBytes } from './lifecycle/body.ts'
+export { getQuery } from './lifecycle/request.ts'
+export { resolve, splitPath } from './routing/resolver.ts'
+export type { Resolution } from './routing/resolver.ts'
+export { errorResponse, toResponse } from './lifecycle/response.ts'
+export { HTTP_METHODS } from './base/handler-names.ts'
+export { RouteTable } from './routing/table.ts'
+export type { Endpoint, Handler, RouteRow } from './routing/table.ts'
+export { compileBinder, describeParams, jsonSchemaOf, params } from './binding/standard-schema.ts'
+export type {
+  ArgsOf,
+  Binder,
+  KwargsOf,
+  ParamIssue,
+  ParamSpec,
+  ResponseSpec,
+  StandardSchemaV1,
+} from './binding/standard-schema.ts'
+export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
+export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
+export { clientAddress, MemoryStore, rateLimit, RedisStore } from './guards/rate-limit.ts'
+export type { RateLimitOptions, RateLimitStore, RedisLike } from './guards/rate-limit.ts'
+export { withCors } from './wrappers/cors.ts'
+export type { CorsOptions } from './wrappers/cors.ts'
+export { createLogger, LOG_FORMATS, LOG_LEVELS } from './base/logging.ts'
+export { withAccessLog } from './wrappers/access-log.ts'
+export { RequestHeaders } from './base/headers.ts'
+export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.ts'
+export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
+export type { RoutelessConfig } from './cli/config-options.ts'
+export { runSocketHandler } from './lifecycle/websocket.ts'
+export type { Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'
