@@ -14,26 +14,11 @@ import type * as PromClient from 'prom-client'
 import { HttpError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { errorReply, withoutBody, type Answer } from '../lifecycle/response.ts'
+import type { MetricsOptions } from './telemetry-options.ts'
+
+export type { MetricsOptions, RegistryLike } from './telemetry-options.ts'
 
 export type Prom = typeof PromClient
-
-/** The `metrics` app option as an object. */
-export interface MetricsOptions {
-  /** Where the registry is exposed (default `/metrics`): GET and HEAD answer it, other methods 405. */
-  path?: string
-  /**
-   * The prom-client registry to register into and expose (default: prom-client's global `register`, so that
-   * `collectDefaultMetrics()` and the application's own metrics are exposed beside routeless's).
-   */
-  registry?: RegistryLike
-}
-
-/** A prom-client `Registry`, structurally (so that no type of the optional peer leaks into routeless's own). */
-export interface RegistryLike {
-  metrics(): Promise<string>
-  readonly contentType: string
-  getSingleMetric(name: string): unknown
-}
 
 /** The duration buckets OpenTelemetry advises for `http.server.request.duration`, in seconds. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]

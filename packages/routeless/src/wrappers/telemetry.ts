@@ -12,8 +12,9 @@ import type { IncomingRequest } from '../lifecycle/request.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import type * as OtelApi from '@opentelemetry/api'
-import { createMetrics, type MetricsOptions, type Prom, type RouteSeries } from './metrics.ts'
-import { createTracing, tracerRegistered, type Api, type SpanSlot, type TracerProviderLike } from './tracing.ts'
+import { createMetrics, type Prom, type RouteSeries } from './metrics.ts'
+import type { MetricsOptions, TracerProviderLike } from './telemetry-options.ts'
+import { createTracing, tracerRegistered, type Api, type SpanSlot } from './tracing.ts'
 import type { Wrapper } from './types.ts'
 
 /** The `tracing` app option. */

@@ -7,13 +7,11 @@
  */
 import type * as OtelApi from '@opentelemetry/api'
 import type { IncomingRequest } from '../lifecycle/request.ts'
+import type { TracerProviderLike } from './telemetry-options.ts'
+
+export type { TracerProviderLike } from './telemetry-options.ts'
 
 export type Api = typeof OtelApi
-
-/** What `tracing` accepts as a provider: the SDK's `TracerProvider` (structurally, so no peer type leaks out). */
-export interface TracerProviderLike {
-  getTracer(name: string, version?: string): unknown
-}
 
 /** Where `start` leaves a request's span and the context it is active in (the telemetry's per-request state). */
 export interface SpanSlot {
