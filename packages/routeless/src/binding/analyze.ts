@@ -92,6 +92,14 @@ export function analysisKey(typescriptVersion: string, cwd: string): string {
 }
 
 /**
+ * Whether TypeScript `version` can analyse in this runtime: TypeScript 7's API reaches its checker process through
+ * Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only (not Bun, not Deno).
+ */
+export function runsHere(version: string): boolean {
+  return Number(version.split('.')[0]) < 7 || !(process.versions.bun || 'Deno' in globalThis)
+}
+
+/**
  * The `typescript` package the application would import, as a compiler of the backend its major version needs, or
  * undefined when none is installed. `name` is the package to look for (a test points it at an alias such as
  * `typescript-classic`). The classic API is required, not imported: `import()` of its 9 MB of CommonJS first scans
@@ -102,8 +110,7 @@ export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<
   if (!found) return undefined
   const packageRequire = createRequire(found.manifest)
   if (Number(found.version.split('.')[0]) >= 7) {
-    // Its API reaches the checker process through Node's own file descriptors (`stdout._handle.fd`).
-    if (process.versions.bun || 'Deno' in globalThis)
+    if (!runsHere(found.version))
       throw new Error(
         `TypeScript ${found.version}'s API (typescript/unstable/sync) runs under Node.js only: on Bun or Deno, install ` +
           'typescript@5.9 for the signature analysis, or run `routeless build` under Node.js and serve its manifest',

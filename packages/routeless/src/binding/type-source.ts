@@ -48,11 +48,12 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   const rel = (file: string) => path.relative(cwd, file).split(path.sep).join('/')
   const files = sources.filter((s) => !s.file.startsWith('<') && existsSync(s.file) && declaresTypes(s.file))
   // A cache written under another key (another analyser, TypeScript version or tsconfig) is read again where
-  // TypeScript is at hand (never in 'manifest' mode: that one was built to ship).
+  // TypeScript is at hand and can run (never in 'manifest' mode: that one was built to ship). Where it cannot (Bun or
+  // Deno with TypeScript 7, whose key differs as they load routeless's code differently), the files' hashes decide.
   if (mode === 'auto' && manifestFile && manifest && files.length > 0) {
-    const { analysisKey, findTypeScript } = await import('./analyze.ts')
+    const { analysisKey, findTypeScript, runsHere } = await import('./analyze.ts')
     const ts = findTypeScript(cwd)
-    if (ts && manifest.analyzer !== analysisKey(ts.version, cwd)) manifest = undefined
+    if (ts && runsHere(ts.version) && manifest.analyzer !== analysisKey(ts.version, cwd)) manifest = undefined
   }
   const hashOf = fileHashes()
   const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd, hashOf))
