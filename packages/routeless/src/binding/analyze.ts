@@ -30,6 +30,7 @@ import {
   type ParameterInfo,
   type TypeHandle,
   type TypeReader,
+  type TypeScriptCompiler,
 } from './type-reader.ts'
 
 export interface AnalyzeInput {
@@ -37,14 +38,6 @@ export interface AnalyzeInput {
   file: string
   /** Its path below the prefix (`v3/glossaries`, `''` for the root). */
   module: string
-}
-
-/** A TypeScript install that can analyse: its version, its backend, and how to open a checker over some files. */
-export interface TypeScriptCompiler {
-  version: string
-  backend: 'classic' | 'native'
-  /** A checker over `files` with the project's compiler options (its tsconfig, when `cwd` has one). */
-  open(files: string[], cwd: string): TypeReader
 }
 
 let id: string | undefined

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type ts from 'typescript-classic'
-import type { TypeScriptCompiler } from './analyze.ts'
 import { BLOB_AND_FILE } from './blob-file.ts'
 import {
   type Annotation,
@@ -19,6 +18,7 @@ import {
   type Tags,
   tagMap,
   type TypeReader,
+  type TypeScriptCompiler,
 } from './type-reader.ts'
 
 type TS = typeof ts

@@ -20,7 +20,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type * as Ast from 'typescript/unstable/ast'
 import type * as Sync from 'typescript/unstable/sync'
-import type { TypeScriptCompiler } from './analyze.ts'
 import { BLOB_AND_FILE } from './blob-file.ts'
 import {
   type Annotation,
@@ -33,6 +32,7 @@ import {
   type Tags,
   tagMap,
   type TypeReader,
+  type TypeScriptCompiler,
 } from './type-reader.ts'
 
 type SyncModule = typeof Sync

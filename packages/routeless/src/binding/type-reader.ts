@@ -147,3 +147,11 @@ export function findConfigFile(dir: string): string | undefined {
     if (path.dirname(d) === d) return undefined
   }
 }
+
+/** A TypeScript install that can analyse: its version, its backend, and how to open a checker over some files. */
+export interface TypeScriptCompiler {
+  version: string
+  backend: 'classic' | 'native'
+  /** A checker over `files` with the project's compiler options (its tsconfig, when `cwd` has one). */
+  open(files: string[], cwd: string): TypeReader
+}

@@ -14,9 +14,9 @@ import type * as PromClient from 'prom-client'
 import { HttpError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { errorReply, withoutBody, type Answer } from '../lifecycle/response.ts'
-import type { MetricsOptions } from './telemetry-options.ts'
+import type { MetricsOptions } from './telemetry-settings.ts'
 
-export type { MetricsOptions, RegistryLike } from './telemetry-options.ts'
+export type { MetricsOptions, RegistryLike } from './telemetry-settings.ts'
 
 export type Prom = typeof PromClient
 

@@ -13,7 +13,7 @@ import type { Answer } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import type * as OtelApi from '@opentelemetry/api'
 import { createMetrics, type Prom, type RouteSeries } from './metrics.ts'
-import type { MetricsOptions, TracerProviderLike } from './telemetry-options.ts'
+import type { MetricsOptions, TracerProviderLike } from './telemetry-settings.ts'
 import { createTracing, tracerRegistered, type Api, type SpanSlot } from './tracing.ts'
 import type { Wrapper } from './types.ts'
 

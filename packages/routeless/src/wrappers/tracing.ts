@@ -7,9 +7,9 @@
  */
 import type * as OtelApi from '@opentelemetry/api'
 import type { IncomingRequest } from '../lifecycle/request.ts'
-import type { TracerProviderLike } from './telemetry-options.ts'
+import type { TracerProviderLike } from './telemetry-settings.ts'
 
-export type { TracerProviderLike } from './telemetry-options.ts'
+export type { TracerProviderLike } from './telemetry-settings.ts'
 
 export type Api = typeof OtelApi
 
