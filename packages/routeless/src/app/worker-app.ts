@@ -25,6 +25,6 @@ export function createWorkerApp(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
     const made = compiled.create(RUNTIME)
-    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
+    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   })
 }

@@ -22,6 +22,8 @@ export interface Validators {
   deref(schema: JsonSchema): JsonSchema
   /** Serializer factories generated with the validators, by return type (`serializer.ts`'s `compileSerializer`). */
   readonly serializers?: Record<string, SerializerFactory | null>
+  /** Handler functions generated with them, by the key of their source (`compile/handlers.ts`). */
+  readonly handlers?: Record<string, Function>
 }
 
 export { schemaKey } from './manifest.ts'

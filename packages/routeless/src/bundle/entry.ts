@@ -28,10 +28,12 @@ export interface EntryOptions {
   config?: string
   /** App options given as data (tests and `--` flags), over the config's. */
   options?: Record<string, unknown>
+  /** The code of the handlers' functions, by shape (`compile/handlers.ts`). */
+  handlers?: Record<string, string>
 }
 
 /** The entry module's source text. */
-export function entrySource({ modules, manifest, config, options }: EntryOptions): string {
+export function entrySource({ modules, manifest, config, options, handlers }: EntryOptions): string {
   const lines = ["import { appOptionsFromConfig, createWorkerApp } from 'routeless/worker'"]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
@@ -44,7 +46,7 @@ export function entrySource({ modules, manifest, config, options }: EntryOptions
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
     `const compiled = {\n  routeless: ${JSON.stringify(VERSION)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
-      `  create(rt) {\n${createSource(manifest)}\n  },\n}`,
+      `  create(rt) {\n${createSource(manifest, handlers)}\n  },\n}`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
       `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled)`,
     '',

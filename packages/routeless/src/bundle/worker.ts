@@ -17,6 +17,8 @@ import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { entrySource, type EntryModule } from './entry.ts'
+import { tableCode } from '../compile/handlers.ts'
+import type { AuthSpec } from '../guards/auth.ts'
 
 export interface WorkerBuildOptions {
   /** Controller prefixes, relative to `cwd`. */
@@ -28,6 +30,8 @@ export interface WorkerBuildOptions {
   config?: string
   /** App options given as data, over the config's (JSON-serialisable). */
   options?: Record<string, unknown>
+  /** The config's `auth` (its guards are part of each handler's function). */
+  auth?: AuthSpec
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
 }
@@ -57,7 +61,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
-  const warnings = await checkStarts(sources, cwd, manifest)
+  const { warnings, handlers } = await checkStarts(sources, cwd, manifest, options.auth)
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -68,7 +72,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
   const file = path.resolve(cwd, options.out)
   const result = await build({
     stdin: {
-      contents: entrySource({ modules, manifest, config: options.config, options: options.options }),
+      contents: entrySource({ modules, manifest, config: options.config, options: options.options, handlers }),
       resolveDir: cwd,
       sourcefile: 'routeless-worker-entry.js',
       loader: 'js',
@@ -116,13 +120,24 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
  * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy. A module node cannot load
  * (one importing `cloudflare:workers`) is left to the Worker, with a warning.
  */
-async function checkStarts(sources: ModuleSource[], cwd: string, manifest: Manifest): Promise<string[]> {
+async function checkStarts(
+  sources: ModuleSource[],
+  cwd: string,
+  manifest: Manifest,
+  auth?: AuthSpec,
+): Promise<{ warnings: string[]; handlers: Record<string, string> }> {
   try {
-    await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
-    return []
+    // The table also gives each handler's function, as code (a Worker evaluates none: `compile/handlers.ts`).
+    return {
+      warnings: [],
+      handlers: tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth })),
+    }
   } catch (error) {
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
-      return [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`]
+      return {
+        warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
+        handlers: {},
+      }
     throw error
   }
 }

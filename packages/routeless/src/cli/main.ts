@@ -9,7 +9,9 @@ import path from 'node:path'
 import { collectSources } from '../app/options.ts'
 import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig, type ServerName } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
-import { MANIFEST_PATH } from '../binding/manifest.ts'
+import { MANIFEST_PATH, type Manifest } from '../binding/manifest.ts'
+import type { ModuleSource } from '../base/module-source.ts'
+import type { AuthSpec } from '../guards/auth.ts'
 import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { loadApp, serveCommand } from './serve.ts'
@@ -116,6 +118,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .example('$0 --workers=auto --server=uws', 'one process per core on uWebSockets.js')
     .example('$0 routes', 'print the route table')
     .example('$0 explain GET /users/posts/7', 'how a request resolves, or why it is a 404')
+    .example('$0 explain GET /users/posts/7 --code', "… and the handler's generated function")
     .example('$0 openapi --title="My API" > openapi.json', 'write the OpenAPI document')
     .option('prefix', {
       type: 'string',
@@ -206,9 +209,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       (y) =>
         y
           .positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true })
-          .positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true }),
+          .positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true })
+          .option('code', { type: 'boolean', describe: "Print the handler's generated function too" }),
       async (args) => {
-        code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
+        code = await explainCommand((await settings(args)).prefix, args.method, args.path, io, Boolean(args.code))
       },
     )
     .command(
@@ -248,11 +252,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
           }),
       async (args) => {
-        const { prefix, file } = await settings(args)
+        const { prefix, file, config } = await settings(args)
         code =
           args.target === 'worker'
-            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict))
-            : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict))
+            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config.auth)
+            : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict), config.auth)
       },
     )
     .command(
@@ -374,10 +378,18 @@ class UsageError extends Error {}
 
 /**
  * `routeless build`: analyses every controller afresh and writes the manifest, and beside it the generated module
- * (`.routeless/app.mjs`: the handlers' validators as code). Imports no controller. `strict`: a
- * parameter bound unchecked (a type no schema can say) fails the build instead of warning — for CI.
+ * (`.routeless/app.mjs`: each handler's function, its validators and serializers as code). The controllers are
+ * imported to learn each handler's guards (with the config's `auth`); a tree that does not load in node gets the
+ * module without the functions (start-up writes them). `strict`: a parameter bound unchecked (a type no schema can
+ * say) fails the build instead of warning — for CI.
  */
-async function buildCommand(prefix: string[], out: string, io: CliIO, strict = false): Promise<number> {
+async function buildCommand(
+  prefix: string[],
+  out: string,
+  io: CliIO,
+  strict = false,
+  auth?: AuthSpec,
+): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
@@ -412,7 +424,7 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
     }
     // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
     const { writeAppModule } = await import('../compile/write.ts')
-    const code = writeAppModule(file, manifest, cwd)
+    const code = writeAppModule(file, manifest, cwd, await handlerCode(sources, manifest, cwd, auth, io))
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
     const ms = Math.round(performance.now() - started)
@@ -427,6 +439,27 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
   }
 }
 
+/** The code of the tree's handler functions (`compile/handlers.ts`), or none when the tree does not load here. */
+async function handlerCode(
+  sources: ModuleSource[],
+  manifest: Manifest,
+  cwd: string,
+  auth: AuthSpec | undefined,
+  io: CliIO,
+): Promise<Record<string, string>> {
+  try {
+    const { nodeStripsTypes, registerTypeScript } = await import('../routing/ts-loader.ts')
+    if (!nodeStripsTypes()) await registerTypeScript()
+    const { buildRouteTable } = await import('../routing/route-table.ts')
+    const { tableCode } = await import('../compile/handlers.ts')
+    return tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth }))
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    io.stderr(`routeless: warning: the handlers' functions are written at start-up (the tree did not load: ${why})`)
+    return {}
+  }
+}
+
 const WORKER_OUT = 'dist/worker.js'
 
 /** `routeless build --target=worker`: the tree bundled into one module (`bundle/worker.ts`). */
@@ -436,12 +469,13 @@ async function workerCommand(
   config: string | undefined,
   io: CliIO,
   strict: boolean,
+  auth?: AuthSpec,
 ): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
     const { buildWorker } = await import('../bundle/worker.ts')
-    const built = await buildWorker({ prefixes: prefix, out, cwd, config })
+    const built = await buildWorker({ prefixes: prefix, out, cwd, config, auth })
     for (const w of built.warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
     if (strict && built.warnings.length > 0) {
       rmSync(built.file, { force: true })
@@ -459,11 +493,18 @@ async function workerCommand(
   }
 }
 
-async function explainCommand(prefix: string[], method: string, target: string, io: CliIO): Promise<number> {
+async function explainCommand(
+  prefix: string[],
+  method: string,
+  target: string,
+  io: CliIO,
+  code = false,
+): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
   const { explain } = await import('../tooling/explain.ts')
-  const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : `/${target}`)
+  const where = target.startsWith('/') ? target : `/${target}`
+  const { status, lines } = explain(app.table, method, where, code ? (h) => app.pipelineOf(h) : undefined)
   for (const line of lines) io.stdout(line)
   return status < 400 ? 0 : 1
 }

@@ -24,7 +24,7 @@ export function compiledValidators(source: CompiledSource): (manifest: Manifest)
       module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
     if (isFresh(module, manifest)) {
       const made = module.create(RUNTIME)
-      return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
+      return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
     }
     const { evaluate } = await import('./generate.ts')
     const made = evaluate(manifest, RUNTIME)

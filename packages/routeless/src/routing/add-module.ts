@@ -10,7 +10,7 @@ import { isControllerName, isReachableSegment, toSegment, writtenSegment } from 
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
 import { readSignature, signatureFromTypes, type Signature } from './arity.ts'
 import type { Signatures } from '../binding/signatures.ts'
-import type { TypedBinder } from '../binding/typed-binder.ts'
+import type { TypedPlan } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import { compileBinder, describeParams, type ParamSpec } from '../binding/standard-schema.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
@@ -45,7 +45,7 @@ export function addModule(
   exports: ModuleExports,
   cwd: string,
   signatures: Signatures,
-  compile: (types: HandlerTypes) => TypedBinder | undefined,
+  compile: (types: HandlerTypes) => TypedPlan | undefined,
 ): void {
   const file = rel(cwd, s.file)
   // As written when a request may spell it so (`biometric_kyc`), else kebab-cased (`userProfile` → `user-profile`).
@@ -218,10 +218,10 @@ function kwargsObject(
 }
 
 function compileTyped(
-  compile: (types: HandlerTypes) => TypedBinder | undefined,
+  compile: (types: HandlerTypes) => TypedPlan | undefined,
   types: HandlerTypes,
   where: string,
-): TypedBinder | undefined {
+): TypedPlan | undefined {
   try {
     return compile(types)
   } catch (cause) {
