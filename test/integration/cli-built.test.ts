@@ -23,7 +23,7 @@ import { store } from './lib/store.ts'
 export default defineConfig({ prefix: 'api', context: () => ({ store }) })
 `,
   'lib/store.ts': 'export const store: { hits: number } = { hits: 0 }\n',
-  'api/_greeting.ts': 'export const greeting = (name: string): string => `Hello, ${name}!`\n',
+  'api/_greeting.ts': "export const greeting = (name: string): string => 'Hello, ' + name + '!'\n",
   'api/greeting.txt': 'from a file beside the controller',
   'api/index.ts': `import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
