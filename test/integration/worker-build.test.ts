@@ -36,7 +36,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
     expect(built.stderr).toBe('')
-    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 3 handlers from 1 modules, \d+ KiB/)
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 4 handlers from 1 modules, \d+ KiB/)
   }, 120_000)
 
   it('writes one module that imports nothing (no node: built-in, no TypeScript, no discovery)', () => {
@@ -44,6 +44,10 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect([...code.matchAll(/^import .* from "([^"]+)";?$/gm)].map((m) => m[1])).toEqual([])
     expect(code).not.toMatch(/\bimport\(\s*["'`]/)
     expect(code).not.toMatch(/discoverModules|registerTypeScript|readManifest/)
+    // Neither code generator (the validators' are Ajv's), and only the format checks the validators call.
+    expect(code).not.toMatch(/serializerSource|class Compiler|new Function/)
+    expect(code).toMatch(/\bfunction date\(/)
+    expect(code).not.toMatch(/\bfunction uri\(|timeOf\(/)
   })
 
   it("builds in routeless.config.ts's app options (--config)", async () => {
@@ -86,6 +90,13 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       const missing = await fetch(`${worker.url}/greet`)
       expect(missing.status).toBe(400)
       expect((await missing.json()).message).toBe('Invalid parameters: name: is required')
+    })
+
+    it('checks a format with the function the bundle carries for it (a calendar date)', async () => {
+      expect(await (await fetch(`${worker.url}/on?day=2024-02-29`)).json()).toEqual({ day: '2024-02-29' })
+      const bad = await fetch(`${worker.url}/on?day=2023-02-29`)
+      expect(bad.status).toBe(400)
+      expect((await bad.json()).message).toBe('Invalid parameters: day: must match format "date", got "2023-02-29"')
     })
 
     it('runs work handed to this.env.waitUntil after the answer', async () => {

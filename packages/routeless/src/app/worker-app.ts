@@ -6,25 +6,30 @@
  * nor the generator: a module that does not match the manifest is a start-up error, not a compilation.
  * @module
  */
+import type { FormatCheck } from '../binding/formats.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { isFresh, type CompiledModule } from '../compile/app-module.ts'
-import { CompiledValidators, RUNTIME } from '../compile/runtime.ts'
+import { CompiledValidators, equal, ucs2length } from '../compile/runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
 
-/** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
+/**
+ * `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. `formats`:
+ * the format checks its validators call, by name (the entry imports only those: `binding/formats.ts`).
+ */
 export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
+  formats: Record<string, FormatCheck> = {},
 ): Promise<Application> {
   return assembleApp(modules, options, async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
-    const made = compiled.create(RUNTIME)
+    const made = compiled.create({ ucs2length, equal, formats })
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
   })
 }

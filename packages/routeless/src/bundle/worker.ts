@@ -30,6 +30,8 @@ export interface WorkerBuildOptions {
   options?: Record<string, unknown>
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
+  /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */
+  sourcemap?: boolean
 }
 
 export interface WorkerBuild {
@@ -82,6 +84,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
     mainFields: ['module', 'main'],
     plugins: [routelessForWorkers, nodeBuiltins, notBundled],
     write: false,
+    ...(options.sourcemap && { sourcemap: 'external', outfile: file }),
     logLevel: 'silent',
     legalComments: 'none',
     // No keepNames: controllers are named by their exports, and keeping every function's name costs ~10 % of the size.
@@ -94,9 +97,11 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       { cause },
     )
   })
-  const code = result.outputFiles[0]!.contents
+  const code = result.outputFiles.find((o) => !o.path.endsWith('.map'))!.contents
   mkdirSync(path.dirname(file), { recursive: true })
   writeFileSync(file, code)
+  const map = result.outputFiles.find((o) => o.path.endsWith('.map'))
+  if (map) writeFileSync(`${file}.map`, map.contents)
   warnings.push(
     ...Object.entries(manifest.handlers).flatMap(([key, types]) =>
       (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),

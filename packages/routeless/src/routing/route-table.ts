@@ -32,9 +32,14 @@ export interface BuildOptions {
   validators?: (manifest: Manifest) => Promise<Validators>
 }
 
+/** Ajv's validators, compiled at start-up, and the return types' serializers beside them (`new Function` both). */
 async function ajvValidators(manifest: Manifest): Promise<Validators> {
-  const { TypeValidators } = await import('../binding/ajv.ts')
-  return new TypeValidators(manifest.$defs)
+  const [{ TypeValidators }, { compileSerializers }] = await Promise.all([
+    import('../binding/ajv.ts'),
+    import('../binding/serializer.ts'),
+  ])
+  const serializers = compileSerializers(Object.values(manifest.handlers), manifest.$defs)
+  return Object.assign(new TypeValidators(manifest.$defs), { serializers })
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
