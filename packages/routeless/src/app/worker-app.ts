@@ -6,25 +6,38 @@
  * nor the generator: a module that does not match the manifest is a start-up error, not a compilation.
  * @module
  */
+import type { FormatCheck } from '../binding/formats.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { isFresh, type CompiledModule } from '../compile/app-module.ts'
-import { CompiledValidators, RUNTIME } from '../compile/runtime.ts'
+import { CompiledValidators, equal, ucs2length } from '../compile/runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
+import type { TableParts } from '../routing/table-parts.ts'
+
+/**
+ * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
+ * format checks its validators call (`binding/formats.ts`), and the parts of the table's compilation its tree needs
+ * (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types and which has no `static params`).
+ */
+export interface WorkerParts extends TableParts {
+  formats?: Record<string, FormatCheck>
+}
 
 /** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
 export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
+  { formats = {}, ...parts }: WorkerParts = {},
 ): Promise<Application> {
-  return assembleApp(modules, options, async (manifest: Manifest) => {
+  const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
-    const made = compiled.create(RUNTIME)
+    const made = compiled.create({ ucs2length, equal, formats })
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
-  })
+  }
+  return assembleApp(modules, options, { validators, parts })
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Manifest } from '../binding/manifest.ts'
+import { FORMATS, formatExport } from '../binding/formats.ts'
 import { createSource } from '../compile/generate.ts'
 import { manifestKey } from '../compile/app-module.ts'
 import { VERSION } from '../base/version.ts'
@@ -28,13 +29,19 @@ export interface EntryOptions {
   config?: string
   /** App options given as data (tests and `--` flags), over the config's. */
   options?: Record<string, unknown>
+  /** The parts of the table's compilation the tree needs (`routing/table-parts.ts`), imported and passed by name. */
+  parts?: ('readSignature' | 'compileBinder' | 'surveyTable')[]
   /** The code of the handlers' functions, by shape (`compile/handlers.ts`). */
   handlers?: Record<string, string>
 }
 
 /** The entry module's source text. */
-export function entrySource({ modules, manifest, config, options, handlers }: EntryOptions): string {
-  const lines = ["import { appOptionsFromConfig, createWorkerApp } from 'routeless/worker'"]
+export function entrySource({ modules, manifest: whole, config, options, parts = [], handlers }: EntryOptions): string {
+  const manifest = servedPart(whole)
+  const create = createSource(manifest, handlers)
+  const formats = formatsCalled(create)
+  const named = ['appOptionsFromConfig', 'createWorkerApp', ...parts, ...formats.map(formatExport)]
+  const lines = [`import { ${named.join(', ')} } from 'routeless/worker'`]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
   const list = modules.map(
@@ -46,13 +53,34 @@ export function entrySource({ modules, manifest, config, options, handlers }: En
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
     `const compiled = {\n  routeless: ${JSON.stringify(VERSION)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
-      `  create(rt) {\n${createSource(manifest, handlers)}\n  },\n}`,
+      `  create(rt) {\n${create}\n  },\n}`,
+    `const formats = { ${formats.map((name) => `${JSON.stringify(name)}: ${formatExport(name)}`).join(', ')} }`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
-      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled)`,
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled, { formats${parts.map((p) => `, ${p}`).join('')} })`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',
     '',
   )
   return lines.join('\n')
+}
+
+/** The format checks generated code calls (`formats.int32`, `formats["date-time"]`), by name. */
+function formatsCalled(source: string): string[] {
+  const names = new Set<string>()
+  for (const m of source.matchAll(/\bformats(?:\.([\w$]+)|\["([^"]+)"\])/g)) names.add((m[1] ?? m[2])!)
+  return [...names].filter((name) => Object.hasOwn(FORMATS, name)).sort()
+}
+
+/**
+ * What of the manifest a Worker reads: each handler's types and warnings, each file's module path, the named types.
+ * The files' hashes and imports (`routeless build` checks them, a bundle never does), the JSDoc (OpenAPI's) and the
+ * analyser's name stay out of the bundle; the generated module's key is the key of this part.
+ */
+function servedPart(manifest: Manifest): Manifest {
+  const files: Manifest['files'] = {}
+  for (const [file, { module }] of Object.entries(manifest.files)) files[file] = { module } as Manifest['files'][string]
+  const handlers: Manifest['handlers'] = {}
+  for (const [key, { doc: _doc, ...types }] of Object.entries(manifest.handlers)) handlers[key] = types
+  return { format: manifest.format, typescript: manifest.typescript, files, handlers, $defs: manifest.$defs }
 }

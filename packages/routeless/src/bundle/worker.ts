@@ -16,7 +16,7 @@ import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
-import { entrySource, type EntryModule } from './entry.ts'
+import { entrySource, type EntryModule, type EntryOptions } from './entry.ts'
 import { tableCode } from '../compile/handlers.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 
@@ -34,6 +34,8 @@ export interface WorkerBuildOptions {
   auth?: AuthSpec
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
+  /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */
+  sourcemap?: boolean
 }
 
 export interface WorkerBuild {
@@ -61,7 +63,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
-  const { warnings, handlers } = await checkStarts(sources, cwd, manifest, options.auth)
+  const { warnings, parts, handlers } = await checkStarts(sources, cwd, manifest, options.auth)
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -72,7 +74,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
   const file = path.resolve(cwd, options.out)
   const result = await build({
     stdin: {
-      contents: entrySource({ modules, manifest, config: options.config, options: options.options, handlers }),
+      contents: entrySource({ modules, manifest, config: options.config, options: options.options, parts, handlers }),
       resolveDir: cwd,
       sourcefile: 'routeless-worker-entry.js',
       loader: 'js',
@@ -86,6 +88,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
     mainFields: ['module', 'main'],
     plugins: [routelessForWorkers, nodeBuiltins, notBundled],
     write: false,
+    ...(options.sourcemap && { sourcemap: 'external', outfile: file }),
     logLevel: 'silent',
     legalComments: 'none',
     // No keepNames: controllers are named by their exports, and keeping every function's name costs ~10 % of the size.
@@ -98,9 +101,11 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       { cause },
     )
   })
-  const code = result.outputFiles[0]!.contents
+  const code = result.outputFiles.find((o) => !o.path.endsWith('.map'))!.contents
   mkdirSync(path.dirname(file), { recursive: true })
   writeFileSync(file, code)
+  const map = result.outputFiles.find((o) => o.path.endsWith('.map'))
+  if (map) writeFileSync(`${file}.map`, map.contents)
   warnings.push(
     ...Object.entries(manifest.handlers).flatMap(([key, types]) =>
       (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),
@@ -117,29 +122,44 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
 
 /**
  * Builds the route table here, as the Worker will when it starts: a tree that cannot start (two modules answering one
- * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy. A module node cannot load
- * (one importing `cloudflare:workers`) is left to the Worker, with a warning.
+ * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy, and its warnings are the
+ * build's. What the table needed decides the parts of its compilation the bundle carries (`routing/table-parts.ts`):
+ * reading a signature from source only for a handler the manifest does not type, Standard Schema binders only for
+ * `static params`, and the survey not at all — it ran here. A module node cannot load (one importing
+ * `cloudflare:workers`) leaves every part to the Worker, which checks the tree when it starts.
  */
 async function checkStarts(
   sources: ModuleSource[],
   cwd: string,
   manifest: Manifest,
   auth?: AuthSpec,
-): Promise<{ warnings: string[]; handlers: Record<string, string> }> {
+): Promise<{ warnings: string[]; parts: NonNullable<EntryOptions['parts']>; handlers: Record<string, string> }> {
   try {
-    // The table also gives each handler's function, as code (a Worker evaluates none: `compile/handlers.ts`).
-    return {
-      warnings: [],
-      handlers: tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth })),
-    }
+    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth })
+    const handlers = [...table.handlers()]
+    const parts: NonNullable<EntryOptions['parts']> = []
+    if (handlers.some((h) => !h.types)) parts.push('readSignature')
+    if (handlers.some((h) => h.binder)) parts.push('compileBinder')
+    // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
+    // code (a Worker evaluates none: `compile/handlers.ts`).
+    const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
+    return { warnings, parts, handlers: tableCode(table) }
   } catch (error) {
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
+        parts: ['readSignature', 'compileBinder', 'surveyTable'],
         handlers: {},
       }
     throw error
   }
+}
+
+/** A warning the manifest holds for one of its handlers (`<file>: <Class>.<method>: …`). */
+function isManifestWarning(warning: string, manifest: Manifest): boolean {
+  return Object.entries(manifest.handlers).some(([key, types]) =>
+    (types.warnings ?? []).some((w) => warning === `${key.replace('#', ': ')}: ${w}`),
+  )
 }
 
 async function analyzeTree(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest> {

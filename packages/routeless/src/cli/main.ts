@@ -7,13 +7,22 @@ import { rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { collectSources } from '../app/options.ts'
-import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig, type ServerName } from './config.ts'
+import {
+  ConfigError,
+  configFileOf,
+  defaultServer,
+  loadConfig,
+  SERVERS,
+  type RoutelessConfig,
+  type ServerName,
+} from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
 import { MANIFEST_PATH, type Manifest } from '../binding/manifest.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import { findBuilt } from '../bundle/node-load.ts'
 import { loadApp, serveCommand } from './serve.ts'
 import { defaultIO, reportError, type CliIO } from './io.ts'
 
@@ -44,21 +53,28 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   const env = process.env
   // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
   // left out is told apart from one given.
-  const settings = async (args: { prefix?: unknown; config?: string }) => {
-    const { config, file } = await loadConfig(args.config)
-    const given = prefixes(args.prefix)
-    const prefix = given.length
-      ? given
-      : env.ROUTELESS_PREFIX
-        ? prefixes(env.ROUTELESS_PREFIX)
-        : config.prefix?.length
-          ? (config.prefix as string[])
-          : ['controllers']
-    return { config, prefix, file }
+  // `served`: the serve command without --watch, which takes the config and the controllers from what `routeless
+  // build` compiled for node while it is fresh (bundle/node-load.ts), and tsx is not loaded.
+  const settings = async (args: { prefix?: unknown; config?: string }, served = false) => {
+    const cwd = process.cwd()
+    const flagged = prefixes(args.prefix)
+    const given = flagged.length ? flagged : env.ROUTELESS_PREFIX ? prefixes(env.ROUTELESS_PREFIX) : undefined
+    let built = served
+      ? findBuilt(
+          cwd,
+          configFileOf(args.config, cwd),
+          given?.map((p) => path.resolve(cwd, p)),
+        )
+      : undefined
+    const { config, file } = await loadConfig(args.config, cwd, built?.config)
+    const prefix = given ?? (config.prefix?.length ? (config.prefix as string[]) : ['controllers'])
+    // A config whose prefix is not the one it had when built (it reads the environment): the controllers' sources.
+    if (built && prefix.map((p) => path.resolve(cwd, p)).join('\0') !== built.prefix.join('\0')) built = undefined
+    return { config, prefix, file, built }
   }
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
-    const { config, prefix } = await settings(args)
+    const { config, prefix, built } = await settings(args, !args.watch)
     const bodyLimit =
       args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
     const logLevel =
@@ -91,6 +107,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         logLevel,
         logFormat,
         watch: args.watch ?? config.watch ?? false,
+        built: config.watch ? undefined : built,
         server,
         workers,
         drainDelay,
@@ -257,6 +274,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           args.target === 'worker'
             ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config.auth)
             : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict), config.auth)
+        const onNode = !process.versions.bun && !process.versions.deno
+        if (code === 0 && args.target !== 'worker' && onNode) code = await nodeBuildCommand(prefix, file, config, io)
       },
     )
     .command(
@@ -457,6 +476,37 @@ async function handlerCode(
     const why = error instanceof Error ? error.message : String(error)
     io.stderr(`routeless: warning: the handlers' functions are written at start-up (the tree did not load: ${why})`)
     return {}
+  }
+}
+
+/**
+ * After the manifest, `routeless build` compiles the controllers and the config to JavaScript for node
+ * (`bundle/node-build.ts`): `routeless` then serves them without loading tsx while their files are unchanged.
+ */
+async function nodeBuildCommand(
+  prefix: string[],
+  config: string | undefined,
+  settings: RoutelessConfig,
+  io: CliIO,
+): Promise<number> {
+  const cwd = process.cwd()
+  const started = performance.now()
+  try {
+    const { buildNode } = await import('../bundle/node-build.ts')
+    const built = await buildNode({
+      cwd,
+      sources: collectSources(prefix, cwd),
+      prefix: settings.prefix?.length ? [settings.prefix].flat() : ['controllers'],
+      config,
+      watch: settings.watch,
+    })
+    const ms = Math.round(performance.now() - started)
+    if ('skipped' in built) io.stdout(`routeless: not compiled for node (${built.skipped}): node serves the sources`)
+    else io.stdout(`routeless: compiled ${built.files} files to ${path.relative(cwd, built.dir)}/ (${ms} ms)`)
+    return 0
+  } catch (error) {
+    reportError(io, error)
+    return 1
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The lifecycle of a request, written once. Every request that reaches a handler goes through these stages, in
- * this order (`stages.ts` holds each one):
+ * this order:
  *
  * 1. **resolve**: the path and method pick the handler (`routing/resolver.ts`); what needs no controller (404, 405,
  *    501, OPTIONS) is answered there, by the application.
@@ -30,7 +30,7 @@
 import type { Binder } from '../binding/standard-schema.ts'
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
-import { compileSerializer, type SerializerFactory } from '../binding/serializer.ts'
+import { serializerFor, type SerializerFactory } from '../binding/serializer-runtime.ts'
 import type { TypedPlan } from '../binding/typed-binder.ts'
 import type { Guard } from '../guards/auth.ts'
 import type { Handler } from '../routing/table.ts'
@@ -182,7 +182,7 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     },
     binder: handler.binder,
     typed: handler.binder ? undefined : handler.typed,
-    serialize: returns ? compileSerializer(returns, options.defs, stringify, options.serializers) : undefined,
+    serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
     accept: (call, value) => accept(handler, call, value),
     checkReturn:
       returns && options.checkReturns && options.checkReturn

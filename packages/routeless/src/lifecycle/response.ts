@@ -6,6 +6,7 @@
 import type { ResponseState } from '../base/controller.ts'
 import type { HttpError } from '../base/errors.ts'
 import { isGenerator, stringify } from './json.ts'
+import { isResponse } from '../base/is-response.ts'
 
 /**
  * The type of every JSON answer, on every adapter. No `charset`: application/json defines none (RFC 8259 §11: JSON is
@@ -85,7 +86,7 @@ export function toReply(
   // Strings first: the most common return value.
   if (typeof value === 'string' && !noBody)
     return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
-  if (value instanceof Response) {
+  if (isResponse(value)) {
     if (!headers) return value
     let out = value
     try {

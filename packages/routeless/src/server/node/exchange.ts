@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from '../../base/errors.ts'
+import { isResponse } from '../../base/is-response.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
 import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'
@@ -116,7 +117,7 @@ export function sendAnswer(res: ServerResponse, answer: Answer, close: boolean):
 }
 
 function write(res: ServerResponse, answer: Answer, close: boolean): void {
-  if (answer instanceof Response) {
+  if (isResponse(answer)) {
     const length = answer.headers.get('content-length')
     const known = answer.body !== null && length !== null && /^\d+$/.test(length) ? Number(length) : undefined
     const head = headLines(answer.headers, undefined, close)
