@@ -17,7 +17,7 @@ import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { entrySource, type EntryModule, type EntryOptions } from './entry.ts'
-import { tableCode } from '../compile/handlers.ts'
+import { tableCode } from '../compile/handler-source.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 
 export interface WorkerBuildOptions {

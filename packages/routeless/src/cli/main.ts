@@ -470,7 +470,7 @@ async function handlerCode(
     const { nodeStripsTypes, registerTypeScript } = await import('../routing/ts-loader.ts')
     if (!nodeStripsTypes()) await registerTypeScript()
     const { buildRouteTable } = await import('../routing/route-table.ts')
-    const { tableCode } = await import('../compile/handlers.ts')
+    const { tableCode } = await import('../compile/handler-source.ts')
     return tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth }))
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)

@@ -10,7 +10,7 @@ import { schemaKey } from '../binding/validators.ts'
 import { VERSION } from '../base/version.ts'
 import { manifestKey, type CompiledApp } from './app-module.ts'
 import type { Runtime } from './runtime.ts'
-import { handlersSource } from './handlers.ts'
+import { handlersSource } from './handler-source.ts'
 import { schemasOf, validatorsSource } from './validator-code.ts'
 
 /** The body of `create(rt)`; `handlers`: the code of the handlers' functions by shape (`handlers.ts`), when known. */

@@ -17,9 +17,8 @@ import {
 } from '../lifecycle/pipeline.ts'
 import type { Call } from '../lifecycle/call.ts'
 import type { Answer } from '../lifecycle/response.ts'
-import type { Handler, RouteTable } from '../routing/table.ts'
+import type { Handler } from '../routing/table.ts'
 import { textKey } from './app-module.ts'
-import { handlerSource } from './handler-code.ts'
 import { HANDLER_RUNTIME, type HandlerRuntime } from './handler-runtime.ts'
 
 /** A generated factory: given the handler's values and the helpers, its function. */
@@ -36,10 +35,22 @@ export function shapeKey(shape: HandlerShape): string {
   return textKey(JSON.stringify(shape))
 }
 
-/** Compiles handlers one by one, sharing the factories of one shape. */
-export class HandlerCompiler {
-  private readonly evaluated = new Map<string, HandlerFactory>()
+/** Evaluates the code of a shape at start-up: `handler-source.ts`'s `evaluateHandler`, where it is loaded. */
+export type Evaluate = (shape: HandlerShape) => HandlerFactory
 
+/**
+ * The evaluator of code missing from the generated module. Registered by `load.ts` (so by `createApp`,
+ * `createAppFromModules`, watch mode: everything `routeless` exports); a Worker's entry loads neither it nor the
+ * generator, and compiles nothing from strings.
+ */
+let evaluator: Evaluate | undefined
+
+export function registerEvaluator(evaluate: Evaluate): void {
+  evaluator = evaluate
+}
+
+/** Compiles handlers one by one, from the generated module's code or the code evaluated at start-up. */
+export class HandlerCompiler {
   constructor(
     private readonly options: PipelineOptions,
     private readonly generated: HandlerFactories | undefined,
@@ -49,50 +60,30 @@ export class HandlerCompiler {
     const shape = shapeOf(handler, this.options)
     const key = shapeKey(shape)
     const made = this.generated && Object.hasOwn(this.generated, key) ? this.generated[key] : undefined
-    const factory = made ?? this.evaluate(key, shape, handler)
+    const factory = made ?? evaluated(shape, handler)
     return {
       stages: stageNames(shape),
-      get source() {
-        return handlerSource(shape)
-      },
+      shape,
       origin: made ? 'generated' : 'evaluated',
       run: factory(partsOf(handler, this.options), HANDLER_RUNTIME),
     }
   }
-
-  private evaluate(key: string, shape: HandlerShape, handler: Handler): HandlerFactory {
-    let factory = this.evaluated.get(key)
-    if (factory) return factory
-    try {
-      factory = new Function(`return ${handlerSource(shape)}`)() as HandlerFactory
-    } catch (cause) {
-      throw new RoutelessError(
-        'ROUTELESS_ERR_BUNDLE',
-        `${handler.className}.${handler.name} (${handler.file}): its code is not in the module \`routeless build\` ` +
-          'wrote and cannot be evaluated here (code generation from strings is refused): run `routeless build` again',
-        { cause },
-      )
-    }
-    this.evaluated.set(key, factory)
-    return factory
-  }
 }
 
-/** Every handler's code in `table`, by the key of its shape, as serving writes it (no `checkReturns`). */
-export function tableCode(table: RouteTable): Record<string, string> {
-  const options = { defs: table.defs, bodyLimit: 0, context: undefined }
-  const out: Record<string, string> = {}
-  for (const handler of table.handlers()) {
-    const shape = shapeOf(handler, options)
-    out[shapeKey(shape)] ??= handlerSource(shape)
+function evaluated(shape: HandlerShape, handler: Handler): HandlerFactory {
+  try {
+    if (evaluator) return evaluator(shape)
+  } catch (cause) {
+    throw missing(handler, 'cannot be evaluated here (code generation from strings is refused)', cause)
   }
-  return out
+  throw missing(handler, 'is not evaluated in a bundle')
 }
 
-/** The source of the module's `handlers` table. */
-export function handlersSource(code: Record<string, string>): string {
-  const entries = Object.entries(code).map(
-    ([key, source]) => `  ${JSON.stringify(key)}: ${source.replace(/\n/g, '\n  ')},`,
+function missing(handler: Handler, why: string, cause?: unknown): RoutelessError {
+  return new RoutelessError(
+    'ROUTELESS_ERR_BUNDLE',
+    `${handler.className}.${handler.name} (${handler.file}): its code is not in the module \`routeless build\` wrote ` +
+      `and ${why}: run \`routeless build\` again`,
+    { cause },
   )
-  return `const handlers = {\n${entries.join('\n')}\n}`
 }

@@ -6,7 +6,12 @@
 import type { Manifest } from '../binding/manifest.ts'
 import type { Validators } from '../binding/validators.ts'
 import { isFresh, type CompiledModule } from './app-module.ts'
+import { registerEvaluator } from './handlers.ts'
+import { evaluateHandler } from './handler-source.ts'
 import { CompiledValidators, RUNTIME } from './runtime.ts'
+
+// What `routeless` exports evaluates, at start-up, the handler code a generated module lacks (`handlers.ts`).
+registerEvaluator(evaluateHandler)
 
 /** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
 export interface CompiledSource {

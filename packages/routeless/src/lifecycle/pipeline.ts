@@ -68,8 +68,8 @@ export interface PipelineOptions extends ConstructOptions {
 export interface Pipeline {
   /** The stages, by name, in the order they run (for `routeless explain` and tests). */
   readonly stages: readonly string[]
-  /** The source of its factory (`compile/handler-code.ts`), which `routeless explain --code` prints. */
-  readonly source: string
+  /** What decides its code (`compile/handler-code.ts` writes it; `routeless explain --code` prints it). */
+  readonly shape: HandlerShape
   /** Where the function came from: `routeless build`'s module, or its source evaluated at start-up. */
   readonly origin: 'generated' | 'evaluated'
   run(call: Call): Answer | Promise<Answer>
