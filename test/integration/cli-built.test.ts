@@ -156,6 +156,15 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
     expect((await served([], ['/served']))[0]).toEqual(FROM_BUILD)
   })
 
+  it('serves the sources once a tsconfig.json is written after the build (it says how TypeScript compiles)', async () => {
+    try {
+      write({ 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' })
+      expect(await served([], ['/served'])).toEqual([FROM_SOURCES])
+    } finally {
+      rmSync(path.join(dir, 'tsconfig.json'))
+    }
+  })
+
   it('serves a controller added after the build from the sources, and the build again once it is gone', async () => {
     try {
       write({ 'api/extra.ts': 'export class Default {\n  GET() {\n    return { extra: true }\n  }\n}\n' })

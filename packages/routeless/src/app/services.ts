@@ -28,19 +28,27 @@ export interface AppServices {
   }
 }
 
-/** Imports what `options` need beside the core: the telemetry's peers, the OpenAPI generator, the docs page. */
+/** Where `@opentelemetry/api` 1.x keeps what an SDK registered (as `wrappers/telemetry.ts` looks for it). */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+
+/**
+ * Imports what `options` need beside the core: the telemetry and its peers (only when metrics or tracing are asked
+ * for, or tracing is left to detection and an SDK registered something), the OpenAPI generator, the docs page.
+ */
 export async function loadServices(options: AppOptions): Promise<AppServices> {
-  const [{ createTelemetry, loadTelemetryPeers }, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
-    import('../wrappers/telemetry.ts'),
+  const { tracing, metrics } = options
+  const telemetry = Boolean(metrics || tracing || (tracing === undefined && OTEL_GLOBAL in globalThis))
+  const [wrappers, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
+    telemetry ? import('../wrappers/telemetry.ts') : undefined,
     import('../tooling/openapi.ts'),
     options.docs ? import('../tooling/api-reference.ts') : undefined,
     options.docs ? import('../wrappers/docs.ts') : undefined,
     options.checkReturns ? import('../binding/return-check.ts') : undefined,
     import('../binding/serializer.ts'),
   ])
-  const peers = await loadTelemetryPeers(options)
+  const peers = wrappers && (await wrappers.loadTelemetryPeers(options))
   return {
-    telemetry: (context) => createTelemetry(options, peers, context),
+    telemetry: wrappers && peers && ((context) => wrappers.createTelemetry(options, peers, context)),
     openapi: generateOpenAPI,
     checkReturn: returns?.checkReturn,
     docs: page && wrapper && { ...page, wrapper: wrapper.docs },
