@@ -48,6 +48,8 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect(code).not.toMatch(/serializerSource|class Compiler|new Function/)
     expect(code).toMatch(/\bfunction date\(/)
     expect(code).not.toMatch(/\bfunction uri\(|timeOf\(/)
+    // A typed tree without static params, surveyed at build time: no part of the table's compilation it does not need.
+    expect(code).not.toMatch(/\bfunction (?:compileBinder|findAmbiguity|surveyTable|readSignature|describeParams)\(/)
   })
 
   it("builds in routeless.config.ts's app options (--config)", async () => {
@@ -132,6 +134,51 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       expect(await (await fetch(`${bun.url}/greet?name=bun`)).json()).toBe('undefined, bun')
     } finally {
       await bun.stop()
+    }
+  })
+})
+
+describe("a worker build's parts of the table's compilation", { timeout: 60_000 }, () => {
+  it('carries those its tree needs (Standard Schema binders for static params) and surveys the tree at build time', async () => {
+    const tree = path.join(dir, 'parts')
+    mkdirSync(tree)
+    // A hand-written Standard Schema (what zod or valibot hand over): digits, as a number.
+    writeFileSync(
+      path.join(tree, 'index.ts'),
+      `const digits = {
+  '~standard': {
+    version: 1,
+    vendor: 'test',
+    validate: (value: unknown) =>
+      typeof value === 'string' && /^\\d+$/.test(value) ? { value: Number(value) } : { issues: [{ message: 'must be digits' }] },
+  },
+} as const
+export class Default {
+  static params = { GET: { args: [digits] } }
+  GET(id: number) {
+    return { id }
+  }
+}
+`,
+    )
+    writeFileSync(path.join(tree, 'style_rules.ts'), 'export class Default {\n  GET() {\n    return 1\n  }\n}\n')
+    writeFileSync(path.join(tree, 'style-rules.ts'), 'export class Default {\n  GET() {\n    return 2\n  }\n}\n')
+    const target = path.join(dir, 'parts.js')
+    const built = await cli(['build', '--target=worker', `--prefix=${tree}`, `--out=${target}`])
+    expect(built.code, built.stderr).toBe(0)
+    // The survey ran here: its warning is the build's, and the Worker carries neither it nor the ambiguity check.
+    expect(built.stderr).toMatch(/\/style-rules \(.*style-rules\.ts\) and \/style_rules .* differ only by - and _/)
+    const code = readFileSync(target, 'utf8')
+    expect(code).toMatch(/\bfunction compileBinder\(/)
+    expect(code).not.toMatch(/\bfunction (?:findAmbiguity|surveyTable|readSignature|describeParams)\(/)
+    const worker = await serveModule('workerd', target, { compatibilityDate: '2024-01-01' })
+    try {
+      expect(await (await fetch(`${worker.url}/12`)).json()).toEqual({ id: 12 })
+      const bad = await fetch(`${worker.url}/twelve`)
+      expect(bad.status).toBe(400)
+      expect((await bad.json()).message).toMatch(/must be digits/)
+    } finally {
+      await worker.stop()
     }
   })
 })

@@ -6,7 +6,10 @@
  * that a bundler takes only what is used.
  * @module
  */
-export { createWorkerApp } from './app/worker-app.ts'
+export { createWorkerApp, type WorkerParts } from './app/worker-app.ts'
+// The parts of the table's compilation an entry passes when its tree needs them (`routing/table-parts.ts`).
+export { readSignature } from './routing/arity.ts'
+export { surveyTable } from './routing/survey.ts'
 // The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,

@@ -8,6 +8,7 @@
  * @module
  */
 import { compiledValidators } from '../compile/load.ts'
+import { ALL_PARTS } from '../routing/table-parts.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
@@ -24,9 +25,8 @@ export async function createAppFromModules(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions = {},
 ): Promise<Application> {
-  return assembleApp(
-    modules,
-    options,
-    compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
-  )
+  return assembleApp(modules, options, {
+    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
+    parts: ALL_PARTS,
+  })
 }

@@ -13,23 +13,31 @@ import { CompiledValidators, equal, ucs2length } from '../compile/runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
+import type { TableParts } from '../routing/table-parts.ts'
 
 /**
- * `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. `formats`:
- * the format checks its validators call, by name (the entry imports only those: `binding/formats.ts`).
+ * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
+ * format checks its validators call (`binding/formats.ts`), and the parts of the table's compilation its tree needs
+ * (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types and which has no `static params`).
  */
+export interface WorkerParts extends TableParts {
+  formats?: Record<string, FormatCheck>
+}
+
+/** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
 export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
-  formats: Record<string, FormatCheck> = {},
+  { formats = {}, ...parts }: WorkerParts = {},
 ): Promise<Application> {
-  return assembleApp(modules, options, async (manifest: Manifest) => {
+  const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
     const made = compiled.create({ ucs2length, equal, formats })
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
-  })
+  }
+  return assembleApp(modules, options, { validators, parts })
 }

@@ -29,14 +29,16 @@ export interface EntryOptions {
   config?: string
   /** App options given as data (tests and `--` flags), over the config's. */
   options?: Record<string, unknown>
+  /** The parts of the table's compilation the tree needs (`routing/table-parts.ts`), imported and passed by name. */
+  parts?: ('readSignature' | 'compileBinder' | 'surveyTable')[]
 }
 
 /** The entry module's source text. */
-export function entrySource({ modules, manifest: whole, config, options }: EntryOptions): string {
+export function entrySource({ modules, manifest: whole, config, options, parts = [] }: EntryOptions): string {
   const manifest = servedPart(whole)
   const create = createSource(manifest)
   const formats = formatsCalled(create)
-  const named = ['appOptionsFromConfig', 'createWorkerApp', ...formats.map(formatExport)]
+  const named = ['appOptionsFromConfig', 'createWorkerApp', ...parts, ...formats.map(formatExport)]
   const lines = [`import { ${named.join(', ')} } from 'routeless/worker'`]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
@@ -52,7 +54,7 @@ export function entrySource({ modules, manifest: whole, config, options }: Entry
       `  create(rt) {\n${create}\n  },\n}`,
     `const formats = { ${formats.map((name) => `${JSON.stringify(name)}: ${formatExport(name)}`).join(', ')} }`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
-      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled, formats)`,
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled, { formats${parts.map((p) => `, ${p}`).join('')} })`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',

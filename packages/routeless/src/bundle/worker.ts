@@ -16,7 +16,7 @@ import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
-import { entrySource, type EntryModule } from './entry.ts'
+import { entrySource, type EntryModule, type EntryOptions } from './entry.ts'
 
 export interface WorkerBuildOptions {
   /** Controller prefixes, relative to `cwd`. */
@@ -59,7 +59,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
-  const warnings = await checkStarts(sources, cwd, manifest)
+  const { warnings, parts } = await checkStarts(sources, cwd, manifest)
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -70,7 +70,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
   const file = path.resolve(cwd, options.out)
   const result = await build({
     stdin: {
-      contents: entrySource({ modules, manifest, config: options.config, options: options.options }),
+      contents: entrySource({ modules, manifest, config: options.config, options: options.options, parts }),
       resolveDir: cwd,
       sourcefile: 'routeless-worker-entry.js',
       loader: 'js',
@@ -118,18 +118,40 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
 
 /**
  * Builds the route table here, as the Worker will when it starts: a tree that cannot start (two modules answering one
- * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy. A module node cannot load
- * (one importing `cloudflare:workers`) is left to the Worker, with a warning.
+ * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy, and its warnings are the
+ * build's. What the table needed decides the parts of its compilation the bundle carries (`routing/table-parts.ts`):
+ * reading a signature from source only for a handler the manifest does not type, Standard Schema binders only for
+ * `static params`, and the survey not at all — it ran here. A module node cannot load (one importing
+ * `cloudflare:workers`) leaves every part to the Worker, which checks the tree when it starts.
  */
-async function checkStarts(sources: ModuleSource[], cwd: string, manifest: Manifest): Promise<string[]> {
+async function checkStarts(
+  sources: ModuleSource[],
+  cwd: string,
+  manifest: Manifest,
+): Promise<{ warnings: string[]; parts: NonNullable<EntryOptions['parts']> }> {
   try {
-    await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
-    return []
+    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
+    const handlers = [...table.handlers()]
+    const parts: NonNullable<EntryOptions['parts']> = []
+    if (handlers.some((h) => !h.types)) parts.push('readSignature')
+    if (handlers.some((h) => h.binder)) parts.push('compileBinder')
+    // The manifest's own warnings are reported from it below.
+    return { warnings: table.warnings.filter((w) => !isManifestWarning(w, manifest)), parts }
   } catch (error) {
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
-      return [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`]
+      return {
+        warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
+        parts: ['readSignature', 'compileBinder', 'surveyTable'],
+      }
     throw error
   }
+}
+
+/** A warning the manifest holds for one of its handlers (`<file>: <Class>.<method>: …`). */
+function isManifestWarning(warning: string, manifest: Manifest): boolean {
+  return Object.entries(manifest.handlers).some(([key, types]) =>
+    (types.warnings ?? []).some((w) => warning === `${key.replace('#', ': ')}: ${w}`),
+  )
 }
 
 async function analyzeTree(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest> {

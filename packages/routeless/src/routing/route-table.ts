@@ -10,6 +10,7 @@ import type { Manifest } from '../binding/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { compileRouteTable, loadModules } from './compile-table.ts'
+import { ALL_PARTS } from './table-parts.ts'
 import type { RouteTable } from './table.ts'
 
 export { discoverModules } from './discover.ts'
@@ -51,5 +52,6 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
     cwd,
     auth: options.auth,
     validators: options.validators ?? ajvValidators,
+    parts: ALL_PARTS,
   })
 }
