@@ -42,6 +42,12 @@ export class Add {
   }
 }
 
+export class Boom {
+  GET() {
+    throw new Error('boom')
+  }
+}
+
 /** What served this: tsx loaded or not, one store shared with the config, a file read beside this one. */
 export class Served {
   GET() {
@@ -80,7 +86,7 @@ function cli(args: string[]): Promise<Run> {
 }
 
 /** Serves with `args` (`routeless` alone, as `npm start`), answers `paths` as JSON, stops. */
-async function served(args: string[], paths: string[]): Promise<unknown[]> {
+async function served(args: string[], paths: string[], log: string[] = []): Promise<unknown[]> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: dir,
     env: { ...process.env, ROUTELESS_HOST: '127.0.0.1:0', ROUTELESS_LOG_LEVEL: 'warn' },
@@ -102,6 +108,7 @@ async function served(args: string[], paths: string[]): Promise<unknown[]> {
   } finally {
     child.kill('SIGTERM')
     await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.on('close', r)))
+    log.push(out)
   }
 }
 
@@ -133,6 +140,13 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
       expect.objectContaining({ status: 400, message: 'Invalid parameters: a: must be a number, got "x"' }),
       { message: 'Hello, you!' },
     ])
+  })
+
+  it("logs a handler's error with the stack of its own file, as from the sources", async () => {
+    const log: string[] = []
+    expect(await served([], ['/boom'], log)).toEqual([expect.objectContaining({ status: 500 })])
+    // (The log line is JSON: the stack's line breaks are written \n.)
+    expect(log[0]).toMatch(/Error: boom\\n\s+at Boom\.GET \([^)]*api\/index\.ts:\d+:\d+\)/)
   })
 
   it('serves an edit made after the build: a controller, a module it imports, the config', async () => {

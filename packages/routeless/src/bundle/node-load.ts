@@ -69,7 +69,11 @@ export function findBuilt(cwd: string, config: string | undefined, prefix: strin
     const abs = path.resolve(cwd, file)
     if (existsSync(abs) ? hashOf(abs) !== hash : hash !== ABSENT) return undefined
   }
-  const url = (name: string) => pathToFileURL(path.join(dir, `${name}.mjs`)).href
+  // With its source maps (as tsx would), so a stack names the controller's own file and line, not the build's.
+  const load = (name: string) => {
+    process.setSourceMapsEnabled(true)
+    return import(pathToFileURL(path.join(dir, `${name}.mjs`)).href)
+  }
   let controllers: Promise<ModuleExports[]> | undefined
   const sources = (wanted: string[]): ModuleSource[] | undefined => {
     let found: ModuleSource[]
@@ -83,7 +87,7 @@ export function findBuilt(cwd: string, config: string | undefined, prefix: strin
     return found.map((s, i) => ({
       ...s,
       load: async () => {
-        controllers ??= import(url('controllers')).then((ns: { modules: ModuleExports[] }) => ns.modules)
+        controllers ??= load('controllers').then((ns: { modules: ModuleExports[] }) => ns.modules)
         return (await controllers)[i]!
       },
     }))
@@ -91,7 +95,7 @@ export function findBuilt(cwd: string, config: string | undefined, prefix: strin
   if (!sources(served)) return undefined
   return {
     prefix: served,
-    config: () => import(url('config')),
+    config: () => load('config'),
     sources,
   }
 }

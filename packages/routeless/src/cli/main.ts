@@ -248,7 +248,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command(
       'build',
       'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither ' +
-        'typescript nor type-checking; --target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
+        'typescript nor type-checking, and compile the controllers for node (served without tsx while unchanged); ' +
+        '--target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
       (y) =>
         y
           .option('target', {
