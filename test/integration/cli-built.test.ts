@@ -42,6 +42,12 @@ export class Add {
   }
 }
 
+export class Boom {
+  GET() {
+    throw new Error('boom')
+  }
+}
+
 /** What served this: tsx loaded or not, one store shared with the config, a file read beside this one. */
 export class Served {
   GET() {
@@ -80,7 +86,7 @@ function cli(args: string[]): Promise<Run> {
 }
 
 /** Serves with `args` (`routeless` alone, as `npm start`), answers `paths` as JSON, stops. */
-async function served(args: string[], paths: string[]): Promise<unknown[]> {
+async function served(args: string[], paths: string[], log: string[] = []): Promise<unknown[]> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: dir,
     env: { ...process.env, ROUTELESS_HOST: '127.0.0.1:0', ROUTELESS_LOG_LEVEL: 'warn' },
@@ -102,6 +108,7 @@ async function served(args: string[], paths: string[]): Promise<unknown[]> {
   } finally {
     child.kill('SIGTERM')
     await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.on('close', r)))
+    log.push(out)
   }
 }
 
@@ -135,6 +142,13 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
     ])
   })
 
+  it("logs a handler's error with the stack of its own file, as from the sources", async () => {
+    const log: string[] = []
+    expect(await served([], ['/boom'], log)).toEqual([expect.objectContaining({ status: 500 })])
+    // (The log line is JSON: the stack's line breaks are written \n.)
+    expect(log[0]).toMatch(/Error: boom\\n\s+at Boom\.GET \([^)]*api\/index\.ts:\d+:\d+\)/)
+  })
+
   it('serves an edit made after the build: a controller, a module it imports, the config', async () => {
     const edits: Record<string, string> = {
       'api/index.ts': FILES['api/index.ts']!.replace('sum: a + b', 'sum: a + b, edited: true'),
@@ -154,6 +168,15 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
       write(FILES)
     }
     expect((await served([], ['/served']))[0]).toEqual(FROM_BUILD)
+  })
+
+  it('serves the sources once a tsconfig.json is written after the build (it says how TypeScript compiles)', async () => {
+    try {
+      write({ 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' })
+      expect(await served([], ['/served'])).toEqual([FROM_SOURCES])
+    } finally {
+      rmSync(path.join(dir, 'tsconfig.json'))
+    }
   })
 
   it('serves a controller added after the build from the sources, and the build again once it is gone', async () => {

@@ -15,7 +15,7 @@ import type { Plugin } from 'esbuild'
 import type { ModuleSource } from '../base/module-source.ts'
 import { VERSION } from '../base/version.ts'
 import { sha256 } from '../binding/manifest-file.ts'
-import { BUILT_DIR, BUILT_RECORD, type BuiltRecord, relativeTo } from './node-load.ts'
+import { ABSENT, BUILT_DIR, BUILT_RECORD, type BuiltRecord, relativeTo } from './node-load.ts'
 
 export interface NodeBuildOptions {
   cwd: string
@@ -67,6 +67,10 @@ export async function buildNode(options: NodeBuildOptions): Promise<NodeBuild> {
     const file = path.resolve(cwd, input.replace(/^file:/, ''))
     if (existsSync(file)) inputs[relativeTo(cwd, file)] = sha256(file)
   }
+  const compiled = Object.keys(inputs).length
+  // The tsconfig says how TypeScript compiles (decorators, class fields, paths): once it changes, the sources serve.
+  const tsconfig = path.join(cwd, 'tsconfig.json')
+  inputs['tsconfig.json'] = existsSync(tsconfig) ? sha256(tsconfig) : ABSENT
   const record: BuiltRecord = {
     routeless: VERSION,
     config: options.config ? relativeTo(cwd, options.config) : null,
@@ -76,7 +80,7 @@ export async function buildNode(options: NodeBuildOptions): Promise<NodeBuild> {
   }
   mkdirSync(dir, { recursive: true })
   writeFileSync(path.join(dir, BUILT_RECORD), `${JSON.stringify(record, null, 2)}\n`)
-  return { dir, files: Object.keys(inputs).length }
+  return { dir, files: compiled }
 }
 
 const ENTRY = 'routeless:controllers'

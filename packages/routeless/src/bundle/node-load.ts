@@ -18,6 +18,8 @@ import { collectSources } from '../app/options.ts'
 /** Where the build writes it, relative to the project, and its record of what went in. */
 export const BUILT_DIR = '.routeless/node'
 export const BUILT_RECORD = 'built.json'
+/** The hash recorded for a file that was not there (the project's tsconfig.json). */
+export const ABSENT = 'absent'
 
 export interface BuiltRecord {
   /** The routeless that built it. */
@@ -28,7 +30,7 @@ export interface BuiltRecord {
   prefix: string[]
   /** The controller files, in the order found. */
   modules: string[]
-  /** Every file compiled in (controllers, config, the local files they import) and its sha256. */
+  /** Every file compiled in (controllers, config, the local files they import, the tsconfig) and its sha256. */
   inputs: Record<string, string>
 }
 
@@ -65,9 +67,13 @@ export function findBuilt(cwd: string, config: string | undefined, prefix: strin
   const hashOf = fileHashes()
   for (const [file, hash] of Object.entries(record.inputs)) {
     const abs = path.resolve(cwd, file)
-    if (!existsSync(abs) || hashOf(abs) !== hash) return undefined
+    if (existsSync(abs) ? hashOf(abs) !== hash : hash !== ABSENT) return undefined
   }
-  const url = (name: string) => pathToFileURL(path.join(dir, `${name}.mjs`)).href
+  // With its source maps (as tsx would), so a stack names the controller's own file and line, not the build's.
+  const load = (name: string) => {
+    process.setSourceMapsEnabled(true)
+    return import(pathToFileURL(path.join(dir, `${name}.mjs`)).href)
+  }
   let controllers: Promise<ModuleExports[]> | undefined
   const sources = (wanted: string[]): ModuleSource[] | undefined => {
     let found: ModuleSource[]
@@ -81,7 +87,7 @@ export function findBuilt(cwd: string, config: string | undefined, prefix: strin
     return found.map((s, i) => ({
       ...s,
       load: async () => {
-        controllers ??= import(url('controllers')).then((ns: { modules: ModuleExports[] }) => ns.modules)
+        controllers ??= load('controllers').then((ns: { modules: ModuleExports[] }) => ns.modules)
         return (await controllers)[i]!
       },
     }))
@@ -89,7 +95,7 @@ export function findBuilt(cwd: string, config: string | undefined, prefix: strin
   if (!sources(served)) return undefined
   return {
     prefix: served,
-    config: () => import(url('config')),
+    config: () => load('config'),
     sources,
   }
 }

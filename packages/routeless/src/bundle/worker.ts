@@ -16,7 +16,8 @@ import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
-import { entrySource, type EntryModule, type EntryOptions } from './entry.ts'
+import type { AppOptions } from '../app/options.ts'
+import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
 import { tableCode } from '../compile/handler-source.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 
@@ -30,8 +31,11 @@ export interface WorkerBuildOptions {
   config?: string
   /** App options given as data, over the config's (JSON-serialisable). */
   options?: Record<string, unknown>
-  /** The config's `auth` (its guards are part of each handler's function). */
-  auth?: AuthSpec
+  /**
+   * The config's app options as loaded here (the CLI's): which of `cors`, `accessLog` and `explainNotFound` it asks
+   * for decides the parts the bundle carries. Without it, a config carries all three.
+   */
+  settings?: Pick<AppOptions, 'cors' | 'accessLog' | 'explainNotFound' | 'auth'>
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
   /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */
@@ -63,7 +67,9 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
-  const { warnings, parts, handlers } = await checkStarts(sources, cwd, manifest, options.auth)
+  // The config's `auth` guards are part of each handler's code.
+  const { warnings, parts, handlers } = await checkStarts(sources, cwd, manifest, options.settings?.auth)
+  parts.push(...servicesAsked(options))
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -141,7 +147,7 @@ async function checkStarts(
     if (handlers.some((h) => !h.types)) parts.push('readSignature')
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
     // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
-    // code (a Worker evaluates none: `compile/handlers.ts`).
+    // code (a Worker evaluates none: `compile/handler-source.ts`).
     const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
     return { warnings, parts, handlers: tableCode(table) }
   } catch (error) {
@@ -153,6 +159,20 @@ async function checkStarts(
       }
     throw error
   }
+}
+
+/**
+ * The wrappers and the 404's hint the app's options ask for: the config's as loaded here, and the options given as
+ * data. A config not loaded here may ask for any of them.
+ */
+function servicesAsked({ config, settings, options }: WorkerBuildOptions): EntryPart[] {
+  if (config !== undefined && settings === undefined) return ['accessLog', 'cors', 'notFoundHint']
+  const asked = { ...settings, ...options }
+  const parts: EntryPart[] = []
+  if (asked.accessLog) parts.push('accessLog')
+  if (asked.cors) parts.push('cors')
+  if (asked.explainNotFound) parts.push('notFoundHint')
+  return parts
 }
 
 /** A warning the manifest holds for one of its handlers (`<file>: <Class>.<method>: …`). */

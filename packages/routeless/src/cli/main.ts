@@ -252,7 +252,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command(
       'build',
       'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither ' +
-        'typescript nor type-checking; --target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
+        'typescript nor type-checking, and compile the controllers for node (served without tsx while unchanged); ' +
+        '--target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
       (y) =>
         y
           .option('target', {
@@ -272,7 +273,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         const { prefix, file, config } = await settings(args)
         code =
           args.target === 'worker'
-            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config.auth)
+            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config)
             : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict), config.auth)
         const onNode = !process.versions.bun && !process.versions.deno
         if (code === 0 && args.target !== 'worker' && onNode) code = await nodeBuildCommand(prefix, file, config, io)
@@ -519,13 +520,13 @@ async function workerCommand(
   config: string | undefined,
   io: CliIO,
   strict: boolean,
-  auth?: AuthSpec,
+  settings: RoutelessConfig,
 ): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
     const { buildWorker } = await import('../bundle/worker.ts')
-    const built = await buildWorker({ prefixes: prefix, out, cwd, config, auth })
+    const built = await buildWorker({ prefixes: prefix, out, cwd, config, settings })
     for (const w of built.warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
     if (strict && built.warnings.length > 0) {
       rmSync(built.file, { force: true })

@@ -83,7 +83,7 @@ async function stopServing(running: RunningServer, signal: StopSignal | undefine
 
 export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<number> {
   const { prefix, config } = opts
-  const worker = isWorker()
+  const worker = await isWorker()
   let where: { host: string; port: number }
   let workers: number
   try {

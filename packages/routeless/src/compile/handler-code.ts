@@ -244,3 +244,17 @@ function done(shape: HandlerShape): string[] {
     'return call.r.head ? rt.withoutBody(answer) : answer',
   ]
 }
+
+/** The stages `shape` runs, by name, in order. */
+export function stageNames(shape: HandlerShape): string[] {
+  return [
+    'construct',
+    ...Array.from({ length: shape.guards }, () => 'guard'),
+    ...(shape.before ? ['before'] : []),
+    ...(shape.read ? ['read'] : []),
+    ...(shape.distinct.some(Boolean) ? ['distinct'] : []),
+    ...(shape.bind ? ['bind'] : []),
+    'invoke',
+    shape.websocket ? 'accept' : 'reply',
+  ]
+}

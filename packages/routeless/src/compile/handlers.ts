@@ -9,7 +9,6 @@ import { RoutelessError } from '../base/errors.ts'
 import {
   partsOf,
   shapeOf,
-  stageNames,
   type HandlerParts,
   type HandlerShape,
   type Pipeline,
@@ -62,7 +61,6 @@ export class HandlerCompiler {
     const made = this.generated && Object.hasOwn(this.generated, key) ? this.generated[key] : undefined
     const factory = made ?? evaluated(shape, handler)
     return {
-      stages: stageNames(shape),
       shape,
       origin: made ? 'generated' : 'evaluated',
       run: factory(partsOf(handler, this.options), HANDLER_RUNTIME),

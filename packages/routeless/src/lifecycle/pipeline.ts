@@ -66,8 +66,6 @@ export interface PipelineOptions extends ConstructOptions {
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
 export interface Pipeline {
-  /** The stages, by name, in the order they run (for `routeless explain` and tests). */
-  readonly stages: readonly string[]
   /** What decides its code (`compile/handler-code.ts` writes it; `routeless explain --code` prints it). */
   readonly shape: HandlerShape
   /** Where the function came from: `routeless build`'s module, or its source evaluated at start-up. */
@@ -198,20 +196,6 @@ function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
   }
   const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
   return { accepted: true, handlers: value as SocketHandlers, protocol }
-}
-
-/** The stages `shape` runs, by name, in order. */
-export function stageNames(shape: HandlerShape): string[] {
-  return [
-    'construct',
-    ...Array.from({ length: shape.guards }, () => 'guard'),
-    ...(shape.before ? ['before'] : []),
-    ...(shape.read ? ['read'] : []),
-    ...(shape.distinct.some(Boolean) ? ['distinct'] : []),
-    ...(shape.bind ? ['bind'] : []),
-    'invoke',
-    shape.websocket ? 'accept' : 'reply',
-  ]
 }
 
 /** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { HTTP_METHODS } from '../base/handler-names.ts'
-import { handlerSource } from '../compile/handler-code.ts'
+import { handlerSource, stageNames } from '../compile/handler-code.ts'
 import type { Pipeline } from '../lifecycle/pipeline.ts'
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve, splitPath } from '../routing/resolver.ts'
@@ -92,7 +92,7 @@ function bindingOf(h: Handler, table: RouteTable): string | undefined {
 /** A handler's generated function: its stages, where it came from, then its source. */
 function functionOf(fn: Pipeline): string[] {
   const from = fn.origin === 'generated' ? 'written by routeless build (.routeless/app.mjs)' : 'evaluated at start-up'
-  return [`  function       ${fn.stages.join(' → ')}; ${from}`, ...handlerSource(fn.shape).split('\n')]
+  return [`  function       ${stageNames(fn.shape).join(' → ')}; ${from}`, ...handlerSource(fn.shape).split('\n')]
 }
 
 /**
