@@ -41,12 +41,14 @@ console.log(
   `dist/worker.js: ${(code.length / 1024).toFixed(1)} KiB unminified; imports: ${imports.join(', ') || 'none'}`,
 )
 
-// The same build with a source map, attributed per source file.
+// The same build with a source map, attributed per source file (the config loaded as the CLI loads it).
+const config = path.join(dir, 'routeless.config.ts')
 await buildWorker({
   prefixes: ['controllers'],
   out: 'dist/analysis.js',
   cwd: dir,
-  config: path.join(dir, 'routeless.config.ts'),
+  config,
+  settings: (await import(config)).default,
   sourcemap: true,
 })
 const analysed = readFileSync(path.join(dir, 'dist/analysis.js'), 'utf8')

@@ -4,11 +4,12 @@
  * Bun; a build that cannot be made fails with a coded error, never a half-written module.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cors, createWorkerApp, originCheck, readSignature, type CompiledModule } from 'routeless/worker'
 import { serveModule, type RunningRuntime } from '../_runtimes.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -138,6 +139,23 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   })
 })
 
+describe("the starter's Worker", { timeout: 60_000 }, () => {
+  it('is at most 100 KiB unminified and imports no node: module (issue 32)', async () => {
+    // The starter as `npm create routeless -- --runtime=workers` writes it, built as its `npm run build` builds it.
+    const starter = path.join(dir, 'starter')
+    const templates = path.join(ROOT, 'packages/create-routeless/templates')
+    cpSync(path.join(templates, 'shared/controllers'), path.join(starter, 'controllers'), { recursive: true })
+    cpSync(path.join(templates, 'shared/routeless.config.ts'), path.join(starter, 'routeless.config.ts'))
+    cpSync(path.join(templates, 'workers/tsconfig.json'), path.join(starter, 'tsconfig.json'))
+    writeFileSync(path.join(starter, 'package.json'), '{ "type": "module", "private": true }\n')
+    const built = await cli(['build', '--target=worker', '--out=dist/worker.js'], starter)
+    expect(built.code, built.stderr).toBe(0)
+    const code = readFileSync(path.join(starter, 'dist/worker.js'), 'utf8')
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/)
+    expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
+  })
+})
+
 describe("a worker build's parts of the table's compilation", { timeout: 60_000 }, () => {
   it('carries those its tree needs (Standard Schema binders for static params) and surveys the tree at build time', async () => {
     const tree = path.join(dir, 'parts')
@@ -180,6 +198,40 @@ export class Default {
     } finally {
       await worker.stop()
     }
+  })
+})
+
+describe("a Worker's app, made with the parts its entry passes (createWorkerApp)", () => {
+  const modules = [
+    {
+      path: '',
+      exports: {
+        Default: class {
+          GET() {
+            return 'hi'
+          }
+        },
+      },
+    },
+  ]
+  const compiled = undefined as unknown as CompiledModule // no manifest: nothing typed, nothing generated
+
+  it('refuses at start-up an option whose part its build left out (the config changed since)', async () => {
+    const options = { cors: { origins: ['https://app.example'] } }
+    await expect(createWorkerApp(modules, options, compiled, { readSignature })).rejects.toThrow(
+      /^cors: build the application with createApp\(\).*run routeless build --target=worker again/,
+    )
+    await expect(createWorkerApp(modules, { explainNotFound: true }, compiled, { readSignature })).rejects.toThrow(
+      /^explainNotFound: /,
+    )
+  })
+
+  it('serves with the parts it is given', async () => {
+    const options = { cors: { origins: ['https://app.example'] } }
+    const app = await createWorkerApp(modules, options, compiled, { readSignature, cors: { cors, originCheck } })
+    const res = await app.request('/', { headers: { origin: 'https://app.example' } })
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(await res.json()).toBe('hi')
   })
 })
 

@@ -197,9 +197,11 @@ describeOn('workerd', 'the Workers project', { timeout: 180_000 }, () => {
     const built = await run('npm', ['run', 'build'], { cwd: dir, timeout: 180_000 })
     expect(built.code, built.stdout + built.stderr).toBe(0)
     expect(built.stdout).toMatch(/wrote dist\/worker\.js: 2 handlers/)
-    // Self-contained: nothing but node: built-ins left to import.
+    // Self-contained: nothing left to import, no node: built-in either, and at most 100 KiB unminified (issue 32).
     const bundle = readFileSync(path.join(dir, 'dist/worker.js'), 'utf8')
-    expect([...bundle.matchAll(/^import .* from "([^"]+)"/gm)].filter((m) => !m[1]!.startsWith('node:'))).toEqual([])
+    expect([...bundle.matchAll(/^import .* from "([^"]+)"/gm)].map((m) => m[1])).toEqual([])
+    expect(bundle).not.toMatch(/\bimport\(\s*["'`]|\brequire\(\s*["']node:/)
+    expect(Buffer.byteLength(bundle) / 1024).toBeLessThanOrEqual(100)
     const s = serveWorker(dir)
     try {
       expect(await answers(await s.url)).toEqual(EXPECTED_ANSWERS)

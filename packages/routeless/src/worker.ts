@@ -10,6 +10,10 @@ export { createWorkerApp, type WorkerParts } from './app/worker-app.ts'
 // The parts of the table's compilation an entry passes when its tree needs them (`routing/table-parts.ts`).
 export { readSignature } from './routing/arity.ts'
 export { surveyTable } from './routing/survey.ts'
+// The wrappers and the 404's hint an entry passes when its config asks for them (`app/core-services.ts`).
+export { accessLog } from './wrappers/access-log.ts'
+export { cors, originCheck } from './wrappers/cors.ts'
+export { notFoundHint } from './tooling/explain.ts'
 // The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,

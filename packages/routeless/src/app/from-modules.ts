@@ -9,6 +9,7 @@
  */
 import { compiledValidators } from '../compile/load.ts'
 import { ALL_PARTS } from '../routing/table-parts.ts'
+import { CORE_SERVICES } from './core-services.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
@@ -25,8 +26,13 @@ export async function createAppFromModules(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions = {},
 ): Promise<Application> {
-  return assembleApp(modules, options, {
-    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
-    parts: ALL_PARTS,
-  })
+  return assembleApp(
+    modules,
+    options,
+    {
+      validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
+      parts: ALL_PARTS,
+    },
+    CORE_SERVICES,
+  )
 }

@@ -11,8 +11,18 @@ import type { generateOpenAPI } from '../tooling/openapi.ts'
 import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import type { docs } from '../wrappers/docs.ts'
 import type { checkReturn } from '../binding/return-check.ts'
+import type { accessLog } from '../wrappers/access-log.ts'
+import type { cors, originCheck } from '../wrappers/cors.ts'
+import type { notFoundHint } from '../tooling/explain.ts'
+import { CORE_SERVICES } from './core-services.ts'
 
 export interface AppServices {
+  /** The `accessLog` option's wrapper. */
+  accessLog?: typeof accessLog
+  /** The `cors` option's wrapper, and its check of a WebSocket upgrade's origin. */
+  cors?: { cors: typeof cors; originCheck: typeof originCheck }
+  /** The `explainNotFound` option's hint. */
+  notFoundHint?: typeof notFoundHint
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
   telemetry?: (context: TelemetryContext) => Telemetry | undefined
   /** `checkReturns`: the development-mode check of returned values (it compiles validators). */
@@ -48,6 +58,7 @@ export async function loadServices(options: AppOptions): Promise<AppServices> {
   ])
   const peers = wrappers && (await wrappers.loadTelemetryPeers(options))
   return {
+    ...CORE_SERVICES,
     telemetry: wrappers && peers && ((context) => wrappers.createTelemetry(options, peers, context)),
     openapi: generateOpenAPI,
     checkReturn: returns?.checkReturn,

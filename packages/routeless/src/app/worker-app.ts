@@ -14,13 +14,15 @@ import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
 import type { TableParts } from '../routing/table-parts.ts'
+import type { AppServices } from './services.ts'
 
 /**
  * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
- * format checks its validators call (`binding/formats.ts`), and the parts of the table's compilation its tree needs
- * (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types and which has no `static params`).
+ * format checks its validators call (`binding/formats.ts`), the parts of the table's compilation its tree needs
+ * (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types and which has no `static params`),
+ * and the wrappers and the 404's hint its config asked for when it was built (`cors`, `accessLog`, `explainNotFound`).
  */
-export interface WorkerParts extends TableParts {
+export interface WorkerParts extends TableParts, Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint'> {
   formats?: Record<string, FormatCheck>
 }
 
@@ -29,7 +31,7 @@ export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
-  { formats = {}, ...parts }: WorkerParts = {},
+  { formats = {}, accessLog, cors, notFoundHint, ...parts }: WorkerParts = {},
 ): Promise<Application> {
   const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
@@ -39,5 +41,5 @@ export function createWorkerApp(
     const made = compiled.create({ ucs2length, equal, formats })
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
   }
-  return assembleApp(modules, options, { validators, parts })
+  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint })
 }

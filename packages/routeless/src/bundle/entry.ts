@@ -29,16 +29,37 @@ export interface EntryOptions {
   config?: string
   /** App options given as data (tests and `--` flags), over the config's. */
   options?: Record<string, unknown>
-  /** The parts of the table's compilation the tree needs (`routing/table-parts.ts`), imported and passed by name. */
-  parts?: ('readSignature' | 'compileBinder' | 'surveyTable')[]
+  /**
+   * The parts of the core the tree and the config need (`app/worker-app.ts`'s `WorkerParts`), imported by name: the
+   * table's compilation's (`routing/table-parts.ts`), the wrappers and the 404's hint (`app/core-services.ts`).
+   */
+  parts?: EntryPart[]
 }
+
+/** A part an entry may pass, and the names `routeless/worker` exports it under. */
+const PART_EXPORTS = {
+  readSignature: ['readSignature'],
+  compileBinder: ['compileBinder'],
+  surveyTable: ['surveyTable'],
+  accessLog: ['accessLog'],
+  cors: ['cors', 'originCheck'],
+  notFoundHint: ['notFoundHint'],
+} as const
+
+export type EntryPart = keyof typeof PART_EXPORTS
 
 /** The entry module's source text. */
 export function entrySource({ modules, manifest: whole, config, options, parts = [] }: EntryOptions): string {
   const manifest = servedPart(whole)
   const create = createSource(manifest)
   const formats = formatsCalled(create)
-  const named = ['appOptionsFromConfig', 'createWorkerApp', ...parts, ...formats.map(formatExport)]
+  const named = [
+    'appOptionsFromConfig',
+    'createWorkerApp',
+    ...parts.flatMap((p) => PART_EXPORTS[p]),
+    ...formats.map(formatExport),
+  ]
+  const given = parts.map((p) => (p === 'cors' ? 'cors: { cors, originCheck }' : p))
   const lines = [`import { ${named.join(', ')} } from 'routeless/worker'`]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
@@ -54,7 +75,7 @@ export function entrySource({ modules, manifest: whole, config, options, parts =
       `  create(rt) {\n${create}\n  },\n}`,
     `const formats = { ${formats.map((name) => `${JSON.stringify(name)}: ${formatExport(name)}`).join(', ')} }`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
-      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled, { formats${parts.map((p) => `, ${p}`).join('')} })`,
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled, { ${['formats', ...given].join(', ')} })`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',

@@ -16,7 +16,8 @@ import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
-import { entrySource, type EntryModule, type EntryOptions } from './entry.ts'
+import type { AppOptions } from '../app/options.ts'
+import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
 
 export interface WorkerBuildOptions {
   /** Controller prefixes, relative to `cwd`. */
@@ -28,6 +29,11 @@ export interface WorkerBuildOptions {
   config?: string
   /** App options given as data, over the config's (JSON-serialisable). */
   options?: Record<string, unknown>
+  /**
+   * The config's app options as loaded here (the CLI's): which of `cors`, `accessLog` and `explainNotFound` it asks
+   * for decides the parts the bundle carries. Without it, a config carries all three.
+   */
+  settings?: Pick<AppOptions, 'cors' | 'accessLog' | 'explainNotFound'>
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
   /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */
@@ -60,6 +66,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       cwd,
     ))
   const { warnings, parts } = await checkStarts(sources, cwd, manifest)
+  parts.push(...servicesAsked(options))
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -145,6 +152,20 @@ async function checkStarts(
       }
     throw error
   }
+}
+
+/**
+ * The wrappers and the 404's hint the app's options ask for: the config's as loaded here, and the options given as
+ * data. A config not loaded here may ask for any of them.
+ */
+function servicesAsked({ config, settings, options }: WorkerBuildOptions): EntryPart[] {
+  if (config !== undefined && settings === undefined) return ['accessLog', 'cors', 'notFoundHint']
+  const asked = { ...settings, ...options }
+  const parts: EntryPart[] = []
+  if (asked.accessLog) parts.push('accessLog')
+  if (asked.cors) parts.push('cors')
+  if (asked.explainNotFound) parts.push('notFoundHint')
+  return parts
 }
 
 /** A warning the manifest holds for one of its handlers (`<file>: <Class>.<method>: …`). */

@@ -269,7 +269,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         const { prefix, file, config } = await settings(args)
         code =
           args.target === 'worker'
-            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict))
+            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config)
             : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict))
         const onNode = !process.versions.bun && !process.versions.deno
         if (code === 0 && args.target !== 'worker' && onNode) code = await nodeBuildCommand(prefix, file, config, io)
@@ -487,12 +487,13 @@ async function workerCommand(
   config: string | undefined,
   io: CliIO,
   strict: boolean,
+  settings: RoutelessConfig,
 ): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
     const { buildWorker } = await import('../bundle/worker.ts')
-    const built = await buildWorker({ prefixes: prefix, out, cwd, config })
+    const built = await buildWorker({ prefixes: prefix, out, cwd, config, settings })
     for (const w of built.warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
     if (strict && built.warnings.length > 0) {
       rmSync(built.file, { force: true })
