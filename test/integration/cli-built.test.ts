@@ -189,6 +189,20 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
     expect(await served([], ['/served'])).toEqual([FROM_BUILD])
   })
 
+  it('compiles nothing where the .ts files load as CommonJS (no "type": "module"), and the sources serve', async () => {
+    try {
+      write({ 'package.json': JSON.stringify({ private: true }) })
+      const built = await cli(['build'])
+      expect(built.code, built.stderr).toBe(0)
+      expect(built.stdout).toContain('not compiled for node (api/index.ts loads as CommonJS): node serves the sources')
+      expect(existsSync(path.join(dir, '.routeless/node'))).toBe(false)
+      expect((await served([], ['/add/2/3']))[0]).toEqual({ sum: 5 })
+    } finally {
+      write(FILES)
+      expect((await cli(['build'])).code).toBe(0)
+    }
+  })
+
   it('stays on the sources with --watch and with another prefix', async () => {
     expect(await served(['--watch'], ['/served'])).toEqual([FROM_SOURCES])
     mkdirSync(path.join(dir, 'other'), { recursive: true })
