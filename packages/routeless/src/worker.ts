@@ -7,6 +7,7 @@
  * @module
  */
 export { createWorkerApp, type WorkerParts } from './app/worker-app.ts'
+// The helpers generated validators call (`rt.equal`, `rt.ucs2length`), passed by an entry whose validators do.
 export { equal, ucs2length } from './compile/runtime.ts'
 // The parts of the table's compilation an entry passes when its tree needs them (`routing/table-parts.ts`).
 export { readSignature } from './routing/arity.ts'
@@ -15,7 +16,7 @@ export { surveyTable } from './routing/survey.ts'
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'
 export { notFoundHint } from './tooling/explain.ts'
-// The helpers and the format checks generated validators call (`compile/runtime.ts`, `binding/formats.ts`), under the names the entry imports them by (`formatExport`).
+// The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,
   date as format_date,
