@@ -129,7 +129,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const FROM_BUILD = { tsx: false, sameStore: true, file: 'from a file beside the controller' }
-const FROM_SOURCES = { ...FROM_BUILD, tsx: true }
+/** From the sources: through tsx, except where node strips types itself (≥ 22.18), which loads these natively. */
+const FROM_SOURCES = { ...FROM_BUILD, tsx: !(process.features as { typescript?: unknown }).typescript }
 
 describe('routeless build for node', { timeout: 60_000 }, () => {
   it('serves the compiled controllers and config without tsx, the same answers', async () => {
@@ -187,6 +188,20 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
       rmSync(path.join(dir, 'api/extra.ts'))
     }
     expect(await served([], ['/served'])).toEqual([FROM_BUILD])
+  })
+
+  it('compiles nothing where the .ts files load as CommonJS (no "type": "module"), and the sources serve', async () => {
+    try {
+      write({ 'package.json': JSON.stringify({ private: true }) })
+      const built = await cli(['build'])
+      expect(built.code, built.stderr).toBe(0)
+      expect(built.stdout).toContain('not compiled for node (api/index.ts loads as CommonJS): node serves the sources')
+      expect(existsSync(path.join(dir, '.routeless/node'))).toBe(false)
+      expect((await served([], ['/add/2/3']))[0]).toEqual({ sum: 5 })
+    } finally {
+      write(FILES)
+      expect((await cli(['build'])).code).toBe(0)
+    }
   })
 
   it('stays on the sources with --watch and with another prefix', async () => {

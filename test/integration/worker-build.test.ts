@@ -50,6 +50,9 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     // Neither code generator (the validators' are Ajv's), and only the format checks the validators call.
     expect(code).not.toMatch(/serializerSource|class Compiler|new Function/)
     expect(code).toMatch(/\bfunction date\(/)
+    // The run-time helpers too: the code-point length a minLength counts with, not the deep equality no enum needs.
+    expect(code).toMatch(/\bfunction ucs2length\(/)
+    expect(code).not.toMatch(/\bfunction equal\(/)
     expect(code).not.toMatch(/\bfunction uri\(|timeOf\(/)
     // A typed tree without static params, surveyed at build time: no part of the table's compilation it does not need.
     expect(code).not.toMatch(/\bfunction (?:compileBinder|findAmbiguity|surveyTable|readSignature|describeParams)\(/)
@@ -102,6 +105,12 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       const bad = await fetch(`${worker.url}/on?day=2023-02-29`)
       expect(bad.status).toBe(400)
       expect((await bad.json()).message).toBe('Invalid parameters: day: must match format "date", got "2023-02-29"')
+      // A length in code points: one emoji is one, so too short.
+      expect(await (await fetch(`${worker.url}/on?day=2024-02-29&tag=%F0%9F%98%80x`)).json()).toEqual({
+        day: '2024-02-29',
+        tag: '😀x',
+      })
+      expect((await fetch(`${worker.url}/on?day=2024-02-29&tag=%F0%9F%98%80`)).status).toBe(400)
     })
 
     it('runs work handed to this.env.waitUntil after the answer', async () => {

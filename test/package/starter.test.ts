@@ -100,7 +100,7 @@ describe('the node project', { timeout: 180_000 }, () => {
     }
   })
 
-  it('serves a controller edited after the build as edited (its sources, through tsx), then the build once rebuilt', async () => {
+  it('serves a controller edited after the build as edited (from its sources), then from the rebuilt build', async () => {
     const file = path.join(dir, 'controllers/index.ts')
     const original = readFileSync(file, 'utf8')
     const servedOnce = async () => {

@@ -16,7 +16,6 @@ import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/requ
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import { resolve } from '../routing/resolver.ts'
-import { templateOf } from '../routing/templates.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
@@ -56,7 +55,6 @@ export class Application {
     if ((options.tracing || options.metrics) && !services.telemetry)
       throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'tracing and metrics: build the application with createApp()')
     const telemetry = services.telemetry?.({
-      routeOf: (method, pathname) => this.routeOf(method, pathname),
       table: () => this.table,
       accessLog: options.accessLog === true,
       version: VERSION,
@@ -130,17 +128,6 @@ export class Application {
   private allowOf(incoming: IncomingRequest): string | undefined {
     const r = resolve(this.table, 'OPTIONS', pathOf(incoming.target))
     return r.kind === 'options' ? r.endpoint.allow : r.kind === 'match' ? r.endpoint.allow : undefined
-  }
-
-  /**
-   * The route template a request is traced and counted under: the matched handler's for its number of path parts;
-   * a path's own for a 405 or an OPTIONS; undefined when no controller answers it (404, 501). `WEBSOCKET`: the
-   * upgrade handler's.
-   */
-  private routeOf(method: string, pathname: string): string | undefined {
-    const r = resolve(this.table, method, pathname)
-    if (r.kind === 'match') return templateOf(r.handler, r.args.length)
-    return r.kind === 'options' || r.kind === 'method-not-allowed' ? r.endpoint.path : undefined
   }
 
   /**

@@ -55,13 +55,17 @@ export function entrySource({ modules, manifest: whole, config, options, parts =
   const manifest = servedPart(whole)
   const create = createSource(manifest, handlers)
   const formats = formatsCalled(create)
-  const named = [
+  const named: string[] = [
     'appOptionsFromConfig',
     'createWorkerApp',
     ...parts.flatMap((p) => PART_EXPORTS[p]),
     ...formats.map(formatExport),
   ]
-  const given = parts.map((p) => (p === 'cors' ? 'cors: { cors, originCheck }' : p))
+  const given: string[] = parts.map((p) => (p === 'cors' ? 'cors: { cors, originCheck }' : p))
+  // The run-time helpers the validators' code calls (`compile/validator-code.ts` writes `rt.equal`, `rt.ucs2length`).
+  const helpers = (['equal', 'ucs2length'] as const).filter((name) => create.includes(`rt.${name}`))
+  named.push(...helpers)
+  given.push(...helpers)
   const lines = [`import { ${named.join(', ')} } from 'routeless/worker'`]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)

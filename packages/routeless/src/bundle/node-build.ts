@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Plugin } from 'esbuild'
+import type { Metafile, Plugin } from 'esbuild'
 import type { ModuleSource } from '../base/module-source.ts'
 import { VERSION } from '../base/version.ts'
 import { sha256 } from '../binding/manifest-file.ts'
@@ -44,26 +44,37 @@ export async function buildNode(options: NodeBuildOptions): Promise<NodeBuild> {
   const { build } = await import('esbuild')
   const entryPoints = [{ in: ENTRY, out: 'controllers' }]
   if (options.config) entryPoints.push({ in: options.config, out: 'config' })
-  const result = await build({
-    entryPoints,
-    absWorkingDir: cwd,
-    outdir: dir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'linked',
-    keepNames: true,
-    metafile: true,
-    // A workspace package is a package (kept an import), not the folder its link points to.
-    preserveSymlinks: true,
-    logLevel: 'silent',
-    plugins: [controllersEntry(files), packagesExternal, fileLocations],
-  })
+  let result: Metafile
+  try {
+    const built = await build({
+      entryPoints,
+      absWorkingDir: cwd,
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: 'linked',
+      keepNames: true,
+      metafile: true,
+      // A workspace package is a package (kept an import), not the folder its link points to.
+      preserveSymlinks: true,
+      logLevel: 'silent',
+      plugins: [controllersEntry(files), packagesExternal, fileLocations],
+    })
+    result = built.metafile
+  } catch (cause) {
+    // A file esbuild cannot compile (an import it cannot resolve, a loader it has not): the sources serve, as before.
+    rmSync(dir, { recursive: true, force: true })
+    const first = (cause as { errors?: { text: string; location?: { file: string; line: number } | null }[] })
+      .errors?.[0]
+    const where = first?.location ? ` (${first.location.file}:${first.location.line})` : ''
+    return { skipped: first ? first.text + where : String(cause) }
+  }
   const inputs: Record<string, string> = {}
-  for (const input of Object.keys(result.metafile.inputs)) {
+  for (const input of Object.keys(result.inputs)) {
     const file = path.resolve(cwd, input.replace(/^file:/, ''))
     if (existsSync(file)) inputs[relativeTo(cwd, file)] = sha256(file)
   }
