@@ -503,7 +503,10 @@ async function nodeBuildCommand(
     })
     const ms = Math.round(performance.now() - started)
     if ('skipped' in built) io.stdout(`routeless: not compiled for node (${built.skipped}): node serves the sources`)
-    else io.stdout(`routeless: compiled ${built.files} files to ${path.relative(cwd, built.dir)}/ (${ms} ms)`)
+    else {
+      const files = `${built.files} file${built.files === 1 ? '' : 's'}`
+      io.stdout(`routeless: compiled ${files} to ${path.relative(cwd, built.dir)}/ (${ms} ms)`)
+    }
     return 0
   } catch (error) {
     reportError(io, error)
