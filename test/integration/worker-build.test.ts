@@ -4,11 +4,12 @@
  * Bun; a build that cannot be made fails with a coded error, never a half-written module.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cors, createWorkerApp, originCheck, readSignature, type CompiledModule } from 'routeless/worker'
 import { serveModule, type RunningRuntime } from '../_runtimes.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -36,7 +37,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
     expect(built.stderr).toBe('')
-    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 3 handlers from 1 modules, \d+ KiB/)
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 4 handlers from 1 modules, \d+ KiB/)
   }, 120_000)
 
   it('writes one module that imports nothing (no node: built-in, no TypeScript, no discovery)', () => {
@@ -44,6 +45,15 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect([...code.matchAll(/^import .* from "([^"]+)";?$/gm)].map((m) => m[1])).toEqual([])
     expect(code).not.toMatch(/\bimport\(\s*["'`]/)
     expect(code).not.toMatch(/discoverModules|registerTypeScript|readManifest/)
+    // Neither code generator (the validators' are Ajv's), and only the format checks the validators call.
+    expect(code).not.toMatch(/serializerSource|class Compiler|new Function/)
+    expect(code).toMatch(/\bfunction date\(/)
+    // The run-time helpers too: the code-point length a minLength counts with, not the deep equality no enum needs.
+    expect(code).toMatch(/\bfunction ucs2length\(/)
+    expect(code).not.toMatch(/\bfunction equal\(/)
+    expect(code).not.toMatch(/\bfunction uri\(|timeOf\(/)
+    // A typed tree without static params, surveyed at build time: no part of the table's compilation it does not need.
+    expect(code).not.toMatch(/\bfunction (?:compileBinder|findAmbiguity|surveyTable|readSignature|describeParams)\(/)
   })
 
   it("builds in routeless.config.ts's app options (--config)", async () => {
@@ -88,6 +98,19 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       expect((await missing.json()).message).toBe('Invalid parameters: name: is required')
     })
 
+    it('checks a format with the function the bundle carries for it (a calendar date)', async () => {
+      expect(await (await fetch(`${worker.url}/on?day=2024-02-29`)).json()).toEqual({ day: '2024-02-29' })
+      const bad = await fetch(`${worker.url}/on?day=2023-02-29`)
+      expect(bad.status).toBe(400)
+      expect((await bad.json()).message).toBe('Invalid parameters: day: must match format "date", got "2023-02-29"')
+      // A length in code points: one emoji is one, so too short.
+      expect(await (await fetch(`${worker.url}/on?day=2024-02-29&tag=%F0%9F%98%80x`)).json()).toEqual({
+        day: '2024-02-29',
+        tag: '😀x',
+      })
+      expect((await fetch(`${worker.url}/on?day=2024-02-29&tag=%F0%9F%98%80`)).status).toBe(400)
+    })
+
     it('runs work handed to this.env.waitUntil after the answer', async () => {
       expect(await (await fetch(`${worker.url}/later`)).json()).toBe('scheduled')
       let done = 0
@@ -122,6 +145,102 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     } finally {
       await bun.stop()
     }
+  })
+})
+
+describe("the starter's Worker", { timeout: 60_000 }, () => {
+  it('is at most 100 KiB unminified and imports no node: module (issue 32)', async () => {
+    // The starter as `npm create routeless -- --runtime=workers` writes it, built as its `npm run build` builds it.
+    const starter = path.join(dir, 'starter')
+    const templates = path.join(ROOT, 'packages/create-routeless/templates')
+    cpSync(path.join(templates, 'shared/controllers'), path.join(starter, 'controllers'), { recursive: true })
+    cpSync(path.join(templates, 'shared/routeless.config.ts'), path.join(starter, 'routeless.config.ts'))
+    cpSync(path.join(templates, 'workers/tsconfig.json'), path.join(starter, 'tsconfig.json'))
+    writeFileSync(path.join(starter, 'package.json'), '{ "type": "module", "private": true }\n')
+    const built = await cli(['build', '--target=worker', '--out=dist/worker.js'], starter)
+    expect(built.code, built.stderr).toBe(0)
+    const code = readFileSync(path.join(starter, 'dist/worker.js'), 'utf8')
+    expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/)
+    expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
+  })
+})
+
+describe("a worker build's parts of the table's compilation", { timeout: 60_000 }, () => {
+  it('carries those its tree needs (Standard Schema binders for static params) and surveys the tree at build time', async () => {
+    const tree = path.join(dir, 'parts')
+    mkdirSync(tree)
+    // A hand-written Standard Schema (what zod or valibot hand over): digits, as a number.
+    writeFileSync(
+      path.join(tree, 'index.ts'),
+      `const digits = {
+  '~standard': {
+    version: 1,
+    vendor: 'test',
+    validate: (value: unknown) =>
+      typeof value === 'string' && /^\\d+$/.test(value) ? { value: Number(value) } : { issues: [{ message: 'must be digits' }] },
+  },
+} as const
+export class Default {
+  static params = { GET: { args: [digits] } }
+  GET(id: number) {
+    return { id }
+  }
+}
+`,
+    )
+    writeFileSync(path.join(tree, 'style_rules.ts'), 'export class Default {\n  GET() {\n    return 1\n  }\n}\n')
+    writeFileSync(path.join(tree, 'style-rules.ts'), 'export class Default {\n  GET() {\n    return 2\n  }\n}\n')
+    const target = path.join(dir, 'parts.js')
+    const built = await cli(['build', '--target=worker', `--prefix=${tree}`, `--out=${target}`])
+    expect(built.code, built.stderr).toBe(0)
+    // The survey ran here: its warning is the build's, and the Worker carries neither it nor the ambiguity check.
+    expect(built.stderr).toMatch(/\/style-rules \(.*style-rules\.ts\) and \/style_rules .* differ only by - and _/)
+    const code = readFileSync(target, 'utf8')
+    expect(code).toMatch(/\bfunction compileBinder\(/)
+    expect(code).not.toMatch(/\bfunction (?:findAmbiguity|surveyTable|readSignature|describeParams)\(/)
+    const worker = await serveModule('workerd', target, { compatibilityDate: '2024-01-01' })
+    try {
+      expect(await (await fetch(`${worker.url}/12`)).json()).toEqual({ id: 12 })
+      const bad = await fetch(`${worker.url}/twelve`)
+      expect(bad.status).toBe(400)
+      expect((await bad.json()).message).toMatch(/must be digits/)
+    } finally {
+      await worker.stop()
+    }
+  })
+})
+
+describe("a Worker's app, made with the parts its entry passes (createWorkerApp)", () => {
+  const modules = [
+    {
+      path: '',
+      exports: {
+        Default: class {
+          GET() {
+            return 'hi'
+          }
+        },
+      },
+    },
+  ]
+  const compiled = undefined as unknown as CompiledModule // no manifest: nothing typed, nothing generated
+
+  it('refuses at start-up an option whose part its build left out (the config changed since)', async () => {
+    const options = { cors: { origins: ['https://app.example'] } }
+    await expect(createWorkerApp(modules, options, compiled, { readSignature })).rejects.toThrow(
+      /^cors: build the application with createApp\(\).*run routeless build --target=worker again/,
+    )
+    await expect(createWorkerApp(modules, { explainNotFound: true }, compiled, { readSignature })).rejects.toThrow(
+      /^explainNotFound: /,
+    )
+  })
+
+  it('serves with the parts it is given', async () => {
+    const options = { cors: { origins: ['https://app.example'] } }
+    const app = await createWorkerApp(modules, options, compiled, { readSignature, cors: { cors, originCheck } })
+    const res = await app.request('/', { headers: { origin: 'https://app.example' } })
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(await res.json()).toBe('hi')
   })
 })
 

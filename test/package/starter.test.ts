@@ -84,10 +84,11 @@ describe('the node project', { timeout: 180_000 }, () => {
     expect(tested.stdout).toMatch(/[#ℹ] pass 3\n[#ℹ] fail 0/) // TAP (node 20) or the spec reporter (node ≥ 23)
   })
 
-  it('builds (tsc, then the signature manifest) and serves on the routeless CLI', async () => {
+  it('builds (tsc, the signature manifest, the controllers and config compiled for node) and serves on the routeless CLI', async () => {
     const built = await run('npm', ['run', 'build'], { cwd: dir, timeout: 120_000 })
     expect(built.code, built.stdout + built.stderr).toBe(0)
     expect(existsSync(path.join(dir, '.routeless/manifest.json'))).toBe(true)
+    expect(built.stdout).toMatch(/compiled 2 files to \.routeless\/node\//)
     const s = serve('npm', ['start', '--', '--host=127.0.0.1:0', '--log-level=warn'], dir)
     try {
       const url = await s.url
@@ -96,6 +97,32 @@ describe('the node project', { timeout: 180_000 }, () => {
       await s.stop()
     } finally {
       s.kill()
+    }
+  })
+
+  it('serves a controller edited after the build as edited (from its sources), then from the rebuilt build', async () => {
+    const file = path.join(dir, 'controllers/index.ts')
+    const original = readFileSync(file, 'utf8')
+    const servedOnce = async () => {
+      const s = serve('npm', ['start', '--', '--host=127.0.0.1:0', '--log-level=warn'], dir)
+      try {
+        const got = await answers(await s.url)
+        await s.stop()
+        return got
+      } finally {
+        s.kill()
+      }
+    }
+    try {
+      writeFileSync(file, original.replace('Hello,', 'Hi,'))
+      const edited = await servedOnce()
+      expect(edited).toEqual([[200, { message: 'Hi, you!' }], ...EXPECTED_ANSWERS.slice(1)])
+      const rebuilt = await run('npm', ['run', 'build'], { cwd: dir, timeout: 120_000 })
+      expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0)
+      expect(readFileSync(path.join(dir, '.routeless/node/controllers.mjs'), 'utf8')).toContain('Hi, ')
+      expect(await servedOnce()).toEqual(edited)
+    } finally {
+      writeFileSync(file, original)
     }
   })
 })
@@ -170,9 +197,11 @@ describeOn('workerd', 'the Workers project', { timeout: 180_000 }, () => {
     const built = await run('npm', ['run', 'build'], { cwd: dir, timeout: 180_000 })
     expect(built.code, built.stdout + built.stderr).toBe(0)
     expect(built.stdout).toMatch(/wrote dist\/worker\.js: 2 handlers/)
-    // Self-contained: nothing but node: built-ins left to import.
+    // Self-contained: nothing left to import, no node: built-in either, and at most 100 KiB unminified (issue 32).
     const bundle = readFileSync(path.join(dir, 'dist/worker.js'), 'utf8')
-    expect([...bundle.matchAll(/^import .* from "([^"]+)"/gm)].filter((m) => !m[1]!.startsWith('node:'))).toEqual([])
+    expect([...bundle.matchAll(/^import .* from "([^"]+)"/gm)].map((m) => m[1])).toEqual([])
+    expect(bundle).not.toMatch(/\bimport\(\s*["'`]|\brequire\(\s*["']node:/)
+    expect(Buffer.byteLength(bundle) / 1024).toBeLessThanOrEqual(100)
     const s = serveWorker(dir)
     try {
       expect(await answers(await s.url)).toEqual(EXPECTED_ANSWERS)

@@ -6,7 +6,8 @@ import { fullFormats } from 'ajv-formats/dist/formats.js'
 import ajvEqual from 'ajv/dist/runtime/equal.js'
 import ajvUcs2length from 'ajv/dist/runtime/ucs2length.js'
 import { describe, expect, it } from 'vitest'
-import { FORMATS } from '../../packages/routeless/src/binding/formats.ts'
+import { FORMATS, formatExport } from '../../packages/routeless/src/binding/formats.ts'
+import * as worker from '../../packages/routeless/src/worker.ts'
 import { equal, ucs2length } from '../../packages/routeless/src/compile/runtime.ts'
 
 const unwrap = <F>(m: unknown) => ((m as { default?: F }).default ?? m) as F
@@ -56,6 +57,13 @@ describe('the function formats', () => {
         expect(run(check, v), `${name} ${v}`).toBe(run(theirs, v))
     })
   }
+})
+
+describe("the function formats a Worker's entry imports", () => {
+  it('are each exported by routeless/worker under the name a Worker entry imports it by', () => {
+    for (const [name, check] of Object.entries(FORMATS))
+      expect((worker as Record<string, unknown>)[formatExport(name)], name).toBe(check)
+  })
 })
 
 describe('the runtime helpers', () => {

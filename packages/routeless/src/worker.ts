@@ -6,7 +6,31 @@
  * that a bundler takes only what is used.
  * @module
  */
-export { createWorkerApp } from './app/worker-app.ts'
+export { createWorkerApp, type WorkerParts } from './app/worker-app.ts'
+// The helpers generated validators call (`rt.equal`, `rt.ucs2length`), passed by an entry whose validators do.
+export { equal, ucs2length } from './compile/runtime.ts'
+// The parts of the table's compilation an entry passes when its tree needs them (`routing/table-parts.ts`).
+export { readSignature } from './routing/arity.ts'
+export { surveyTable } from './routing/survey.ts'
+// The wrappers and the 404's hint an entry passes when its config asks for them (`app/core-services.ts`).
+export { accessLog } from './wrappers/access-log.ts'
+export { cors, originCheck } from './wrappers/cors.ts'
+export { notFoundHint } from './tooling/explain.ts'
+// The format checks generated validators call, under the names the entry imports them by (`formatExport`).
+export {
+  byte as format_byte,
+  date as format_date,
+  dateTime as format_date_time,
+  double as format_double,
+  float as format_float,
+  int32 as format_int32,
+  int64 as format_int64,
+  isoDateTime as format_iso_date_time,
+  isoTime as format_iso_time,
+  regex as format_regex,
+  time as format_time,
+  uri as format_uri,
+} from './binding/formats.ts'
 export type { CompiledModule } from './compile/app-module.ts'
 export type { ControllerModule } from './app/assemble.ts'
 export { Application, DEFAULT_BODY_LIMIT } from './app/application.ts'

@@ -12,6 +12,7 @@
 import { parse } from 'parse5'
 import type { DefaultTreeAdapterTypes as Tree } from 'parse5'
 import { notSupported } from '../http/params.ts'
+import { escapeHtml } from '../markup/escape-html.ts'
 import type { DocumentFormat } from './formats.ts'
 
 const FAMILY: Record<DocumentFormat, string> = {
@@ -62,9 +63,6 @@ export function convert(input: DocumentFormat, output: DocumentFormat, bytes: Ui
   if (pair === 'html>txt') return new TextEncoder().encode(htmlToText(text))
   throw new Error(`no conversion from ${input} to ${output}`)
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ESCAPES[c]!)
 
 /** `de`, `en-GB`, `zh-Hans`: a BCP 47 tag written the usual way (language lower case, region upper, script title). */
 function languageTag(code: string): string {

@@ -3,6 +3,7 @@
  * back to `/`. No JavaScript at all, so it works in any browser; translations are billed to the key like API calls.
  */
 import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from '../languages/catalogue.ts'
+import { escapeHtml } from '../markup/escape-html.ts'
 
 export interface PageState {
   text?: string
@@ -19,10 +20,6 @@ const FORMALITY_CHOICES: Array<[string, string]> = [
   ['prefer_more', 'More formal'],
   ['prefer_less', 'Less formal'],
 ]
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-}
 
 function options(choices: Array<[string, string]>, selected: string | undefined): string {
   return choices

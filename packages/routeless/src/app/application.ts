@@ -15,11 +15,8 @@ import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/requ
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import { resolve } from '../routing/resolver.ts'
-import { templateOf } from '../routing/templates.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
-import { notFoundHint } from '../tooling/explain.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
-import { originCheck } from '../wrappers/cors.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 import { VERSION } from '../base/version.ts'
 
@@ -57,7 +54,6 @@ export class Application {
     if ((options.tracing || options.metrics) && !services.telemetry)
       throw new RoutelessError('ROUTELESS_ERR_TELEMETRY', 'tracing and metrics: build the application with createApp()')
     const telemetry = services.telemetry?.({
-      routeOf: (method, pathname) => this.routeOf(method, pathname),
       table: () => this.table,
       accessLog: options.accessLog === true,
       version: VERSION,
@@ -68,11 +64,12 @@ export class Application {
       throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'docs: the API reference page is served by createApp() only')
     const docs = page?.docsOptionsOf(options.docs)
     if (docs) page!.checkDocsPath(table)
+    const { accessLog, cors } = services
+    if (options.explainNotFound) given(services.notFoundHint, 'explainNotFound')
     this.wrapped = wrap((incoming, env) => this.answer(incoming, env), {
-      accessLog: options.accessLog ? this.logger : undefined,
-      cors: options.cors,
+      accessLog: options.accessLog ? given(accessLog, 'accessLog')(this.logger, telemetry?.logFields) : undefined,
+      cors: options.cors ? given(cors, 'cors').cors(options.cors, (incoming) => this.allowOf(incoming)) : undefined,
       telemetry,
-      allowOf: (incoming) => this.allowOf(incoming),
       docs:
         docs &&
         page!.wrapper(new page!.ApiReference(docs, (o) => this.openapi(o)), (error, incoming) =>
@@ -127,17 +124,6 @@ export class Application {
   }
 
   /**
-   * The route template a request is traced and counted under: the matched handler's for its number of path parts;
-   * a path's own for a 405 or an OPTIONS; undefined when no controller answers it (404, 501). `WEBSOCKET`: the
-   * upgrade handler's.
-   */
-  private routeOf(method: string, pathname: string): string | undefined {
-    const r = resolve(this.table, method, pathname)
-    if (r.kind === 'match') return templateOf(r.handler, r.args.length)
-    return r.kind === 'options' || r.kind === 'method-not-allowed' ? r.endpoint.path : undefined
-  }
-
-  /**
    * Answers one request. Never rejects: every failure becomes an error response. `env` is `this.env` (a Worker's
    * bindings); a Workers-style `ctx` adds its `waitUntil` to it (`app/execution-context.ts`).
    */
@@ -174,7 +160,7 @@ export class Application {
           new HttpError(
             404,
             `No controller answers ${method} ${pathname}` +
-              (this.options.explainNotFound ? `: ${notFoundHint(this.table, method, pathname)}` : ''),
+              (this.options.explainNotFound ? `: ${this.hint(method, pathname)}` : ''),
           ),
           incoming,
           r.renderError,
@@ -241,7 +227,7 @@ export class Application {
     }
     // Browsers send Origin on upgrades and no preflight: with CORS configured, only allowed origins may connect.
     const origin = incoming.header('origin')
-    if (this.options.cors && origin !== null && !originCheck(this.options.cors)(origin)) {
+    if (this.options.cors && origin !== null && !this.services.cors!.originCheck(this.options.cors)(origin)) {
       return refuse(
         this.renderError(
           new HttpError(403, `Origin ${origin} may not open WebSockets here`),
@@ -257,6 +243,11 @@ export class Application {
     } catch (error) {
       return refuse(this.fail(call, error))
     }
+  }
+
+  /** Why nothing answers (`explainNotFound`: `tooling/explain.ts`). */
+  private hint(method: string, pathname: string): string {
+    return given(this.services.notFoundHint, 'explainNotFound')(this.table, method, pathname)
   }
 
   /** Where adapters report a socket handler that threw (the socket is closed with 1011). */
@@ -295,6 +286,16 @@ export class Application {
       return renderCustom(error, incoming, [classRenderer, moduleRenderer, this.options.renderError], this.logger)
     return standardError(error, incoming)
   }
+}
+
+/** A part of the app its options ask for, or a start-up error saying where it is (`AppServices`). */
+function given<T>(part: T | undefined, option: string): T {
+  if (part !== undefined) return part
+  throw new RoutelessError(
+    'ROUTELESS_ERR_BUNDLE',
+    `${option}: build the application with createApp() or createAppFromModules(); a Worker carries it when ` +
+      'routeless.config.ts asked for it when it was built (run routeless build --target=worker again)',
+  )
 }
 
 /** A request's `Call`, before its first stage: the query of its target as the first keywords. */

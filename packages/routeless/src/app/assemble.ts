@@ -26,11 +26,11 @@ export interface ControllerModule {
   root?: string
 }
 
-/** The modules, their table compiled with `validators`, the app made with `services`. */
+/** The modules, their table compiled with `validators` and `parts`, the app made with `services`. */
 export async function assembleApp(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions,
-  validators: CompileOptions['validators'],
+  { validators, parts }: Pick<CompileOptions, 'validators' | 'parts'>,
   services: AppServices = {},
 ): Promise<Application> {
   const manifest = options.manifest
@@ -40,7 +40,7 @@ export async function assembleApp(
   const loaded = await loadModules(moduleSources(modules), cwd)
   const typed = manifest !== undefined && (options.types ?? 'manifest') !== 'off'
   const signatures = typed ? fromManifest(manifest, { rel: (file) => file, served: new Set() }) : NO_SIGNATURES
-  const table = await compileRouteTable(loaded, signatures, { cwd, auth: options.auth, validators })
+  const table = await compileRouteTable(loaded, signatures, { cwd, auth: options.auth, validators, parts })
   const app = new Application(table, { ...options, cwd }, services)
   for (const warning of table.warnings) app.warn(warning)
   return app

@@ -8,11 +8,17 @@ import { collectSources, type AppOptions, type ControllerSource } from './option
 import { loadServices } from './services.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { compiledValidators } from '../compile/load.ts'
+import type { ModuleSource } from '../base/module-source.ts'
 
 /** Builds an application from controller prefixes (or a module map): every module loaded, the route table built. */
-export async function createApp(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
+export function createApp(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
+  return createAppFromSources(collectSources(source, options.cwd ?? process.cwd()), options)
+}
+
+/** Internal: `createApp` from the modules found already (the CLI's, loading from what `routeless build` compiled). */
+export async function createAppFromSources(sources: ModuleSource[], options: AppOptions = {}): Promise<Application> {
   const cwd = options.cwd ?? process.cwd()
-  const table = await buildRouteTable(collectSources(source, cwd), {
+  const table = await buildRouteTable(sources, {
     cwd,
     types: options.types,
     manifest: options.manifest,

@@ -8,6 +8,8 @@
  * @module
  */
 import { compiledValidators } from '../compile/load.ts'
+import { ALL_PARTS } from '../routing/table-parts.ts'
+import { CORE_SERVICES } from './core-services.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
@@ -27,6 +29,10 @@ export async function createAppFromModules(
   return assembleApp(
     modules,
     options,
-    compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
+    {
+      validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
+      parts: ALL_PARTS,
+    },
+    CORE_SERVICES,
   )
 }

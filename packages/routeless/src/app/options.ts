@@ -11,7 +11,7 @@ import type { Logger } from '../base/logging.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import type { CompiledModule } from '../compile/app-module.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
-import { discoverModules } from '../routing/route-table.ts'
+import { discoverModules } from '../routing/discover.ts'
 import type { TypesMode } from '../binding/type-source.ts'
 import type { DocsOptions } from '../tooling/api-reference.ts'
 

@@ -11,8 +11,18 @@ import type { generateOpenAPI } from '../tooling/openapi.ts'
 import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import type { docs } from '../wrappers/docs.ts'
 import type { checkReturn } from '../binding/return-check.ts'
+import type { accessLog } from '../wrappers/access-log.ts'
+import type { cors, originCheck } from '../wrappers/cors.ts'
+import type { notFoundHint } from '../tooling/explain.ts'
+import { CORE_SERVICES } from './core-services.ts'
 
 export interface AppServices {
+  /** The `accessLog` option's wrapper. */
+  accessLog?: typeof accessLog
+  /** The `cors` option's wrapper, and its check of a WebSocket upgrade's origin. */
+  cors?: { cors: typeof cors; originCheck: typeof originCheck }
+  /** The `explainNotFound` option's hint. */
+  notFoundHint?: typeof notFoundHint
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
   telemetry?: (context: TelemetryContext) => Telemetry | undefined
   /** `checkReturns`: the development-mode check of returned values (it compiles validators). */
@@ -28,19 +38,28 @@ export interface AppServices {
   }
 }
 
-/** Imports what `options` need beside the core: the telemetry's peers, the OpenAPI generator, the docs page. */
+/** Where `@opentelemetry/api` 1.x keeps what an SDK registered (as `wrappers/telemetry.ts` looks for it). */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+
+/**
+ * Imports what `options` need beside the core: the telemetry and its peers (only when metrics or tracing are asked
+ * for, or tracing is left to detection and an SDK registered something), the OpenAPI generator, the docs page.
+ */
 export async function loadServices(options: AppOptions): Promise<AppServices> {
-  const [{ createTelemetry, loadTelemetryPeers }, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
-    import('../wrappers/telemetry.ts'),
+  const { tracing, metrics } = options
+  const telemetry = Boolean(metrics || tracing || (tracing === undefined && OTEL_GLOBAL in globalThis))
+  const [wrappers, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
+    telemetry ? import('../wrappers/telemetry.ts') : undefined,
     import('../tooling/openapi.ts'),
     options.docs ? import('../tooling/api-reference.ts') : undefined,
     options.docs ? import('../wrappers/docs.ts') : undefined,
     options.checkReturns ? import('../binding/return-check.ts') : undefined,
     import('../binding/serializer.ts'),
   ])
-  const peers = await loadTelemetryPeers(options)
+  const peers = wrappers && (await wrappers.loadTelemetryPeers(options))
   return {
-    telemetry: (context) => createTelemetry(options, peers, context),
+    ...CORE_SERVICES,
+    telemetry: wrappers && peers && ((context) => wrappers.createTelemetry(options, peers, context)),
     openapi: generateOpenAPI,
     checkReturn: returns?.checkReturn,
     docs: page && wrapper && { ...page, wrapper: wrapper.docs },

@@ -6,25 +6,45 @@
  * nor the generator: a module that does not match the manifest is a start-up error, not a compilation.
  * @module
  */
+import type { FormatCheck } from '../binding/formats.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { isFresh, type CompiledModule } from '../compile/app-module.ts'
-import { CompiledValidators, RUNTIME } from '../compile/runtime.ts'
+import { CompiledValidators, type Runtime } from '../compile/runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
+import type { TableParts } from '../routing/table-parts.ts'
+import type { AppServices } from './services.ts'
+
+/**
+ * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
+ * format checks and helpers its validators call (`binding/formats.ts`, `compile/runtime.ts`), the parts of the
+ * table's compilation its tree needs (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types
+ * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
+ * (`cors`, `accessLog`, `explainNotFound`).
+ */
+export interface WorkerParts
+  extends TableParts,
+    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint'>,
+    Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
+  formats?: Record<string, FormatCheck>
+}
 
 /** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
 export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
+  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, ...parts }: WorkerParts = {},
 ): Promise<Application> {
-  return assembleApp(modules, options, async (manifest: Manifest) => {
+  const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
-    const made = compiled.create(RUNTIME)
+    // The helpers the validators call, as the entry found them in their code (`bundle/entry.ts`).
+    const made = compiled.create({ ucs2length, equal, formats } as Runtime)
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
-  })
+  }
+  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint })
 }

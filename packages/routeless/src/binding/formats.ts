@@ -15,25 +15,6 @@ const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 const TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i
 const DATE_TIME_SEPARATOR = /t|\s/i
 const NOT_URI_FRAGMENT = /\/|:/
-// RFC 3986 (the expression ajv-formats uses, MIT licence).
-const URI = new RegExp(
-  [
-    "^(?:[a-z][a-z0-9+\\-.]*:)(?:\\/?\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\\[(?:(",
-    '?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){',
-    '4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){',
-    '0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9',
-    'a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(',
-    '?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)\\.){3}(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?))|(?:(?:[0-9a-f]{1,4}:)',
-    '{0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a',
-    "-f]+\\.[a-z0-9\\-._~!$&'()*+,;=:]+)\\]|(?:(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)\\.){3}(?:25[0-5]|2[0",
-    "-4]\\d|[01]?\\d\\d?)|(?:[a-z0-9\\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\\d*)?(?:\\/(?:[a-z0-9\\-._~",
-    "!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\\/(?:[",
-    "a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(",
-    "?:\\/(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\\?(?:[a-z0-9\\-._~!$&'()*+,;=:@/?]|%[",
-    "0-9a-f]{2})*)?(?:#(?:[a-z0-9\\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$",
-  ].join(''),
-  'i',
-)
 const BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm
 const Z_ANCHOR = /[^\\]\\Z/
 const MIN_INT32 = -(2 ** 31)
@@ -80,12 +61,34 @@ function dateTimeOf(strictZone: boolean): (text: string) => boolean {
   }
 }
 
-export const time = timeOf(true)
-export const isoTime = timeOf(false)
-export const dateTime = dateTimeOf(true)
-export const isoDateTime = dateTimeOf(false)
+// Pure: a bundle that uses none of them drops them (a Worker's takes only the formats its types name).
+export const time = /* @__PURE__ */ timeOf(true)
+export const isoTime = /* @__PURE__ */ timeOf(false)
+export const dateTime = /* @__PURE__ */ dateTimeOf(true)
+export const isoDateTime = /* @__PURE__ */ dateTimeOf(false)
+
+/** RFC 3986 (the expression ajv-formats uses, MIT licence), made at its first use. */
+let URI: RegExp | undefined
 
 export function uri(text: string): boolean {
+  URI ??= new RegExp(
+    [
+      "^(?:[a-z][a-z0-9+\\-.]*:)(?:\\/?\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\\[(?:(",
+      '?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){',
+      '4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){',
+      '0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9',
+      'a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(',
+      '?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)\\.){3}(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?))|(?:(?:[0-9a-f]{1,4}:)',
+      '{0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a',
+      "-f]+\\.[a-z0-9\\-._~!$&'()*+,;=:]+)\\]|(?:(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)\\.){3}(?:25[0-5]|2[0",
+      "-4]\\d|[01]?\\d\\d?)|(?:[a-z0-9\\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\\d*)?(?:\\/(?:[a-z0-9\\-._~",
+      "!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\\/(?:[",
+      "a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(",
+      "?:\\/(?:[a-z0-9\\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\\?(?:[a-z0-9\\-._~!$&'()*+,;=:@/?]|%[",
+      "0-9a-f]{2})*)?(?:#(?:[a-z0-9\\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$",
+    ].join(''),
+    'i',
+  )
   return NOT_URI_FRAGMENT.test(text) && URI.test(text)
 }
 
@@ -104,6 +107,14 @@ export function regex(text: string): boolean {
   }
 }
 
+export const int32: FormatCheck = {
+  type: 'number',
+  validate: (n) => Number.isInteger(n) && n <= MAX_INT32 && n >= MIN_INT32,
+}
+export const int64: FormatCheck = { type: 'number', validate: (n) => Number.isInteger(n) }
+export const float: FormatCheck = { type: 'number', validate: () => true }
+export const double: FormatCheck = { type: 'number', validate: () => true }
+
 /** Every format checked by a function, by its JSON Schema name: what Ajv is given, and what generated code calls. */
 export const FORMATS: Record<string, FormatCheck> = {
   date,
@@ -114,8 +125,16 @@ export const FORMATS: Record<string, FormatCheck> = {
   uri,
   byte,
   regex,
-  int32: { type: 'number', validate: (n) => Number.isInteger(n) && n <= MAX_INT32 && n >= MIN_INT32 },
-  int64: { type: 'number', validate: (n) => Number.isInteger(n) },
-  float: { type: 'number', validate: () => true },
-  double: { type: 'number', validate: () => true },
+  int32,
+  int64,
+  float,
+  double,
+}
+
+/**
+ * The name `routeless/worker` exports a format's check under (`format_date_time`): a Worker bundle's entry imports
+ * only the checks its generated validators call (`bundle/entry.ts`), so the others stay out of the bundle.
+ */
+export function formatExport(name: string): string {
+  return `format_${name.replace(/-/g, '_')}`
 }

@@ -12,7 +12,7 @@ import { BLOB_AND_FILE } from './blob-file.ts'
 import {
   type Annotation,
   type ClassInfo,
-  Kind,
+  kindFlags,
   type ParameterInfo,
   type PropertyInfo,
   type Tags,
@@ -42,26 +42,7 @@ class ClassicReader implements TypeReader {
   ) {
     this.version = ts.version
     this.checker = program.getTypeChecker()
-    const F = ts.TypeFlags
-    this.kinds = [
-      [Kind.Any, F.Any],
-      [Kind.Unknown, F.Unknown],
-      [Kind.Never, F.Never],
-      [Kind.String, F.String],
-      [Kind.Number, F.Number],
-      [Kind.Boolean, F.Boolean],
-      [Kind.Null, F.Null],
-      [Kind.StringLiteral, F.StringLiteral],
-      [Kind.NumberLiteral, F.NumberLiteral],
-      [Kind.BooleanLiteral, F.BooleanLiteral],
-      [Kind.BigInt, F.BigInt | F.BigIntLiteral],
-      [Kind.Undefined, F.Undefined],
-      [Kind.Void, F.Void],
-      [Kind.Union, F.Union],
-      [Kind.Intersection, F.Intersection],
-      [Kind.Object, F.Object],
-      [Kind.TypeParameter, F.TypeParameter],
-    ]
+    this.kinds = kindFlags(ts.TypeFlags)
   }
 
   classes(file: string): ClassInfo[] | undefined {

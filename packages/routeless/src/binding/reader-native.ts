@@ -25,7 +25,7 @@ import {
   type Annotation,
   findConfigFile,
   type ClassInfo,
-  Kind,
+  kindFlags,
   type MethodInfo,
   type ParameterInfo,
   type PropertyInfo,
@@ -81,26 +81,7 @@ class NativeReader implements TypeReader {
     files: string[],
     cwd: string,
   ) {
-    const F = sync.TypeFlags
-    this.kinds = [
-      [Kind.Any, F.Any],
-      [Kind.Unknown, F.Unknown],
-      [Kind.Never, F.Never],
-      [Kind.String, F.String],
-      [Kind.Number, F.Number],
-      [Kind.Boolean, F.Boolean],
-      [Kind.Null, F.Null],
-      [Kind.StringLiteral, F.StringLiteral],
-      [Kind.NumberLiteral, F.NumberLiteral],
-      [Kind.BooleanLiteral, F.BooleanLiteral],
-      [Kind.BigInt, F.BigInt | F.BigIntLiteral],
-      [Kind.Undefined, F.Undefined],
-      [Kind.Void, F.Void],
-      [Kind.Union, F.Union],
-      [Kind.Intersection, F.Intersection],
-      [Kind.Object, F.Object],
-      [Kind.TypeParameter, F.TypeParameter],
-    ]
+    this.kinds = kindFlags(sync.TypeFlags)
     this.dir = mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
     this.api = new sync.API({ cwd })
     try {

@@ -3,7 +3,7 @@
  * @module
  */
 import type { JsonSchema } from './manifest.ts'
-import { MAX_DEPTH } from './serializer-compiler.ts'
+import { MAX_DEPTH } from './serializer-runtime.ts'
 import { TypeValidators } from './ajv.ts'
 
 export type ReturnCheck = (value: unknown) => string | undefined

@@ -5,22 +5,7 @@
  */
 import { JS_MARK, type JsonSchema } from './manifest.ts'
 
-/**
- * The generated part of a serializer: given the mismatch marker, the fallback and the helpers, it returns the
- * serializer. `routeless build` writes one per return type into the generated module (`compile/`); without one,
- * `compileSerializer` makes it from `serializerSource` with `new Function`.
- */
-export type SerializerFactory = (
-  M: symbol,
-  fb: (value: unknown) => string | undefined,
-  str: (text: string) => string,
-  iso: (date: Date) => string | undefined,
-  maxDepth: number,
-  DJ: () => string,
-) => (value: unknown) => string
-
-/** How deep named types may nest in one value (recursive types): deeper, the value is the fallback's (a cycle?). */
-export const MAX_DEPTH = 200
+export { MAX_DEPTH, type SerializerFactory } from './serializer-runtime.ts'
 
 /** The JSON kinds a value is told apart by in a union; `date` is an object with a `toJSON` (a `Date`). */
 type Kind = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'date'

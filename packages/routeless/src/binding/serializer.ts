@@ -31,21 +31,18 @@
  *   is such a part (or an array of one), and the caller uses the fallback.
  * @module
  */
-import { schemaKey, type JsonSchema } from './manifest.ts'
-import { Compiler, MAX_DEPTH, type SerializerFactory } from './serializer-compiler.ts'
+import type { HandlerTypes, JsonSchema } from './manifest.ts'
+import { schemaKey } from './manifest.ts'
+import { Compiler } from './serializer-compiler.ts'
+import { SERIALIZER_PARAMETERS, serializerOf, type Serializer, type SerializerFactory } from './serializer-runtime.ts'
 
-export type { SerializerFactory } from './serializer-compiler.ts'
-
-/** Writes a value as JSON text. */
-export type Serializer = (value: unknown) => string
-
-export { MAX_DEPTH } from './serializer-compiler.ts'
-
-/** Thrown by generated code at a mismatch, caught by the serializer's entry point: never escapes. */
-const MISMATCH: unique symbol = Symbol('routeless.serializer.mismatch')
-
-/** The parameters of a `SerializerFactory`'s source, in order. */
-export const SERIALIZER_PARAMETERS = ['M', 'fb', 'str', 'iso', 'MAX_DEPTH', 'DJ'] as const
+export {
+  MAX_DEPTH,
+  SERIALIZER_PARAMETERS,
+  serializerFor,
+  type Serializer,
+  type SerializerFactory,
+} from './serializer-runtime.ts'
 
 /**
  * The body of the `SerializerFactory` of `schema` (a return type's schema, its `#/$defs/…` references resolved in
@@ -85,39 +82,28 @@ export function compileSerializer(
   const key = made && schemaKey(schema)
   let factory = key !== undefined && Object.hasOwn(made!, key) ? made![key] : undefined
   if (factory === null) return undefined
-  if (factory === undefined) {
-    const source = serializerSource(schema, defs)
-    if (source === undefined) return undefined
-    factory = new Function(...SERIALIZER_PARAMETERS, source) as SerializerFactory
-  }
-  return factory(MISMATCH, fallback, str, iso, MAX_DEPTH, Date.prototype.toJSON as () => string)
+  factory ??= compileFactory(schema, defs)
+  return factory && serializerOf(factory, fallback)
 }
 
-/** A string as JSON: short strings with nothing to escape without `JSON.stringify`. */
-function str(text: string): string {
-  if (text.length > 40) return JSON.stringify(text)
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // Control characters, `"`, `\` and surrogates (a lone one is escaped by JSON.stringify) need JSON.stringify.
-    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text)
-  }
-  return `"${text}"`
+/** The factory of `schema` compiled with `new Function`, or undefined when no serializer helps. */
+function compileFactory(schema: JsonSchema, defs: Record<string, JsonSchema>): SerializerFactory | undefined {
+  const source = serializerSource(schema, defs)
+  return source === undefined ? undefined : (new Function(...SERIALIZER_PARAMETERS, source) as SerializerFactory)
 }
 
 /**
- * A Date as JSON, as `toJSON` writes it (`"2024-01-31T09:05:00.000Z"`), or undefined for an invalid one (which
- * `toJSON` makes `null`). Put together from the UTC fields: `toISOString` costs about three times as much.
+ * The factory of every return type of `handlers`, by `schemaKey` (`null`: none helps), compiled at start-up: what
+ * the generated module holds, for validators that come without one (Ajv's, `routing/route-table.ts`).
  */
-function iso(date: Date): string | undefined {
-  const year = date.getUTCFullYear()
-  if (Number.isNaN(year)) return undefined
-  if (year < 1000 || year > 9999) return `"${date.toISOString()}"` // signed six-digit years, zero-padded ones
-  const ms = date.getUTCMilliseconds()
-  return `"${year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(
-    date.getUTCMinutes(),
-  )}:${two(date.getUTCSeconds())}.${ms < 100 ? (ms < 10 ? '00' : '0') : ''}${ms}Z"`
-}
-
-function two(n: number): string {
-  return n < 10 ? `0${n}` : `${n}`
+export function compileSerializers(
+  handlers: readonly HandlerTypes[],
+  defs: Record<string, JsonSchema>,
+): Record<string, SerializerFactory | null> {
+  const out: Record<string, SerializerFactory | null> = {}
+  for (const { returns } of handlers) {
+    const key = returns && schemaKey(returns)
+    if (key && !Object.hasOwn(out, key)) out[key] = compileFactory(returns, defs) ?? null
+  }
+  return out
 }

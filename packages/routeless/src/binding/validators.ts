@@ -7,7 +7,7 @@
  */
 import type { ValidateFunction } from 'ajv'
 import type { JsonSchema } from './manifest.ts'
-import type { SerializerFactory } from './serializer-compiler.ts'
+import type { SerializerFactory } from './serializer-runtime.ts'
 import type { ParamIssue } from './standard-schema.ts'
 
 export type { ValidateFunction } from 'ajv'
@@ -20,7 +20,10 @@ export interface Validators {
   compile(schema: JsonSchema): ValidateFunction
   /** `schema`, or the named type it refers to. */
   deref(schema: JsonSchema): JsonSchema
-  /** Serializer factories generated with the validators, by return type (`serializer.ts`'s `compileSerializer`). */
+  /**
+   * The serializer factory of every return type of the manifest, by `schemaKey` (`serializer-runtime.ts`): a type
+   * missing here is written by the fallback.
+   */
   readonly serializers?: Record<string, SerializerFactory | null>
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Manifest } from '../binding/manifest.ts'
+import { FORMATS, formatExport } from '../binding/formats.ts'
 import { createSource } from '../compile/generate.ts'
 import { manifestKey } from '../compile/app-module.ts'
 import { VERSION } from '../base/version.ts'
@@ -28,11 +29,42 @@ export interface EntryOptions {
   config?: string
   /** App options given as data (tests and `--` flags), over the config's. */
   options?: Record<string, unknown>
+  /**
+   * The parts of the core the tree and the config need (`app/worker-app.ts`'s `WorkerParts`), imported by name: the
+   * table's compilation's (`routing/table-parts.ts`), the wrappers and the 404's hint (`app/core-services.ts`).
+   */
+  parts?: EntryPart[]
 }
 
+/** A part an entry may pass, and the names `routeless/worker` exports it under. */
+const PART_EXPORTS = {
+  readSignature: ['readSignature'],
+  compileBinder: ['compileBinder'],
+  surveyTable: ['surveyTable'],
+  accessLog: ['accessLog'],
+  cors: ['cors', 'originCheck'],
+  notFoundHint: ['notFoundHint'],
+} as const
+
+export type EntryPart = keyof typeof PART_EXPORTS
+
 /** The entry module's source text. */
-export function entrySource({ modules, manifest, config, options }: EntryOptions): string {
-  const lines = ["import { appOptionsFromConfig, createWorkerApp } from 'routeless/worker'"]
+export function entrySource({ modules, manifest: whole, config, options, parts = [] }: EntryOptions): string {
+  const manifest = servedPart(whole)
+  const create = createSource(manifest)
+  const formats = formatsCalled(create)
+  const named: string[] = [
+    'appOptionsFromConfig',
+    'createWorkerApp',
+    ...parts.flatMap((p) => PART_EXPORTS[p]),
+    ...formats.map(formatExport),
+  ]
+  const given: string[] = parts.map((p) => (p === 'cors' ? 'cors: { cors, originCheck }' : p))
+  // The run-time helpers the validators' code calls (`compile/validator-code.ts` writes `rt.equal`, `rt.ucs2length`).
+  const helpers = (['equal', 'ucs2length'] as const).filter((name) => create.includes(`rt.${name}`))
+  named.push(...helpers)
+  given.push(...helpers)
+  const lines = [`import { ${named.join(', ')} } from 'routeless/worker'`]
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.abs)}`))
   if (config) lines.push(`import config from ${JSON.stringify(config)}`)
   const list = modules.map(
@@ -44,13 +76,34 @@ export function entrySource({ modules, manifest, config, options }: EntryOptions
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
     `const compiled = {\n  routeless: ${JSON.stringify(VERSION)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
-      `  create(rt) {\n${createSource(manifest)}\n  },\n}`,
+      `  create(rt) {\n${create}\n  },\n}`,
+    `const formats = { ${formats.map((name) => `${JSON.stringify(name)}: ${formatExport(name)}`).join(', ')} }`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +
-      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled)`,
+      `{ ...options, ...${JSON.stringify(options ?? {})}, manifest }, compiled, { ${['formats', ...given].join(', ')} })`,
     '',
     '/** Workers, `deno serve` and Bun call this: `env` becomes `this.env`, with `ctx.waitUntil` as `this.env.waitUntil`. */',
     'export default { fetch: (request, env, ctx) => app.fetch(request, env, ctx) }',
     '',
   )
   return lines.join('\n')
+}
+
+/** The format checks generated code calls (`formats.int32`, `formats["date-time"]`), by name. */
+function formatsCalled(source: string): string[] {
+  const names = new Set<string>()
+  for (const m of source.matchAll(/\bformats(?:\.([\w$]+)|\["([^"]+)"\])/g)) names.add((m[1] ?? m[2])!)
+  return [...names].filter((name) => Object.hasOwn(FORMATS, name)).sort()
+}
+
+/**
+ * What of the manifest a Worker reads: each handler's types and warnings, each file's module path, the named types.
+ * The files' hashes and imports (`routeless build` checks them, a bundle never does), the JSDoc (OpenAPI's) and the
+ * analyser's name stay out of the bundle; the generated module's key is the key of this part.
+ */
+function servedPart(manifest: Manifest): Manifest {
+  const files: Manifest['files'] = {}
+  for (const [file, { module }] of Object.entries(manifest.files)) files[file] = { module } as Manifest['files'][string]
+  const handlers: Manifest['handlers'] = {}
+  for (const [key, { doc: _doc, ...types }] of Object.entries(manifest.handlers)) handlers[key] = types
+  return { format: manifest.format, typescript: manifest.typescript, files, handlers, $defs: manifest.$defs }
 }

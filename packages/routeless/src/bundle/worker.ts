@@ -16,7 +16,8 @@ import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
-import { entrySource, type EntryModule } from './entry.ts'
+import type { AppOptions } from '../app/options.ts'
+import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
 
 export interface WorkerBuildOptions {
   /** Controller prefixes, relative to `cwd`. */
@@ -28,8 +29,15 @@ export interface WorkerBuildOptions {
   config?: string
   /** App options given as data, over the config's (JSON-serialisable). */
   options?: Record<string, unknown>
+  /**
+   * The config's app options as loaded here (the CLI's): which of `cors`, `accessLog` and `explainNotFound` it asks
+   * for decides the parts the bundle carries. Without it, a config carries all three.
+   */
+  settings?: Pick<AppOptions, 'cors' | 'accessLog' | 'explainNotFound'>
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
+  /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */
+  sourcemap?: boolean
 }
 
 export interface WorkerBuild {
@@ -57,7 +65,8 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
-  const warnings = await checkStarts(sources, cwd, manifest)
+  const { warnings, parts } = await checkStarts(sources, cwd, manifest)
+  parts.push(...servicesAsked(options))
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
     abs: s.file,
@@ -68,7 +77,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
   const file = path.resolve(cwd, options.out)
   const result = await build({
     stdin: {
-      contents: entrySource({ modules, manifest, config: options.config, options: options.options }),
+      contents: entrySource({ modules, manifest, config: options.config, options: options.options, parts }),
       resolveDir: cwd,
       sourcefile: 'routeless-worker-entry.js',
       loader: 'js',
@@ -82,6 +91,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
     mainFields: ['module', 'main'],
     plugins: [routelessForWorkers, nodeBuiltins, notBundled],
     write: false,
+    ...(options.sourcemap && { sourcemap: 'external', outfile: file }),
     logLevel: 'silent',
     legalComments: 'none',
     // No keepNames: controllers are named by their exports, and keeping every function's name costs ~10 % of the size.
@@ -94,9 +104,11 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       { cause },
     )
   })
-  const code = result.outputFiles[0]!.contents
+  const code = result.outputFiles.find((o) => !o.path.endsWith('.map'))!.contents
   mkdirSync(path.dirname(file), { recursive: true })
   writeFileSync(file, code)
+  const map = result.outputFiles.find((o) => o.path.endsWith('.map'))
+  if (map) writeFileSync(`${file}.map`, map.contents)
   warnings.push(
     ...Object.entries(manifest.handlers).flatMap(([key, types]) =>
       (types.warnings ?? []).map((w) => `${key.replace('#', ': ')}: ${w}`),
@@ -113,18 +125,54 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
 
 /**
  * Builds the route table here, as the Worker will when it starts: a tree that cannot start (two modules answering one
- * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy. A module node cannot load
- * (one importing `cloudflare:workers`) is left to the Worker, with a warning.
+ * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy, and its warnings are the
+ * build's. What the table needed decides the parts of its compilation the bundle carries (`routing/table-parts.ts`):
+ * reading a signature from source only for a handler the manifest does not type, Standard Schema binders only for
+ * `static params`, and the survey not at all — it ran here. A module node cannot load (one importing
+ * `cloudflare:workers`) leaves every part to the Worker, which checks the tree when it starts.
  */
-async function checkStarts(sources: ModuleSource[], cwd: string, manifest: Manifest): Promise<string[]> {
+async function checkStarts(
+  sources: ModuleSource[],
+  cwd: string,
+  manifest: Manifest,
+): Promise<{ warnings: string[]; parts: NonNullable<EntryOptions['parts']> }> {
   try {
-    await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
-    return []
+    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
+    const handlers = [...table.handlers()]
+    const parts: NonNullable<EntryOptions['parts']> = []
+    if (handlers.some((h) => !h.types)) parts.push('readSignature')
+    if (handlers.some((h) => h.binder)) parts.push('compileBinder')
+    // The manifest's own warnings are reported from it below.
+    return { warnings: table.warnings.filter((w) => !isManifestWarning(w, manifest)), parts }
   } catch (error) {
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
-      return [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`]
+      return {
+        warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
+        parts: ['readSignature', 'compileBinder', 'surveyTable'],
+      }
     throw error
   }
+}
+
+/**
+ * The wrappers and the 404's hint the app's options ask for: the config's as loaded here, and the options given as
+ * data. A config not loaded here may ask for any of them.
+ */
+function servicesAsked({ config, settings, options }: WorkerBuildOptions): EntryPart[] {
+  if (config !== undefined && settings === undefined) return ['accessLog', 'cors', 'notFoundHint']
+  const asked = { ...settings, ...options }
+  const parts: EntryPart[] = []
+  if (asked.accessLog) parts.push('accessLog')
+  if (asked.cors) parts.push('cors')
+  if (asked.explainNotFound) parts.push('notFoundHint')
+  return parts
+}
+
+/** A warning the manifest holds for one of its handlers (`<file>: <Class>.<method>: …`). */
+function isManifestWarning(warning: string, manifest: Manifest): boolean {
+  return Object.entries(manifest.handlers).some(([key, types]) =>
+    (types.warnings ?? []).some((w) => warning === `${key.replace('#', ': ')}: ${w}`),
+  )
 }
 
 async function analyzeTree(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest> {

@@ -56,21 +56,29 @@ const KEYS = new Set<string>([
   ...APP_KEYS,
 ])
 
+/** The config file the CLI reads: `given` (relative to `cwd`), or the first of `CONFIG_FILES` there. */
+export function configFileOf(given: string | undefined, cwd: string): string | undefined {
+  if (given !== undefined) return path.resolve(cwd, given)
+  return CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => existsSync(f))
+}
+
 /**
  * Reads the config file `given` (relative to `cwd`), or the first of `CONFIG_FILES` in `cwd`. Throws a clear error
  * for a missing `given` file, a file without a default export object, or an option that does not exist. Prefixes
- * come back absolute (they are relative to the file).
+ * come back absolute (they are relative to the file). `compiled` imports it as `routeless build` compiled it.
  */
-export async function loadConfig(given: string | undefined, cwd = process.cwd()): Promise<LoadedConfig> {
-  const file =
-    given !== undefined
-      ? path.resolve(cwd, given)
-      : CONFIG_FILES.map((f) => path.join(cwd, f)).find((f) => existsSync(f))
+export async function loadConfig(
+  given: string | undefined,
+  cwd = process.cwd(),
+  compiled?: () => Promise<Record<string, unknown>>,
+): Promise<LoadedConfig> {
+  const file = configFileOf(given, cwd)
   if (file === undefined) return { file: undefined, config: {} }
   if (!existsSync(file)) throw new ConfigError(`config file ${given} not found`)
   let ns: Record<string, unknown>
   try {
-    ns = await importModule(pathToFileURL(file).href, file)
+    // `compiled`: the file as `routeless build` compiled it (bundle/node-load.ts), fresh.
+    ns = compiled ? await compiled() : await importModule(pathToFileURL(file).href, file)
   } catch (cause) {
     throw new ConfigError(`${path.relative(cwd, file) || file} failed to load: ${(cause as Error).message ?? cause}`, {
       cause,

@@ -7,11 +7,20 @@ import { rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { collectSources } from '../app/options.ts'
-import { ConfigError, defaultServer, loadConfig, SERVERS, type RoutelessConfig, type ServerName } from './config.ts'
+import {
+  ConfigError,
+  configFileOf,
+  defaultServer,
+  loadConfig,
+  SERVERS,
+  type RoutelessConfig,
+  type ServerName,
+} from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
 import { MANIFEST_PATH } from '../binding/manifest.ts'
 import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import { findBuilt } from '../bundle/node-load.ts'
 import { loadApp, serveCommand } from './serve.ts'
 import { defaultIO, reportError, type CliIO } from './io.ts'
 
@@ -42,21 +51,28 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   const env = process.env
   // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
   // left out is told apart from one given.
-  const settings = async (args: { prefix?: unknown; config?: string }) => {
-    const { config, file } = await loadConfig(args.config)
-    const given = prefixes(args.prefix)
-    const prefix = given.length
-      ? given
-      : env.ROUTELESS_PREFIX
-        ? prefixes(env.ROUTELESS_PREFIX)
-        : config.prefix?.length
-          ? (config.prefix as string[])
-          : ['controllers']
-    return { config, prefix, file }
+  // `served`: the serve command without --watch, which takes the config and the controllers from what `routeless
+  // build` compiled for node while it is fresh (bundle/node-load.ts), and tsx is not loaded.
+  const settings = async (args: { prefix?: unknown; config?: string }, served = false) => {
+    const cwd = process.cwd()
+    const flagged = prefixes(args.prefix)
+    const given = flagged.length ? flagged : env.ROUTELESS_PREFIX ? prefixes(env.ROUTELESS_PREFIX) : undefined
+    let built = served
+      ? findBuilt(
+          cwd,
+          configFileOf(args.config, cwd),
+          given?.map((p) => path.resolve(cwd, p)),
+        )
+      : undefined
+    const { config, file } = await loadConfig(args.config, cwd, built?.config)
+    const prefix = given ?? (config.prefix?.length ? (config.prefix as string[]) : ['controllers'])
+    // A config whose prefix is not the one it had when built (it reads the environment): the controllers' sources.
+    if (built && prefix.map((p) => path.resolve(cwd, p)).join('\0') !== built.prefix.join('\0')) built = undefined
+    return { config, prefix, file, built }
   }
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
-    const { config, prefix } = await settings(args)
+    const { config, prefix, built } = await settings(args, !args.watch)
     const bodyLimit =
       args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
     const logLevel =
@@ -89,6 +105,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         logLevel,
         logFormat,
         watch: args.watch ?? config.watch ?? false,
+        built: config.watch ? undefined : built,
         server,
         workers,
         drainDelay,
@@ -231,7 +248,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .command(
       'build',
       'Write the signature manifest (handler types read by the TypeScript checker) so that serving needs neither ' +
-        'typescript nor type-checking; --target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
+        'typescript nor type-checking, and compile the controllers for node (served without tsx while unchanged); ' +
+        '--target=worker: one self-contained module for Cloudflare Workers (and deno serve, bun)',
       (y) =>
         y
           .option('target', {
@@ -248,11 +266,13 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             describe: 'A parameter whose type cannot be checked is an error: exit 1, write nothing',
           }),
       async (args) => {
-        const { prefix, file } = await settings(args)
+        const { prefix, file, config } = await settings(args)
         code =
           args.target === 'worker'
-            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict))
+            ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config)
             : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict))
+        const onNode = !process.versions.bun && !process.versions.deno
+        if (code === 0 && args.target !== 'worker' && onNode) code = await nodeBuildCommand(prefix, file, config, io)
       },
     )
     .command(
@@ -427,6 +447,37 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
   }
 }
 
+/**
+ * After the manifest, `routeless build` compiles the controllers and the config to JavaScript for node
+ * (`bundle/node-build.ts`): `routeless` then serves them without loading tsx while their files are unchanged.
+ */
+async function nodeBuildCommand(
+  prefix: string[],
+  config: string | undefined,
+  settings: RoutelessConfig,
+  io: CliIO,
+): Promise<number> {
+  const cwd = process.cwd()
+  const started = performance.now()
+  try {
+    const { buildNode } = await import('../bundle/node-build.ts')
+    const built = await buildNode({
+      cwd,
+      sources: collectSources(prefix, cwd),
+      prefix: settings.prefix?.length ? [settings.prefix].flat() : ['controllers'],
+      config,
+      watch: settings.watch,
+    })
+    const ms = Math.round(performance.now() - started)
+    if ('skipped' in built) io.stdout(`routeless: not compiled for node (${built.skipped}): node serves the sources`)
+    else io.stdout(`routeless: compiled ${built.files} files to ${path.relative(cwd, built.dir)}/ (${ms} ms)`)
+    return 0
+  } catch (error) {
+    reportError(io, error)
+    return 1
+  }
+}
+
 const WORKER_OUT = 'dist/worker.js'
 
 /** `routeless build --target=worker`: the tree bundled into one module (`bundle/worker.ts`). */
@@ -436,12 +487,13 @@ async function workerCommand(
   config: string | undefined,
   io: CliIO,
   strict: boolean,
+  settings: RoutelessConfig,
 ): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
     const { buildWorker } = await import('../bundle/worker.ts')
-    const built = await buildWorker({ prefixes: prefix, out, cwd, config })
+    const built = await buildWorker({ prefixes: prefix, out, cwd, config, settings })
     for (const w of built.warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
     if (strict && built.warnings.length > 0) {
       rmSync(built.file, { force: true })

@@ -4,7 +4,8 @@
  * @module
  */
 import type { Application } from '../app/application.ts'
-import { createApp } from '../app/create-app.ts'
+import type { Built } from '../bundle/node-load.ts'
+import { createApp, createAppFromSources } from '../app/create-app.ts'
 import { collectSources } from '../app/options.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
@@ -33,6 +34,8 @@ export interface ServeSettings {
   /** On SIGTERM, how long to go on serving while reporting `draining`, in ms (`--drain-delay`; default 0). */
   drainDelay: number
   config: RoutelessConfig
+  /** What `routeless build` compiled for node, fresh: the controllers load from it (no tsx). */
+  built?: Built
 }
 
 /** Parses `--host` (`host:port`, `:port`, `port`, `[::1]:port`). */
@@ -80,7 +83,7 @@ async function stopServing(running: RunningServer, signal: StopSignal | undefine
 
 export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<number> {
   const { prefix, config } = opts
-  const worker = isWorker()
+  const worker = await isWorker()
   let where: { host: string; port: number }
   let workers: number
   try {
@@ -124,15 +127,20 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     io.stderr(`routeless: the config's context failed: ${(error as Error).stack ?? error}`)
     return 1
   }
-  const app = await loadApp(prefix, io, {
-    ...appOptionsOf(config),
-    context,
-    bodyLimit: opts.bodyLimit,
-    logger,
-    accessLog: config.accessLog ?? (opts.logLevel === 'info' || opts.logLevel === 'debug'),
-    explainNotFound: config.explainNotFound ?? (opts.watch || process.env.NODE_ENV === 'development'),
-    checkReturns: config.checkReturns ?? (opts.watch || process.env.NODE_ENV === 'development'),
-  })
+  const app = await loadApp(
+    prefix,
+    io,
+    {
+      ...appOptionsOf(config),
+      context,
+      bodyLimit: opts.bodyLimit,
+      logger,
+      accessLog: config.accessLog ?? (opts.logLevel === 'info' || opts.logLevel === 'debug'),
+      explainNotFound: config.explainNotFound ?? (opts.watch || process.env.NODE_ENV === 'development'),
+      checkReturns: config.checkReturns ?? (opts.watch || process.env.NODE_ENV === 'development'),
+    },
+    opts.built,
+  )
   let running: RunningServer | undefined
   try {
     if (!app) return 1
@@ -207,16 +215,21 @@ export async function loadApp(
   prefix: string[],
   io: CliIO,
   options: Parameters<typeof createApp>[1] = {},
+  built?: Built,
 ): Promise<Application | undefined> {
   try {
-    // Where node strips types, controllers load natively (tsx only for the files that need it: routing/ts-loader.ts);
-    // elsewhere tsx is registered first, so a .js controller may import a .ts module too.
-    if (!nodeStripsTypes()) await registerTypeScript()
+    // Compiled by `routeless build` and fresh: JavaScript, no loader. Else, where node strips types, controllers load
+    // natively (tsx only for the files that need it: routing/ts-loader.ts); elsewhere tsx is registered first, so a
+    // .js controller may import a .ts module too.
+    const sources = built?.sources(prefix)
+    if (!sources && !nodeStripsTypes()) await registerTypeScript()
     const logger = options.logger ?? {
       error: (m: string) => io.stderr(`routeless: ${m}`),
       warn: (m: string) => io.stderr(`routeless: warning: ${m}`),
     }
-    return await createApp(prefix, { ...options, logger })
+    return await (sources
+      ? createAppFromSources(sources, { ...options, logger })
+      : createApp(prefix, { ...options, logger }))
   } catch (error) {
     reportError(io, error, 'stack')
     return undefined

@@ -5,7 +5,7 @@
  * after the other (a controller that fails to load fails once, not N times), replaces a worker that dies while
  * serving, and on SIGINT/SIGTERM asks every worker to drain, waits, and exits 0 when they all did.
  */
-import cluster, { type Worker } from 'node:cluster'
+import type { Worker } from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { addressInUse } from '../server/shared/serving.ts'
@@ -30,9 +30,13 @@ export function parseWorkers(value: string | number | undefined): number {
   return n
 }
 
-/** True in a process the primary started. */
-export function isWorker(): boolean {
-  return cluster.isWorker && process.env[WORKER_HOST_ENV] !== undefined
+/**
+ * True in a process the primary started. node:cluster (and child_process, which it loads: ~15 ms of start-up) is
+ * imported only where the primary's variable says this may be one of its workers.
+ */
+export async function isWorker(): Promise<boolean> {
+  if (process.env[WORKER_HOST_ENV] === undefined) return false
+  return (await import('node:cluster')).default.isWorker
 }
 
 /** In a worker: tells the primary this worker serves. */
@@ -93,6 +97,7 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
     o.stderr(`routeless: ${(error as Error).message}`)
     return 1
   }
+  const { default: cluster } = await import('node:cluster')
   const env = { ...o.env, [WORKER_HOST_ENV]: `${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}` }
   const live = new Set<Worker>()
   let stopping = false

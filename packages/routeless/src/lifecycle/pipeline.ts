@@ -26,7 +26,7 @@
  */
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
-import { compileSerializer, type SerializerFactory } from '../binding/serializer.ts'
+import { serializerFor, type SerializerFactory } from '../binding/serializer-runtime.ts'
 import type { Handler } from '../routing/table.ts'
 import { chain, type Call, type Stage } from './call.ts'
 import { stringify } from './json.ts'
@@ -75,7 +75,7 @@ export function compilePipeline(handler: Handler, options: PipelineOptions): Pip
   const named = stagesOf(handler, options)
   const websocket = handler.method === 'WEBSOCKET'
   const returns = handler.types?.returns
-  const serialize = returns ? compileSerializer(returns, options.defs, stringify, options.serializers) : undefined
+  const serialize = returns ? serializerFor(returns, stringify, options.serializers) : undefined
   const check =
     returns && options.checkReturns && options.checkReturn
       ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)

@@ -6,6 +6,7 @@
 import type { ResponseState } from '../base/controller.ts'
 import type { HttpError } from '../base/errors.ts'
 import { isGenerator, stringify } from './json.ts'
+import { isResponse } from '../base/is-response.ts'
 
 /**
  * The type of every JSON answer, on every adapter. No `charset`: application/json defines none (RFC 8259 §11: JSON is
@@ -100,7 +101,7 @@ export function toReply(
     )
       return jsonReply(status, headers, json(value, serialize))
   }
-  if (value instanceof Response) {
+  if (isResponse(value)) {
     if (!headers) return value
     let out = value
     try {

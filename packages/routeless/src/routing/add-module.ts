@@ -8,11 +8,12 @@ import { BODY_KINDS, type BodyKind, type ErrorRenderer } from '../base/controlle
 import { RoutelessError } from '../base/errors.ts'
 import { isControllerName, isReachableSegment, toSegment, writtenSegment } from '../base/naming.ts'
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
-import { readSignature, signatureFromTypes, type Signature } from './arity.ts'
+import { signatureFromTypes, type Signature } from './arity.ts'
 import type { Signatures } from '../binding/signatures.ts'
 import type { TypedBinder } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
-import { compileBinder, describeParams, type ParamSpec } from '../binding/standard-schema.ts'
+import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
+import type { TableParts } from './table-parts.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { childAt, newNode, type Endpoint, type Handler, type RouteNode, type RouteTable } from './table.ts'
@@ -39,13 +40,19 @@ type Statics = {
   auth?: AuthSpec
 }
 
+/** How `addModule` makes each handler: its types, its typed binder, and the parts of the compilation in use. */
+export interface AddContext {
+  cwd: string
+  signatures: Signatures
+  compile: (types: HandlerTypes) => TypedBinder | undefined
+  parts: TableParts
+}
+
 export function addModule(
   table: RouteTable,
   s: ModuleSource,
   exports: ModuleExports,
-  cwd: string,
-  signatures: Signatures,
-  compile: (types: HandlerTypes) => TypedBinder | undefined,
+  { cwd, signatures, compile, parts }: AddContext,
 ): void {
   const file = rel(cwd, s.file)
   // As written when a request may spell it so (`biometric_kyc`), else kebab-cased (`userProfile` → `user-profile`).
@@ -89,12 +96,13 @@ export function addModule(
     for (const { name, parsed } of handlers) {
       const fn = (value.prototype as Record<string, unknown>)[name] as Handler['fn']
       const types = signatures.lookup(s, className, name)
-      const signature = types ? signatureFromTypes(types) : readSignature(fn)
+      const where = `${file} (${className}.${name})`
+      const signature = types ? signatureFromTypes(types) : signatureOf(fn, parts, where)
       const captures = placeholders(parsed.steps)
       if (signature.max < captures) {
         throw new RoutelessError(
           'ROUTELESS_ERR_HANDLER_NAME',
-          `${file} (${className}.${name}) has ${captures} $ placeholder${captures === 1 ? '' : 's'} ` +
+          `${where} has ${captures} $ placeholder${captures === 1 ? '' : 's'} ` +
             `but takes ${signature.max} positional parameter${signature.max === 1 ? '' : 's'}`,
         )
       }
@@ -129,7 +137,7 @@ export function addModule(
         )
       }
       const spec = statics.params?.[name]
-      endpoint.methods.set(parsed.verb, {
+      const handler: Handler = {
         method: parsed.verb,
         name,
         path: urlPath,
@@ -141,12 +149,9 @@ export function addModule(
         signature,
         params: spec,
         // A spec with schemas binds by them; one that only documents (summary, tags, responses) leaves the types to bind.
-        binder: spec && (spec.args || spec.kwargs) ? compileBinder(spec, signature.names) : undefined,
+        binder: spec && (spec.args || spec.kwargs) ? binderOf(spec, signature.names, parts, where) : undefined,
         types,
-        typed:
-          types && !(spec?.args || spec?.kwargs)
-            ? compileTyped(compile, types, `${file} (${className}.${name})`)
-            : undefined,
+        typed: types && !(spec?.args || spec?.kwargs) ? compileTyped(compile, types, where) : undefined,
         guards: classGuards(statics.auth, name, parsed.verb, `${file} (${className})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
@@ -154,23 +159,10 @@ export function addModule(
         consumes: consumesOf(statics.consumes, `${file} (${className})`),
         renderError: typeof statics.renderError === 'function' ? statics.renderError.bind(value) : undefined,
         before: typeof value.prototype.before === 'function' ? value.prototype.before : undefined,
-      })
+      }
+      endpoint.methods.set(parsed.verb, handler)
       touched.add(endpoint)
-      const listed = listedPaths(urlPath, parsed.steps.length > 0, captures, signature)
-      table.rows.push({
-        method: parsed.verb,
-        path: listed[0]!,
-        ...(listed.length > 1 ? { paths: listed } : {}),
-        file,
-        handler: `${className}.${name}`,
-        params: describeParams(
-          signature.names,
-          signature.min,
-          spec,
-          signature.kwargs,
-          kwargsObject(types, signatures.defs),
-        ),
-      })
+      if (parts.routeRow) table.rows.push(parts.routeRow(handler, parsed.steps.length > 0, signatures.defs))
     }
   }
   for (const endpoint of touched) {
@@ -183,38 +175,22 @@ export function addModule(
   }
 }
 
-/**
- * The path templates a handler is listed at. A method route's trailing positional parameters are part of its template
- * (`GET_$_news(jobId, reference)` → `/monitoring/{jobId}/news/{reference}`), one template per accepted count when
- * they are optional (a rest parameter: one more); a class's own `GET(id)` is listed at the class's path.
- */
-function listedPaths(urlPath: string, methodRoute: boolean, captures: number, signature: Signature): string[] {
-  const { min, max, names } = signature
-  if (!methodRoute || max <= captures) return [urlPath]
-  const from = Math.max(min, captures)
-  const upper = Number.isFinite(max) ? max : from + 1
-  const out: string[] = []
-  for (let n = from; n <= upper; n++) {
-    out.push(
-      urlPath +
-        names
-          .slice(captures, n)
-          .map((name, i) => `/{${name ?? `arg${captures + i}`}}`)
-          .join(''),
-    )
-  }
-  return out
+/** The signature of a handler the manifest does not type, read from its source (a bundle without: a stale build). */
+function signatureOf(fn: Function, parts: TableParts, where: string): Signature {
+  if (parts.readSignature) return parts.readSignature(fn)
+  throw new RoutelessError(
+    'ROUTELESS_ERR_TYPES',
+    `${where}: the manifest this bundle was built with does not type it: run routeless build --target=worker again`,
+  )
 }
 
-/** The object schema of a handler's typed keyword parameter (a named type looked up), for `routeless routes`. */
-function kwargsObject(
-  types: HandlerTypes | undefined,
-  defs: Record<string, Record<string, any>>,
-): Record<string, any> | undefined {
-  const schema = types?.kwargs?.schema
-  const ref =
-    typeof schema?.$ref === 'string' && schema.$ref.startsWith('#/$defs/') ? defs[schema.$ref.slice(8)] : schema
-  return ref?.type === 'object' && ref.additionalProperties === false ? ref : undefined
+/** The binder of a `static params` spec with schemas (a bundle without one: a stale build). */
+function binderOf(spec: ParamSpec, names: string[], parts: TableParts, where: string): Binder {
+  if (parts.compileBinder) return parts.compileBinder(spec, names)
+  throw new RoutelessError(
+    'ROUTELESS_ERR_CONTROLLER',
+    `${where}: its static params were not there when this bundle was built: run routeless build --target=worker again`,
+  )
 }
 
 function compileTyped(

@@ -5,16 +5,16 @@
  * @module
  */
 import { RoutelessError } from '../base/errors.ts'
-import { aliasKey, writtenSegment } from '../base/naming.ts'
+import { writtenSegment } from '../base/naming.ts'
 import type { Signatures } from '../binding/signatures.ts'
 import { compileTypedBinder } from '../binding/typed-binder.ts'
 import type { Validators } from '../binding/validators.ts'
 import type { HandlerTypes, Manifest } from '../binding/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
-import { findAmbiguity } from './ambiguity.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { addModule, rel } from './add-module.ts'
 import { RouteTable, type RouteNode } from './table.ts'
+import type { TableParts } from './table-parts.ts'
 
 export interface CompileOptions {
   /** Base directory used to print file names. */
@@ -23,6 +23,8 @@ export interface CompileOptions {
   auth?: AuthSpec
   /** The validators of the handlers' types (and their serializers), for the manifest in use (`compile/load.ts`). */
   validators: (manifest: Manifest) => Promise<Validators>
+  /** What the compilation may do besides placing the handlers (`table-parts.ts`: `ALL_PARTS` on a host with files). */
+  parts: TableParts
 }
 
 /** A module and its exports, loaded. */
@@ -85,54 +87,16 @@ export async function compileRouteTable(
       )
     table.root.auth.push(options.auth)
   }
-  for (const { s, exports } of loaded) addModule(table, s, exports, cwd, signatures, compile)
+  for (const { s, exports } of loaded) addModule(table, s, exports, { cwd, signatures, compile, parts: options.parts })
   applyTreeGuards(table)
-  table.warnings.push(...aliasClashes(table.root, ''))
-  const ambiguity = findAmbiguity(table.root)
-  if (ambiguity) throw new RoutelessError('ROUTELESS_ERR_ROUTE_AMBIGUOUS', ambiguity)
-  if (table.rows.length === 0) {
+  if (options.parts.surveyTable) table.warnings.push(...options.parts.surveyTable(table))
+  if (table.handlers().next().done) {
     const where = [...new Set(loaded.map(({ s }) => rel(cwd, s.root ?? s.file)))].join(', ') || 'the given modules'
     table.warnings.push(
       `No handlers found in ${where}: every request will answer 404 (a handler is an UPPERCASE method such as GET() on an exported class)`,
     )
   }
   return table
-}
-
-/**
- * Names of one node that differ only by `-` and `_` (`style_rules.ts` and `style-rules.ts`): each answers its own
- * spelling only, and neither takes the other's as an alias.
- */
-function aliasClashes(root: RouteNode, at: string): string[] {
-  const out: string[] = []
-  const stack: [RouteNode, string][] = [[root, at]]
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [node, path] = next
-    for (const [alias, child] of node.aliases) {
-      if (child !== null) continue
-      const names = [...node.children.keys()].filter((k) => aliasKey(k) === alias).sort()
-      const where = names.map((n) => `${path}/${n} (${filesBelow(node.children.get(n)!).join(', ') || 'no handler'})`)
-      out.push(
-        `${where.join(' and ')} differ only by - and _: ` +
-          'each answers its own spelling only (rename one so that no request depends on the separator)',
-      )
-    }
-    for (const [key, child] of node.children) stack.push([child, `${path}/${key}`])
-    if (node.param) stack.push([node.param, `${path}/$`])
-  }
-  return out
-}
-
-/** The files of the handlers at and below `node`. */
-function filesBelow(node: RouteNode): string[] {
-  const files = new Set<string>()
-  const stack = [node]
-  for (let n = stack.pop(); n; n = stack.pop()) {
-    for (const h of n.endpoint?.methods.values() ?? []) files.add(h.file)
-    stack.push(...n.children.values())
-    if (n.param) stack.push(n.param)
-  }
-  return [...files].sort()
 }
 
 /** Prepends the guards of every module above a handler's module (root first). */

@@ -10,6 +10,7 @@ import type { Manifest } from '../binding/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { compileRouteTable, loadModules } from './compile-table.ts'
+import { ALL_PARTS } from './table-parts.ts'
 import type { RouteTable } from './table.ts'
 
 export { discoverModules } from './discover.ts'
@@ -32,9 +33,14 @@ export interface BuildOptions {
   validators?: (manifest: Manifest) => Promise<Validators>
 }
 
+/** Ajv's validators, compiled at start-up, and the return types' serializers beside them (`new Function` both). */
 async function ajvValidators(manifest: Manifest): Promise<Validators> {
-  const { TypeValidators } = await import('../binding/ajv.ts')
-  return new TypeValidators(manifest.$defs)
+  const [{ TypeValidators }, { compileSerializers }] = await Promise.all([
+    import('../binding/ajv.ts'),
+    import('../binding/serializer.ts'),
+  ])
+  const serializers = compileSerializers(Object.values(manifest.handlers), manifest.$defs)
+  return Object.assign(new TypeValidators(manifest.$defs), { serializers })
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
@@ -46,5 +52,6 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
     cwd,
     auth: options.auth,
     validators: options.validators ?? ajvValidators,
+    parts: ALL_PARTS,
   })
 }

@@ -5,7 +5,8 @@
  * them stay bounded.
  * @module
  */
-import type { Handler } from './table.ts'
+import { resolve } from './resolver.ts'
+import type { Handler, RouteTable } from './table.ts'
 
 /** A handler's templates, one per accepted number of path parts from `from` (a rest parameter: one more). */
 export interface Templates {
@@ -35,4 +36,15 @@ export function templateOf(h: Handler, count: number): string {
   if (t === undefined) cache.set(h, (t = templatesOf(h)))
   const i = Math.min(Math.max(count - t.from, 0), t.paths.length - 1)
   return t.paths[i]!
+}
+
+/**
+ * The route template a request is traced and counted under: the matched handler's for its number of path parts; a
+ * path's own for a 405 or an OPTIONS; undefined when no controller answers it (404, 501). `WEBSOCKET`: the upgrade
+ * handler's. The telemetry's only (`wrappers/telemetry.ts`): the core resolves each request once.
+ */
+export function routeOf(table: RouteTable, method: string, pathname: string): string | undefined {
+  const r = resolve(table, method, pathname)
+  if (r.kind === 'match') return templateOf(r.handler, r.args.length)
+  return r.kind === 'options' || r.kind === 'method-not-allowed' ? r.endpoint.path : undefined
 }

@@ -16,6 +16,8 @@ import { createMetrics, type Prom, type RouteSeries } from './metrics.ts'
 import type { MetricsOptions, TracerProviderLike } from './telemetry-settings.ts'
 import { createTracing, tracerRegistered, type Api, type SpanSlot } from './tracing.ts'
 import type { Wrapper } from './types.ts'
+import { routeOf as templateRoute } from '../routing/templates.ts'
+import type { RouteTable } from '../routing/table.ts'
 
 /** The `tracing` app option. */
 export type TracingOption = boolean | { tracerProvider?: TracerProviderLike }
@@ -34,10 +36,11 @@ export interface TelemetryPeers {
 
 /** What the application gives the telemetry. */
 export interface TelemetryContext {
-  /** The route template `method pathname` resolves to (undefined: no controller answers it). */
-  routeOf(method: string, pathname: string): string | undefined
-  /** The route table now (watch mode swaps it): the templates remembered for the previous one are forgotten. */
-  table(): unknown
+  /**
+   * The route table now (watch mode swaps it): requests are counted under its templates (`routing/templates.ts`'s
+   * `routeOf`), and the templates remembered for the previous one are forgotten.
+   */
+  table(): RouteTable
   /** Whether the access log is on (its line then carries the trace and span ids). */
   accessLog: boolean
   /** routeless's version (the tracer's). */
@@ -245,9 +248,10 @@ class InFlight implements SpanSlot {
 const REMEMBERED = 4096
 
 /**
- * `app.routeOf`, remembered by method and path: the core resolves each request too, and resolving it a second time
- * (splitting and decoding the path) is what the telemetry would otherwise cost most, after the SDK. Bounded, so that
- * paths carrying ids (`/users/7`, `/users/8` …) cost a resolution each and no memory beyond the bound.
+ * The route template of a request (`routing/templates.ts`'s `routeOf`), remembered by method and path: the core
+ * resolves each request too, and resolving it a second time (splitting and decoding the path) is what the telemetry
+ * would otherwise cost most, after the SDK. Bounded, so that paths carrying ids (`/users/7`, `/users/8` …) cost a
+ * resolution each and no memory beyond the bound.
  */
 function rememberRoutes(app: TelemetryContext): (method: string, pathname: string) => string | undefined {
   let table = app.table()
@@ -264,7 +268,7 @@ function rememberRoutes(app: TelemetryContext): (method: string, pathname: strin
     if (paths === undefined) byMethod.set(method, (paths = new Map()))
     const known = paths.get(pathname)
     if (known !== undefined) return known ?? undefined
-    const route = app.routeOf(method, pathname)
+    const route = templateRoute(now, method, pathname)
     paths.set(pathname, route ?? null)
     size++
     return route
@@ -278,7 +282,7 @@ function checkPath(path: string, app: TelemetryContext): void {
       'ROUTELESS_ERR_TELEMETRY',
       `metrics.path must be an absolute path without a trailing slash (like /metrics), got "${path}"`,
     )
-  const route = app.routeOf('GET', path)
+  const route = templateRoute(app.table(), 'GET', path)
   if (route !== undefined)
     throw new RoutelessError(
       'ROUTELESS_ERR_TELEMETRY',

@@ -13,23 +13,22 @@
  * no Fetch object is built for it on node or uWS.
  * @module
  */
-import type { Logger } from '../base/logging.ts'
-import type { IncomingRequest } from '../lifecycle/request.ts'
-import { accessLog } from './access-log.ts'
-import { cors, type CorsOptions } from './cors.ts'
 import type { Telemetry } from './telemetry.ts'
 import type { Handle, Wrapper } from './types.ts'
 
 export type { Handle, Wrapper } from './types.ts'
 
+/**
+ * The wrappers the app's options turn on, made by the app with the parts it was given (`app/services.ts`: a Worker's
+ * bundle carries only those its config asks for).
+ */
 export interface WrapOptions {
-  /** Log a line per request to this logger. */
-  accessLog?: Logger
-  cors?: CorsOptions
+  /** A line per request (`access-log.ts`). */
+  accessLog?: Wrapper
   /** Tracing and metrics, when either is on (`createTelemetry`). */
   telemetry?: Telemetry
-  /** The `Allow` of the path a request names, or undefined when no controller answers it (for preflights). */
-  allowOf: (incoming: IncomingRequest) => string | undefined
+  /** `cors.ts`'s. */
+  cors?: Wrapper
   /** The API reference page (`docs.ts`, made by the app with the services `createApp` loads). */
   docs?: Wrapper
 }
@@ -37,9 +36,9 @@ export interface WrapOptions {
 /** `core` inside the wrappers `options` turn on. */
 export function wrap(core: Handle, options: WrapOptions): Handle {
   const wrappers: Wrapper[] = []
-  if (options.accessLog) wrappers.push(accessLog(options.accessLog, options.telemetry?.logFields))
+  if (options.accessLog) wrappers.push(options.accessLog)
   if (options.telemetry) wrappers.push(options.telemetry.wrapper)
-  if (options.cors) wrappers.push(cors(options.cors, options.allowOf))
+  if (options.cors) wrappers.push(options.cors)
   if (options.docs) wrappers.push(options.docs)
   let handle = core
   for (let i = wrappers.length - 1; i >= 0; i--) handle = wrappers[i]!(handle)

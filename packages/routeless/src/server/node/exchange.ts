@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from '../../base/errors.ts'
+import { isResponse } from '../../base/is-response.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
 import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'
@@ -162,7 +163,7 @@ function write(res: ServerResponse, answer: Answer, close: boolean): void {
     res.end(body)
     return
   }
-  if (answer instanceof Response) {
+  if (isResponse(answer)) {
     const length = answer.headers.get('content-length')
     const known = answer.body !== null && length !== null && /^\d+$/.test(length) ? Number(length) : undefined
     const head = headLines(answer.headers, undefined, close)

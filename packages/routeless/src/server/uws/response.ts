@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
+import { isResponse } from '../../base/is-response.ts'
 import { errorReply, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */
@@ -79,12 +80,12 @@ export abstract class UwsResponse {
 
   private sendOther(answer: Answer): void {
     if (this.done) {
-      if (answer instanceof Response) answer.body?.cancel().catch(() => {})
+      if (isResponse(answer)) answer.body?.cancel().catch(() => {})
       else if (answer.body instanceof ReadableStream) answer.body.cancel().catch(() => {})
       return
     }
     try {
-      if (answer instanceof Response) return void this.sendResponse(answer).catch((error) => this.failed(error))
+      if (isResponse(answer)) return void this.sendResponse(answer).catch((error) => this.failed(error))
       const body = answer.body
       if (
         body === null ||

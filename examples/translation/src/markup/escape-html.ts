@@ -1,0 +1,6 @@
+/** Text made safe inside HTML: element content and double- or single-quoted attribute values. */
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+}
