@@ -20,7 +20,7 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --requests=200 (N) --peers=a,b --workloads=hello,params,echo,realistic --no-build --json
+ * Options: --requests=200 (N) --peers=a,b --workloads=hello,params,echo,realistic(,plain: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
@@ -56,6 +56,8 @@ export const WORKLOADS = {
     authorization: `Bearer ${BENCH_TOKEN}`,
     expect: JSON.stringify(accountOrders(42, 3)),
   },
+  // routeless only (--workloads=plain): the realistic workload without guard or types (bench/controllers/plain.mjs)
+  plain: { method: 'GET', path: '/plain/accounts/42/orders?limit=3', expect: JSON.stringify(accountOrders(42, 3)) },
 }
 
 export const PEERS = {
@@ -72,7 +74,7 @@ export const PEERS = {
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
 const requests = Number(args.requests ?? 200)
-const workloads = (args.workloads ?? Object.keys(WORKLOADS).join(',')).split(',')
+const workloads = (args.workloads ?? 'hello,params,echo,realistic').split(',')
 for (const w of workloads) if (!(w in WORKLOADS)) throw new Error(`unknown workload ${w}`)
 
 // --- the parent: one valgrind per peer, the table ----------------------------------------------------------------

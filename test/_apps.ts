@@ -9,6 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createApp, type AppOptions, type Application } from 'routeless'
 import { readManifest } from '../packages/routeless/src/binding/manifest-file.ts'
+import { tableCode } from '../packages/routeless/src/compile/handler-source.ts'
 import { writeAppModule } from '../packages/routeless/src/compile/write.ts'
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
@@ -44,11 +45,15 @@ async function compiledApp(prefixes: string[], options: AppOptions): Promise<App
   if (options.manifest !== undefined || options.types === 'off')
     return createApp(prefixes, { logger: quiet, ...options })
   const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'routeless-compiled-')), 'manifest.json')
-  await createApp(prefixes, { logger: quiet, ...options, manifest }) // analyses and writes the manifest
+  const first = await createApp(prefixes, { logger: quiet, ...options, manifest }) // analyses and writes the manifest
   const written = readManifest(manifest)
-  if (written) writeAppModule(manifest, written)
+  if (written) writeAppModule(manifest, written, process.cwd(), tableCode(first.table))
   const app = await createApp(prefixes, { logger: quiet, ...options, manifest })
   if (written && app.table.validators !== 'generated')
     throw new Error(`${prefixes.join(', ')}: served with ${app.table.validators} validators, not the generated module`)
+  // Every handler's function from the module too (with `checkReturns` their code differs: evaluated at start-up).
+  const evaluated = [...app.table.handlers()].filter((h) => app.pipelineOf(h)?.origin !== 'generated')
+  if (written && !options.checkReturns && evaluated.length)
+    throw new Error(`${prefixes.join(', ')}: ${evaluated[0]!.className}.${evaluated[0]!.name}'s function was evaluated`)
   return app
 }

@@ -167,6 +167,12 @@ describe('routeless CLI', () => {
     const missing = await run(['explain', 'GET', '/users/posts', '--prefix=tree'])
     expect(missing.code).toBe(1)
     expect(missing.stdout.trim()).toBe('GET /users/posts → 404: Posts.GET takes 1 path part, got 0 (tree/users.ts)')
+    const code = await run(['explain', 'GET', '/users/posts/7', '--prefix=tree', '--code'])
+    expect(code.code).toBe(0)
+    expect(code.stdout).toContain(
+      '\n  function       construct → read → distinct → invoke → reply; evaluated at start-up\nfunction (p, rt) {\n',
+    )
+    expect(code.stdout).toContain('  return function run(call) {\n')
   })
 
   it('checks a controller tree: each problem on stdout and exit 1, or "no problems" and exit 0', async () => {

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { collectSources } from '../../packages/routeless/src/app/options.ts'
 import { readManifest } from '../../packages/routeless/src/binding/manifest-file.ts'
+import { tableCode } from '../../packages/routeless/src/compile/handler-source.ts'
 import { writeAppModule } from '../../packages/routeless/src/compile/write.ts'
 import { fixture } from '../_apps.ts'
 import { differences, requestsFor } from '../_differential.ts'
@@ -28,9 +29,12 @@ describe('the generated module and the source evaluated at start-up', () => {
       const manifest = path.join(dir, 'manifest.json')
       const prefixes = [fixture(name)]
       const evaluated = await createApp(prefixes, { logger: quiet, manifest })
-      writeAppModule(manifest, readManifest(manifest)!)
+      writeAppModule(manifest, readManifest(manifest)!, process.cwd(), tableCode(evaluated.table))
       const generated = await createApp(prefixes, { logger: quiet, manifest })
       expect([evaluated.table.validators, generated.table.validators]).toEqual(['evaluated', 'generated'])
+      // Each handler's function: written ahead of time in one, evaluated at start-up in the other.
+      const origins = (app: Application) => new Set([...app.table.handlers()].map((h) => app.pipelineOf(h)!.origin))
+      expect([origins(evaluated), origins(generated)]).toEqual([new Set(['evaluated']), new Set(['generated'])])
       const ajv = new Application(await buildRouteTable(collectSources(prefixes, process.cwd()), { manifest }), {
         logger: quiet,
       })

@@ -106,6 +106,9 @@ describe('the generated module (.routeless/app.mjs)', () => {
     const text = readFileSync(file, 'utf8')
     expect(text).toMatch(/^\/\/ routeless build: /)
     expect(text).not.toMatch(/\brequire\(|\bimport\b/)
+    // Each handler's function is in it (`routeless build` imported the tree), and start-up took it from there.
+    expect(text).toContain('return function run(call) {')
+    expect(new Set([...aot.table.handlers()].map((h) => aot.pipelineOf(h)!.origin))).toEqual(new Set(['generated']))
     // The module of another manifest is stale: the same source is generated at start-up instead.
     writeFileSync(file, text.replace(/export const manifest = "[^"]+"/, 'export const manifest = "fnv1a:0"'))
     const evaluated = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet })

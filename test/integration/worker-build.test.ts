@@ -11,6 +11,8 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cors, createWorkerApp, originCheck, readSignature, type CompiledModule } from 'routeless/worker'
 import { serveModule, type RunningRuntime } from '../_runtimes.ts'
+import { registerEvaluator } from '../../packages/routeless/src/compile/handlers.ts'
+import { evaluateHandler } from '../../packages/routeless/src/compile/handler-source.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')
@@ -224,6 +226,8 @@ describe("a Worker's app, made with the parts its entry passes (createWorkerApp)
     },
   ]
   const compiled = undefined as unknown as CompiledModule // no manifest: nothing typed, nothing generated
+  // Nor the handlers' code, which a built Worker's entry carries: here, in node, it is evaluated as createApp does.
+  beforeAll(() => registerEvaluator(evaluateHandler))
 
   it('refuses at start-up an option whose part its build left out (the config changed since)', async () => {
     const options = { cors: { origins: ['https://app.example'] } }

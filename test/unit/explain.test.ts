@@ -53,3 +53,49 @@ describe('the development 404 hint', () => {
     expect((await (await prod.request('/users/posts')).json()).message).toBe('No controller answers GET /users/posts')
   })
 })
+
+describe('explain with the handler code (routeless explain --code)', () => {
+  const typed = fixtureApp('typed')
+
+  it("prints a typed handler's generated function: its stages, where it came from, its binding as straight-line code", async () => {
+    const app = await typed()
+    const { lines } = explain(app.table, 'GET', '/pages/2?size=3', (h) => app.pipelineOf(h))
+    const at = lines.findIndex((l) => l.startsWith('  function '))
+    expect(lines[at]).toMatch(
+      /^ {2}function {7}construct → read → distinct → bind → invoke → reply; (evaluated at start-up|written by routeless)/,
+    )
+    const source = lines.slice(at + 1).join('\n')
+    expect(source).toMatch(/^function \(p, rt\) \{\n/)
+    expect(source).toContain('return function run(call) {')
+    // The positional `page` and the keyword `size`: coerced and validated by name, the 400 worded by a helper.
+    expect(source).toContain('else issues = rt.invalid(issues, Ka0, args[0], "page")')
+    expect(source).toContain('case "size": {')
+    expect(source).toMatch(/default:\n +issues = rt\.unknownKey\(issues, key, kw\.unknownReason\)/)
+    // What this GET does not need is absent: no guard, no before(); its body is read only when the GET declares one.
+    expect(source).not.toMatch(/guard|before/)
+    expect(source).toContain("if (call.incoming.method === 'GET' && rt.declaresBody(call.incoming))\n")
+    expect(explain(app.table, 'GET', '/pages/2').lines).not.toContainEqual(expect.stringMatching(/^ {2}function/))
+  })
+
+  it("splits the function where a stage may wait: a body read, an async handler's value", async () => {
+    const app = await typed()
+    const { lines } = explain(app.table, 'POST', '/users', (h) => app.pipelineOf(h))
+    const source = lines.slice(lines.findIndex((l) => l.startsWith('  function ')) + 1).join('\n')
+    expect(source).toContain(
+      'return rt.readBody(call.incoming, bodyOptions).then((parsed) => { rt.takeBody(call, parsed); return s1(call) })',
+    )
+    expect(source).toContain('function s1(call) {')
+    // A JSON body's members are validated as sent, not coerced from text.
+    expect(source).toContain('const v = json !== undefined && Object.hasOwn(json, key) ? raw : Ck0(raw)')
+    expect(source).toContain('if (rt.isThenable(v)) return Promise.resolve(v).then((x) => done(call, x))')
+  })
+
+  it('an untyped, unguarded handler constructs, calls and replies: no binding, no guard', async () => {
+    const app = await tree()
+    const { lines } = explain(app.table, 'GET', '/users/posts/7', (h) => app.pipelineOf(h))
+    expect(lines.find((l) => l.startsWith('  function '))).toMatch(
+      /function {7}construct → read → distinct → invoke → reply;/,
+    )
+    expect(lines.join('\n')).not.toMatch(/the TypeScript types|issues|guard|isThenable\(w\)/)
+  })
+})

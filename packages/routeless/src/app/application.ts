@@ -9,7 +9,8 @@ import type { Logger } from '../base/logging.ts'
 import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
 import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
-import { compilePipeline, type Pipeline } from '../lifecycle/pipeline.ts'
+import type { Pipeline } from '../lifecycle/pipeline.ts'
+import { HandlerCompiler, type HandlerFactories } from '../compile/handlers.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
@@ -111,10 +112,16 @@ export class Application {
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
     }
+    const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()
-    for (const handler of table.handlers()) pipelines.set(handler, compilePipeline(handler, options))
+    for (const handler of table.handlers()) pipelines.set(handler, compiler.compile(handler))
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
     return pipelines
+  }
+
+  /** `handler`'s lifecycle: its generated function, its source and where it came from (`routeless explain --code`). */
+  pipelineOf(handler: Handler): Pipeline | undefined {
+    return this.pipelines.get(handler)
   }
 
   /** The `Allow` header of the path a request names, or undefined when no controller answers it. */

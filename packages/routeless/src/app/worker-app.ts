@@ -44,7 +44,7 @@ export function createWorkerApp(
       )
     // The helpers the validators call, as the entry found them in their code (`bundle/entry.ts`).
     const made = compiled.create({ ucs2length, equal, formats } as Runtime)
-    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
+    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
   return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint })
 }

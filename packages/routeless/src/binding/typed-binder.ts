@@ -9,13 +9,34 @@ import { JS_MARK } from './manifest.ts'
 import type { Fail, Validators } from './validators.ts'
 
 /**
- * Binds one request's arguments synchronously; throws the 400. `json` is the decoded JSON body, when the body was
- * JSON: its members already have types, so they are validated as sent and never coerced from strings.
+ * What binding a handler's TypeScript types takes, worked out once at start-up: each checked parameter's coercion,
+ * validator and reviver (a `Check`), the keyword type's members, its rules on the whole. `compile/handler-code.ts`
+ * writes each handler's binding from it as straight-line code that calls these checks; the failures go through the
+ * helpers below (`invalid`, `unknownKey`, …), which word the 400.
  */
-export type TypedBinder = (args: string[], kwargs: Kwargs, json?: unknown) => { args: unknown[]; kwargs: Kwargs }
+export interface TypedPlan {
+  /** The positional parameters that need a check (none: `positional` is empty), by their index. */
+  positional: { index: number; name: string; rest: boolean; check: Check }[]
+  /** The keyword type is an object: its members are bound (else the keywords pass as they are). */
+  kwargs:
+    | {
+        properties: [string, Check][]
+        required: string[]
+        /** Keys it does not declare: refused, kept as they are, or checked by `additionalProperties`. */
+        extra: 'refuse' | 'keep' | Check
+        unknownReason: string
+        /** Rules on the keyword object as a whole (`@minProperties 1`), checked once its members are. */
+        whole:
+          | { validate: ValidateFunction; message: ErrorMessage | undefined; schema: JsonSchema; name: string }
+          | undefined
+        /** Members that hold objects, which a form sends as `dictionaries[0].source_lang` fields (none: empty). */
+        structured: Set<string>
+      }
+    | undefined
+}
 
 /** A compiled check of one value: coerce, then validate; the converted value or the issue. */
-interface Check {
+export interface Check {
   coerce: (value: unknown) => unknown
   validate: ValidateFunction | undefined
   /** Turns the validated value's declared `Date` strings into `Date`s (none declared: undefined). */
@@ -75,10 +96,10 @@ function step(schema: JsonSchema, part: string): JsonSchema | undefined {
 }
 
 /**
- * The binder for a handler's types, or undefined when its signature declares nothing to check (untyped or `string`
+ * The plan for a handler's types, or undefined when its signature declares nothing to check (untyped or `string`
  * parameters and no typed keywords): such a handler pays nothing per request.
  */
-export function compileTypedBinder(types: HandlerTypes, validators: Validators): TypedBinder | undefined {
+export function compileTypedBinder(types: HandlerTypes, validators: Validators): TypedPlan | undefined {
   const deref = (s: JsonSchema) => validators.deref(s)
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),
@@ -88,96 +109,113 @@ export function compileTypedBinder(types: HandlerTypes, validators: Validators):
     message: ownMessage(schema, deref),
     deref,
   })
-  const positional = types.positional.map((p) => ({
-    name: p.name,
-    rest: p.rest,
-    check: check(p.rest ? (p.schema.items ?? {}) : p.schema),
-  }))
   const plainString = (c: Check) => c.schema.type === 'string' && Object.keys(c.schema).length === 1
-  const positionalNeeded = positional.some((p) => p.check.validate && !plainString(p.check))
+  // A path part is a string: a plain `string` (or untyped) positional has nothing to check.
+  const positional = types.positional
+    .map((p, index) => ({
+      index,
+      name: p.name,
+      rest: !!p.rest,
+      check: check(p.rest ? (p.schema.items ?? {}) : p.schema),
+    }))
+    .filter((p) => p.check.validate && !plainString(p.check))
   const kwSchema = types.kwargs ? validators.deref(types.kwargs.schema) : undefined
-  const typedKwargs = kwSchema && kwSchema.type === 'object'
-  if (!positionalNeeded && !typedKwargs) return undefined
-  const properties = new Map<string, Check>(
-    Object.entries((kwSchema?.properties ?? {}) as Record<string, JsonSchema>).map(([k, s]) => [k, check(s)]),
+  if (positional.length === 0 && !(kwSchema && kwSchema.type === 'object')) return undefined
+  if (kwSchema?.type !== 'object') return { positional, kwargs: undefined }
+  const properties = Object.entries((kwSchema.properties ?? {}) as Record<string, JsonSchema>).map(
+    ([k, s]) => [k, check(s)] as [string, Check],
   )
-  const required = (kwSchema?.required ?? []) as string[]
-  const extra = kwSchema?.additionalProperties
-  const extraCheck = extra && extra !== true && typeof extra === 'object' && !isAny(extra) ? check(extra) : undefined
-  const extrasAllowed = !!(extra !== false && extra !== undefined)
-
-  // Rules on the keyword object as a whole (`@minProperties 1` on a patch type), checked once its members are.
-  const whole = kwSchema ? objectRules(kwSchema) : undefined
-  const wholeCheck = whole
-    ? { validate: validators.compile(whole), message: ownMessage(kwSchema!, (s) => validators.deref(s)) }
-    : undefined
-  const wholeName = types.kwargs?.name ?? 'kwargs'
-  // Members that hold objects (or lists of them), which a form sends as `dictionaries[0].source_lang` fields.
-  const structured = new Set([...properties].filter(([, c]) => holdsObjects(c.schema, validators)).map(([k]) => k))
-  const expected = [...properties.keys()]
-  const unknownReason =
-    expected.length === 0
-      ? 'is not a parameter: this handler takes none'
-      : `is not a parameter (expected ${expected.join(', ')})`
-
-  return (args, kwargs, json) => {
-    let issues: ParamIssue[] | undefined
-    const fail: Fail = (name, reason, kind = 'invalid', own = false) =>
-      void (issues ??= []).push(own ? { name, reason, kind, own } : { name, reason, kind })
-    const outArgs: unknown[] = args.slice()
-    if (positionalNeeded) {
-      for (let i = 0, p = 0; i < args.length && p < positional.length; i++) {
-        const param = positional[p]!
-        const value = run(param.check, args[i], param.rest ? `${param.name}.${i - p}` : param.name, fail)
-        outArgs[i] = value
-        if (!param.rest) p++
-      }
-    }
-    if (!typedKwargs) return issues ? reject(issues) : { args: outArgs, kwargs }
-    if (json !== undefined && (typeof json !== 'object' || json === null || Array.isArray(json))) {
-      throw new HttpError(
-        400,
-        `The body must be a JSON object, not ${json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`}`,
-      )
-    }
-    const sent = json as Record<string, unknown> | undefined
-    if (structured.size > 0 && sent === undefined) kwargs = nestForm(kwargs, structured, fail)
-    const outKwargs: Kwargs = {}
-    for (const key in kwargs) {
-      const value = kwargs[key]
-      const typed = sent !== undefined && Object.hasOwn(sent, key)
-      const declared = properties.get(key)
-      if (declared) outKwargs[key] = run(declared, value, key, fail, typed) as Kwargs[string]
-      else if (!extrasAllowed) fail(key, unknownReason, 'unknown')
-      else outKwargs[key] = extraCheck ? (run(extraCheck, value, key, fail, typed) as Kwargs[string]) : value
-    }
-    for (const key of required) if (kwargs[key] === undefined) fail(key, 'is required', 'missing')
-    if (wholeCheck && !issues && !wholeCheck.validate(outKwargs)) {
-      const error = wholeCheck.validate.errors?.[0]
-      const own = messageFor(wholeCheck.message, error, true)
-      fail(wholeName, own ?? reasonOf(error, whole!, undefined), 'invalid', own !== undefined)
-    }
-    return issues ? reject(issues) : { args: outArgs, kwargs: outKwargs }
+  const extra = kwSchema.additionalProperties
+  const whole = objectRules(kwSchema)
+  const expected = properties.map(([k]) => k)
+  return {
+    positional,
+    kwargs: {
+      properties,
+      required: (kwSchema.required ?? []) as string[],
+      extra:
+        extra === false || extra === undefined
+          ? 'refuse'
+          : extra !== true && typeof extra === 'object' && !isAny(extra)
+            ? check(extra)
+            : 'keep',
+      unknownReason:
+        expected.length === 0
+          ? 'is not a parameter: this handler takes none'
+          : `is not a parameter (expected ${expected.join(', ')})`,
+      whole: whole && {
+        validate: validators.compile(whole),
+        message: ownMessage(kwSchema, deref),
+        schema: whole,
+        name: types.kwargs?.name ?? 'kwargs',
+      },
+      structured: new Set(properties.filter(([, c]) => holdsObjects(c.schema, validators)).map(([k]) => k)),
+    },
   }
 }
 
-function run(check: Check, raw: unknown, name: string, fail: Fail, typed = false): unknown {
-  const value = typed ? raw : check.coerce(raw)
-  if (check.validate && !check.validate(value)) {
-    const error = check.validate.errors?.[0]
-    const missing = error?.keyword === 'required'
-    // `@errorMessage` speaks for every failure of its value, its type's and its missing members included (as
-    // ajv-errors reads the tag).
-    const own = messageAt(check, error)
-    fail(
-      name + dotted(error),
-      own ?? reasonOf(error, check.schema, raw),
-      missing ? 'missing' : 'invalid',
-      own !== undefined,
-    )
-    return raw
-  }
-  return check.revive ? check.revive(value) : value
+/** The issues so far, with the failure of `check` on `raw` (sent as `name`) added: the 400's wording. */
+export function invalid(issues: ParamIssue[] | undefined, check: Check, raw: unknown, name: string): ParamIssue[] {
+  const error = check.validate?.errors?.[0]
+  // `@errorMessage` speaks for every failure of its value, its type's and its missing members included (as
+  // ajv-errors reads the tag).
+  const own = messageAt(check, error)
+  const reason = own ?? reasonOf(error, check.schema, raw)
+  return add(
+    issues,
+    name + dotted(error),
+    reason,
+    error?.keyword === 'required' ? 'missing' : 'invalid',
+    own !== undefined,
+  )
+}
+
+/** The issues so far, with `name` refused as no parameter of the handler. */
+export function unknownKey(issues: ParamIssue[] | undefined, name: string, reason: string): ParamIssue[] {
+  return add(issues, name, reason, 'unknown')
+}
+
+/** The issues so far, with the required keyword `name` missing. */
+export function missing(issues: ParamIssue[] | undefined, name: string): ParamIssue[] {
+  return add(issues, name, 'is required', 'missing')
+}
+
+/** The issues so far, with the keyword object's failure of its rules on the whole (checked only when none before). */
+export function wholeFailed(whole: NonNullable<NonNullable<TypedPlan['kwargs']>['whole']>): ParamIssue[] {
+  const error = whole.validate.errors?.[0]
+  const own = messageFor(whole.message, error, true)
+  return add(undefined, whole.name, own ?? reasonOf(error, whole.schema, undefined), 'invalid', own !== undefined)
+}
+
+/** A JSON body that is not an object where keywords are bound: the 400. */
+export function notAnObject(json: unknown): never {
+  const what = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`
+  throw new HttpError(400, `The body must be a JSON object, not ${what}`)
+}
+
+/** A form's `a[0].b` fields folded into the members that hold objects; what failed joins `issues`. */
+export function nest(
+  kwargs: Kwargs,
+  roots: Set<string>,
+  issues: ParamIssue[] | undefined,
+): [Kwargs, ParamIssue[] | undefined] {
+  const fail: Fail = (name, reason, kind = 'invalid', own = false) =>
+    void (issues = add(issues, name, reason, kind, own))
+  const out = nestForm(kwargs, roots, fail)
+  return [out, issues]
+}
+
+function add(
+  issues: ParamIssue[] | undefined,
+  name: string,
+  reason: string,
+  kind: ParamIssue['kind'],
+  own = false,
+): ParamIssue[] {
+  const issue: ParamIssue = own ? { name, reason, kind, own } : { name, reason, kind }
+  if (issues === undefined) return [issue]
+  issues.push(issue)
+  return issues
 }
 
 const MEMBER_KEYWORDS = new Set([
@@ -202,7 +240,8 @@ function ownMessage(schema: JsonSchema, deref: (s: JsonSchema) => JsonSchema): E
   return typeof m === 'string' || (typeof m === 'object' && m !== null) ? m : undefined
 }
 
-function reject(issues: ParamIssue[]): never {
+/** Every failure in one 400. */
+export function reject(issues: ParamIssue[]): never {
   const summary = issues.map((i) => `${i.name}: ${i.reason}`).join('; ')
   throw new HttpError(400, `Invalid parameters: ${summary}`, { details: { errors: issues } })
 }

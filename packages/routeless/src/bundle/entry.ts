@@ -34,6 +34,8 @@ export interface EntryOptions {
    * table's compilation's (`routing/table-parts.ts`), the wrappers and the 404's hint (`app/core-services.ts`).
    */
   parts?: EntryPart[]
+  /** The code of the handlers' functions, by shape (`compile/handler-source.ts`). */
+  handlers?: Record<string, string>
 }
 
 /** A part an entry may pass, and the names `routeless/worker` exports it under. */
@@ -49,9 +51,9 @@ const PART_EXPORTS = {
 export type EntryPart = keyof typeof PART_EXPORTS
 
 /** The entry module's source text. */
-export function entrySource({ modules, manifest: whole, config, options, parts = [] }: EntryOptions): string {
+export function entrySource({ modules, manifest: whole, config, options, parts = [], handlers }: EntryOptions): string {
   const manifest = servedPart(whole)
-  const create = createSource(manifest)
+  const create = createSource(manifest, handlers)
   const formats = formatsCalled(create)
   const named: string[] = [
     'appOptionsFromConfig',

@@ -18,6 +18,8 @@ import { buildRouteTable } from '../routing/route-table.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import type { AppOptions } from '../app/options.ts'
 import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
+import { tableCode } from '../compile/handler-source.ts'
+import type { AuthSpec } from '../guards/auth.ts'
 
 export interface WorkerBuildOptions {
   /** Controller prefixes, relative to `cwd`. */
@@ -33,7 +35,7 @@ export interface WorkerBuildOptions {
    * The config's app options as loaded here (the CLI's): which of `cors`, `accessLog` and `explainNotFound` it asks
    * for decides the parts the bundle carries. Without it, a config carries all three.
    */
-  settings?: Pick<AppOptions, 'cors' | 'accessLog' | 'explainNotFound'>
+  settings?: Pick<AppOptions, 'cors' | 'accessLog' | 'explainNotFound' | 'auth'>
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
   /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */
@@ -65,7 +67,8 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
       sources.map((s) => ({ file: s.file, module: s.parts.join('/') })),
       cwd,
     ))
-  const { warnings, parts } = await checkStarts(sources, cwd, manifest)
+  // The config's `auth` guards are part of each handler's code.
+  const { warnings, parts, handlers } = await checkStarts(sources, cwd, manifest, options.settings?.auth)
   parts.push(...servicesAsked(options))
   const modules: EntryModule[] = sources.map((s) => ({
     path: s.parts.join('/'),
@@ -77,7 +80,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
   const file = path.resolve(cwd, options.out)
   const result = await build({
     stdin: {
-      contents: entrySource({ modules, manifest, config: options.config, options: options.options, parts }),
+      contents: entrySource({ modules, manifest, config: options.config, options: options.options, parts, handlers }),
       resolveDir: cwd,
       sourcefile: 'routeless-worker-entry.js',
       loader: 'js',
@@ -135,20 +138,24 @@ async function checkStarts(
   sources: ModuleSource[],
   cwd: string,
   manifest: Manifest,
-): Promise<{ warnings: string[]; parts: NonNullable<EntryOptions['parts']> }> {
+  auth?: AuthSpec,
+): Promise<{ warnings: string[]; parts: NonNullable<EntryOptions['parts']>; handlers: Record<string, string> }> {
   try {
-    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest })
+    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth })
     const handlers = [...table.handlers()]
     const parts: NonNullable<EntryOptions['parts']> = []
     if (handlers.some((h) => !h.types)) parts.push('readSignature')
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
-    // The manifest's own warnings are reported from it below.
-    return { warnings: table.warnings.filter((w) => !isManifestWarning(w, manifest)), parts }
+    // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
+    // code (a Worker evaluates none: `compile/handler-source.ts`).
+    const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
+    return { warnings, parts, handlers: tableCode(table) }
   } catch (error) {
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
         parts: ['readSignature', 'compileBinder', 'surveyTable'],
+        handlers: {},
       }
     throw error
   }

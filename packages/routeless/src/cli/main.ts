@@ -17,7 +17,9 @@ import {
   type ServerName,
 } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
-import { MANIFEST_PATH } from '../binding/manifest.ts'
+import { MANIFEST_PATH, type Manifest } from '../binding/manifest.ts'
+import type { ModuleSource } from '../base/module-source.ts'
+import type { AuthSpec } from '../guards/auth.ts'
 import { writeManifest } from '../binding/manifest-file.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
 import { findBuilt } from '../bundle/node-load.ts'
@@ -133,6 +135,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .example('$0 --workers=auto --server=uws', 'one process per core on uWebSockets.js')
     .example('$0 routes', 'print the route table')
     .example('$0 explain GET /users/posts/7', 'how a request resolves, or why it is a 404')
+    .example('$0 explain GET /users/posts/7 --code', "… and the handler's generated function")
     .example('$0 openapi --title="My API" > openapi.json', 'write the OpenAPI document')
     .option('prefix', {
       type: 'string',
@@ -223,9 +226,10 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       (y) =>
         y
           .positional('method', { type: 'string', describe: 'GET, POST …', demandOption: true })
-          .positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true }),
+          .positional('path', { type: 'string', describe: '/users/posts/7?x=1', demandOption: true })
+          .option('code', { type: 'boolean', describe: "Print the handler's generated function too" }),
       async (args) => {
-        code = await explainCommand((await settings(args)).prefix, args.method, args.path, io)
+        code = await explainCommand((await settings(args)).prefix, args.method, args.path, io, Boolean(args.code))
       },
     )
     .command(
@@ -270,7 +274,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         code =
           args.target === 'worker'
             ? await workerCommand(prefix, args.out ?? WORKER_OUT, file, io, Boolean(args.strict), config)
-            : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict))
+            : await buildCommand(prefix, args.out ?? MANIFEST_PATH, io, Boolean(args.strict), config.auth)
         const onNode = !process.versions.bun && !process.versions.deno
         if (code === 0 && args.target !== 'worker' && onNode) code = await nodeBuildCommand(prefix, file, config, io)
       },
@@ -394,10 +398,18 @@ class UsageError extends Error {}
 
 /**
  * `routeless build`: analyses every controller afresh and writes the manifest, and beside it the generated module
- * (`.routeless/app.mjs`: the handlers' validators as code). Imports no controller. `strict`: a
- * parameter bound unchecked (a type no schema can say) fails the build instead of warning — for CI.
+ * (`.routeless/app.mjs`: each handler's function, its validators and serializers as code). The controllers are
+ * imported to learn each handler's guards (with the config's `auth`); a tree that does not load in node gets the
+ * module without the functions (start-up writes them). `strict`: a parameter bound unchecked (a type no schema can
+ * say) fails the build instead of warning — for CI.
  */
-async function buildCommand(prefix: string[], out: string, io: CliIO, strict = false): Promise<number> {
+async function buildCommand(
+  prefix: string[],
+  out: string,
+  io: CliIO,
+  strict = false,
+  auth?: AuthSpec,
+): Promise<number> {
   const cwd = process.cwd()
   const started = performance.now()
   try {
@@ -432,7 +444,7 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
     }
     // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
     const { writeAppModule } = await import('../compile/write.ts')
-    const code = writeAppModule(file, manifest, cwd)
+    const code = writeAppModule(file, manifest, cwd, await handlerCode(sources, manifest, cwd, auth, io))
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
     const ms = Math.round(performance.now() - started)
@@ -444,6 +456,27 @@ async function buildCommand(prefix: string[], out: string, io: CliIO, strict = f
   } catch (error) {
     reportError(io, error)
     return 1
+  }
+}
+
+/** The code of the tree's handler functions (`compile/handlers.ts`), or none when the tree does not load here. */
+async function handlerCode(
+  sources: ModuleSource[],
+  manifest: Manifest,
+  cwd: string,
+  auth: AuthSpec | undefined,
+  io: CliIO,
+): Promise<Record<string, string>> {
+  try {
+    const { nodeStripsTypes, registerTypeScript } = await import('../routing/ts-loader.ts')
+    if (!nodeStripsTypes()) await registerTypeScript()
+    const { buildRouteTable } = await import('../routing/route-table.ts')
+    const { tableCode } = await import('../compile/handler-source.ts')
+    return tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth }))
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    io.stderr(`routeless: warning: the handlers' functions are written at start-up (the tree did not load: ${why})`)
+    return {}
   }
 }
 
@@ -470,7 +503,10 @@ async function nodeBuildCommand(
     })
     const ms = Math.round(performance.now() - started)
     if ('skipped' in built) io.stdout(`routeless: not compiled for node (${built.skipped}): node serves the sources`)
-    else io.stdout(`routeless: compiled ${built.files} files to ${path.relative(cwd, built.dir)}/ (${ms} ms)`)
+    else {
+      const files = `${built.files} file${built.files === 1 ? '' : 's'}`
+      io.stdout(`routeless: compiled ${files} to ${path.relative(cwd, built.dir)}/ (${ms} ms)`)
+    }
     return 0
   } catch (error) {
     reportError(io, error)
@@ -511,11 +547,18 @@ async function workerCommand(
   }
 }
 
-async function explainCommand(prefix: string[], method: string, target: string, io: CliIO): Promise<number> {
+async function explainCommand(
+  prefix: string[],
+  method: string,
+  target: string,
+  io: CliIO,
+  code = false,
+): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
   const { explain } = await import('../tooling/explain.ts')
-  const { status, lines } = explain(app.table, method, target.startsWith('/') ? target : `/${target}`)
+  const where = target.startsWith('/') ? target : `/${target}`
+  const { status, lines } = explain(app.table, method, where, code ? (h) => app.pipelineOf(h) : undefined)
   for (const line of lines) io.stdout(line)
   return status < 400 ? 0 : 1
 }

@@ -31,6 +31,8 @@ export interface CompiledApp {
   validators: Record<string, ValidateFunction>
   /** The serializer factory of every return type, by `schemaKey` (`null`: none helps; `binding/serializer.ts`). */
   serializers: Record<string, SerializerFactory | null>
+  /** Each handler's function (`compile/handlers.ts`), by the key of its source; absent from older modules. */
+  handlers?: Record<string, Function>
 }
 
 /** The generated module, as `import * as compiled from './.routeless/app.mjs'` sees it. */
@@ -42,7 +44,11 @@ export interface CompiledModule {
 
 /** The key of a manifest's content (FNV-1a, 2×32 bits, of its JSON text: no `node:crypto` needed). */
 export function manifestKey(manifest: Manifest): string {
-  const text = JSON.stringify(manifest)
+  return textKey(JSON.stringify(manifest))
+}
+
+/** The key of a text (FNV-1a, 2×32 bits): a manifest's, a generated handler's source. */
+export function textKey(text: string): string {
   let a = 0x811c9dc5
   let b = 0x01000193 ^ text.length
   for (let i = 0; i < text.length; i++) {

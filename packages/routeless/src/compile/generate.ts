@@ -10,16 +10,18 @@ import { schemaKey } from '../binding/validators.ts'
 import { VERSION } from '../base/version.ts'
 import { manifestKey, type CompiledApp } from './app-module.ts'
 import type { Runtime } from './runtime.ts'
+import { handlersSource } from './handler-source.ts'
 import { schemasOf, validatorsSource } from './validator-code.ts'
 
-/** The body of `create(rt)`. */
-export function createSource(manifest: Manifest): string {
-  const handlers = Object.values(manifest.handlers)
-  const schemas = schemasOf(handlers, manifest.$defs)
+/** The body of `create(rt)`; `handlers`: the code of the handlers' functions by shape (`handlers.ts`), when known. */
+export function createSource(manifest: Manifest, handlers: Record<string, string> = {}): string {
+  const types = Object.values(manifest.handlers)
+  const schemas = schemasOf(types, manifest.$defs)
   return [
     validatorsSource(schemas, manifest.$defs),
-    serializersSource(handlers, manifest.$defs),
-    'return { validators, serializers }',
+    serializersSource(types, manifest.$defs),
+    handlersSource(handlers),
+    'return { validators, serializers, handlers }',
   ].join('\n')
 }
 
@@ -45,13 +47,17 @@ function serializersSource(handlers: HandlerTypes[], defs: Record<string, JsonSc
 }
 
 /** The module `routeless build` writes beside the manifest. */
-export function moduleSource(manifest: Manifest, from = '.routeless/manifest.json'): string {
+export function moduleSource(
+  manifest: Manifest,
+  from = '.routeless/manifest.json',
+  handlers: Record<string, string> = {},
+): string {
   return [
-    `// routeless build: the handlers' validators and serializers as code. Generated from ${from.replace(/\n/g, ' ')}; do not edit.`,
+    `// routeless build: the handlers, their validators and serializers as code. Generated from ${from.replace(/\n/g, ' ')}; do not edit.`,
     `export const routeless = ${JSON.stringify(VERSION)}`,
     `export const manifest = ${JSON.stringify(manifestKey(manifest))}`,
     'export function create(rt) {',
-    createSource(manifest),
+    createSource(manifest, handlers),
     '}',
     '',
   ].join('\n')

@@ -6,7 +6,12 @@
 import type { Manifest } from '../binding/manifest.ts'
 import type { Validators } from '../binding/validators.ts'
 import { isFresh, type CompiledModule } from './app-module.ts'
+import { registerEvaluator } from './handlers.ts'
+import { evaluateHandler } from './handler-source.ts'
 import { CompiledValidators, RUNTIME } from './runtime.ts'
+
+// What `routeless` exports evaluates, at start-up, the handler code a generated module lacks (`handlers.ts`).
+registerEvaluator(evaluateHandler)
 
 /** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
 export interface CompiledSource {
@@ -24,7 +29,7 @@ export function compiledValidators(source: CompiledSource): (manifest: Manifest)
       module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
     if (isFresh(module, manifest)) {
       const made = module.create(RUNTIME)
-      return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers)
+      return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
     }
     const { evaluate } = await import('./generate.ts')
     const made = evaluate(manifest, RUNTIME)

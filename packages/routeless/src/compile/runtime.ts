@@ -63,6 +63,7 @@ export class CompiledValidators implements Validators {
     readonly defs: Record<string, JsonSchema>,
     private readonly table: Record<string, ValidateFunction>,
     readonly serializers: Record<string, SerializerFactory | null>,
+    readonly handlers?: Record<string, Function>,
   ) {}
 
   compile(schema: JsonSchema): ValidateFunction {

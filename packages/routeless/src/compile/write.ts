@@ -9,10 +9,18 @@ import type { Manifest } from '../binding/manifest.ts'
 import { appModulePath } from './app-file.ts'
 import { moduleSource } from './generate.ts'
 
-/** Writes the generated module for `manifest` beside `manifestFile` (atomically); its path. */
-export function writeAppModule(manifestFile: string, manifest: Manifest, cwd = process.cwd()): string {
+/**
+ * Writes the generated module for `manifest` beside `manifestFile` (atomically), with the functions of `handlers`
+ * (their code by shape: `handlers.ts`'s `tableCode`); its path.
+ */
+export function writeAppModule(
+  manifestFile: string,
+  manifest: Manifest,
+  cwd = process.cwd(),
+  handlers: Record<string, string> = {},
+): string {
   const file = appModulePath(manifestFile)
-  const text = moduleSource(manifest, path.relative(cwd, manifestFile).split(path.sep).join('/'))
+  const text = moduleSource(manifest, path.relative(cwd, manifestFile).split(path.sep).join('/'), handlers)
   mkdirSync(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
   writeFileSync(tmp, text)

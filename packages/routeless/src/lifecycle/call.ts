@@ -1,6 +1,6 @@
 /**
- * One request's call of a handler: what travels through the stages (`Call`), how stages are chained, the
- * controller instance's lazy members, and the argument list.
+ * One request's call of a handler: what travels through its function (`Call`), the controller instance's lazy
+ * members, and what the function asks of the request.
  * @module
  */
 import type { Kwargs } from '../base/controller.ts'
@@ -10,7 +10,7 @@ import { RequestHeaders } from '../base/headers.ts'
 import type { IncomingRequest } from './request.ts'
 import type { ResponseDraft } from './response.ts'
 
-/** One request on its way through the stages; each stage reads what the ones before it left here. */
+/** One request on its way through its handler's function (`compile/handler-code.ts`). */
 export interface Call {
   r: Extract<Resolution, { kind: 'match' }>
   incoming: IncomingRequest
@@ -28,28 +28,6 @@ export interface Call {
   state: ResponseDraft
   /** What the handler returned (set by the invoke stage). */
   value?: unknown
-}
-
-/** A step of the lifecycle: done when it returns, or when the promise it returns settles. */
-export type Stage = (call: Call) => void | PromiseLike<unknown>
-
-/** Stages run in order, then `last` makes the result: synchronously, in the same tick, until a stage returns a promise. */
-export function chain<T>(
-  stages: readonly Stage[],
-  last: (call: Call) => T | Promise<T>,
-): (call: Call) => T | Promise<T> {
-  let next: (call: Call) => T | Promise<T> = last
-  for (let i = stages.length - 1; i >= 0; i--) {
-    const stage = stages[i]!
-    const after = next
-    next = (call) => {
-      const pending = stage(call)
-      return pending !== undefined && isThenable(pending)
-        ? Promise.resolve(pending).then(() => after(call))
-        : after(call)
-    }
-  }
-  return next
 }
 
 /** No keywords at all (a request without a query). */
@@ -100,15 +78,6 @@ export function installLazyMembers(cls: Function): void {
       },
     })
   }
-}
-
-/** Positional parts in order; the kwargs object after the positional slots when the handler asks for it. */
-export function callArguments(args: unknown[], kwargs: Kwargs, sig: { slots: number; kwargs: boolean }): unknown[] {
-  if (!sig.kwargs) return args
-  const out: unknown[] = args.slice()
-  while (out.length < sig.slots) out.push(undefined)
-  out.push(kwargs)
-  return out
 }
 
 /** A Content-Length other than 0, or a Transfer-Encoding: the request has a body (checked for GET only). */

@@ -1,6 +1,6 @@
 /**
  * The lifecycle of a request, written once. Every request that reaches a handler goes through these stages, in
- * this order (`stages.ts` holds each one):
+ * this order:
  *
  * 1. **resolve**: the path and method pick the handler (`routing/resolver.ts`); what needs no controller (404, 405,
  *    501, OPTIONS) is answered there, by the application.
@@ -18,32 +18,33 @@
  *
  * Around them, the wrappers (`wrappers/`), declared in one place: the access log and CORS.
  *
- * Each handler's list is built once, when the route table is compiled, from what the handler needs: an unguarded
- * GET with no schema runs construct, invoke and reply; a guarded POST with a typed signature runs every stage. A
- * stage that finishes synchronously calls the next at once; only a promise waits, so a handler that needs nothing
- * asynchronous is answered in the same tick. An error in any stage becomes the error answer (`Application.fail`).
+ * Each handler's lifecycle is one generated function (`compile/handler-code.ts`), written from what the handler
+ * needs (`shapeOf` here): an unguarded GET with no schema constructs, calls and replies; a guarded POST with a typed
+ * signature does every stage, its parameters bound as straight-line code. The stages it does not need are absent
+ * from its code. A stage that finishes synchronously goes on at once; only a promise waits, so a handler that needs
+ * nothing asynchronous is answered in the same tick. An error in any stage becomes the error answer
+ * (`Application.fail`). This file says what decides the code (`HandlerShape`) and gives the code its values
+ * (`partsOf`).
  * @module
  */
+import type { Binder } from '../binding/standard-schema.ts'
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
 import { serializerFor, type SerializerFactory } from '../binding/serializer-runtime.ts'
+import type { TypedPlan } from '../binding/typed-binder.ts'
+import type { Guard } from '../guards/auth.ts'
 import type { Handler } from '../routing/table.ts'
-import { chain, type Call, type Stage } from './call.ts'
+import type { BodyOptions } from './body.ts'
+import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer } from './response.ts'
-import {
-  accept,
-  before,
-  bindSchemas,
-  bindTypes,
-  construct,
-  distinct,
-  guard,
-  invoke,
-  read,
-  reply,
-  type ConstructOptions,
-} from './stages.ts'
+import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
+
+/** What every controller instance is given, besides the request. */
+export interface ConstructOptions {
+  /** The application's services (`this.context`). */
+  context: unknown
+}
 
 export interface PipelineOptions extends ConstructOptions {
   /** The application's body limit, for handlers that set none. */
@@ -63,31 +64,138 @@ export interface PipelineOptions extends ConstructOptions {
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
 }
 
-/** A handler's lifecycle: its stages chained, answering a `Call`. */
+/** A handler's lifecycle: its generated function, answering a `Call`. */
 export interface Pipeline {
-  /** The stages, by name, in the order they run (for `routeless explain` and tests). */
-  readonly stages: readonly string[]
+  /** What decides its code (`compile/handler-code.ts` writes it; `routeless explain --code` prints it). */
+  readonly shape: HandlerShape
+  /** Where the function came from: `routeless build`'s module, or its source evaluated at start-up. */
+  readonly origin: 'generated' | 'evaluated'
   run(call: Call): Answer | Promise<Answer>
 }
 
-/** Builds `handler`'s pipeline: only the stages it needs. */
-export function compilePipeline(handler: Handler, options: PipelineOptions): Pipeline {
-  const named = stagesOf(handler, options)
-  const websocket = handler.method === 'WEBSOCKET'
-  const returns = handler.types?.returns
-  const serialize = returns ? serializerFor(returns, stringify, options.serializers) : undefined
-  const check =
-    returns && options.checkReturns && options.checkReturn
-      ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
-      : undefined
-  const last = websocket ? accept(handler) : reply(serialize, check)
+/** What decides a handler's code (its values come apart, in `HandlerParts`). */
+export interface HandlerShape {
+  guards: number
+  before: boolean
+  /** Which requests have their body read: all, a GET's that declares one, any but HEAD/OPTIONS (ANY), none. */
+  read: 'always' | 'get' | 'any' | undefined
+  /** Positional names a keyword may not repeat (`''`: not checked); none named: no check. */
+  distinct: string[]
+  bind: 'schemas' | TypedShape | undefined
+  /** The handler takes its keywords after `slots` positionals. */
+  kwargs: { slots: number } | undefined
+  websocket: boolean
+  /** Development: each returned value checked against the return type. */
+  checkReturn: boolean
+}
+
+/** One checked value: validated (`validate`) and, for `Date`s, revived. */
+export interface CheckShape {
+  validate: boolean
+  revive: boolean
+}
+
+export interface TypedShape {
+  positional: (CheckShape & { index: number; name: string; rest: boolean })[]
+  kwargs:
+    | {
+        properties: (CheckShape & { name: string })[]
+        required: string[]
+        extra: 'refuse' | 'keep' | CheckShape
+        whole: boolean
+        structured: boolean
+        /** The body may be JSON, whose members are validated as sent, not coerced. */
+        json: boolean
+      }
+    | undefined
+}
+
+/** The handler's own values its code uses (`p` in the generated factory). */
+export interface HandlerParts {
+  Cls: Handler['cls']
+  context: unknown
+  fn: Handler['fn']
+  guards: Guard[]
+  before: Handler['before']
+  body: BodyOptions
+  binder: Binder | undefined
+  typed: TypedPlan | undefined
+  serialize: ((value: unknown) => string | undefined) | undefined
+  accept: (call: Call, value: unknown) => UpgradeDecision
+  checkReturn: ((value: unknown) => void) | undefined
+}
+
+/** What decides `handler`'s code. */
+export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShape {
+  const read = readsBody(handler.method)
+  // A positional's name among the keywords is a repeat, unless the keyword type declares it (then its type decides,
+  // as `id?: never` with its own message does).
+  const declared = keywordsDeclared(handler, options.defs)
+  const typed = !handler.binder && handler.typed
   return {
-    stages: [...named.map(([name]) => name), websocket ? 'accept' : 'reply'],
-    run: chain(
-      named.map(([, stage]) => stage),
-      last as (call: Call) => Answer,
-    ) as Pipeline['run'],
+    guards: handler.guards.length,
+    before: handler.before !== undefined,
+    read,
+    distinct: handler.signature.names.map((name) => (declared.has(name) ? '' : name)),
+    bind: handler.binder ? 'schemas' : typed ? typedShape(typed, read !== undefined) : undefined,
+    kwargs: handler.signature.kwargs ? { slots: handler.signature.slots } : undefined,
+    websocket: handler.method === 'WEBSOCKET',
+    checkReturn: !!(handler.types?.returns && options.checkReturns && options.checkReturn),
   }
+}
+
+function typedShape(plan: TypedPlan, body: boolean): TypedShape {
+  const of = (c: { validate?: unknown; revive?: unknown }): CheckShape => ({
+    validate: !!c.validate,
+    revive: !!c.revive,
+  })
+  const kw = plan.kwargs
+  return {
+    positional: plan.positional.map((p) => ({ ...of(p.check), index: p.index, name: p.name, rest: p.rest })),
+    kwargs: kw && {
+      properties: kw.properties.map(([name, c]) => ({ ...of(c), name })),
+      required: kw.required,
+      extra: typeof kw.extra === 'object' ? of(kw.extra) : kw.extra,
+      whole: kw.whole !== undefined,
+      structured: kw.structured.size > 0,
+      json: body,
+    },
+  }
+}
+
+/** The handler's own values its code uses. */
+export function partsOf(handler: Handler, options: PipelineOptions): HandlerParts {
+  const returns = handler.types?.returns
+  return {
+    Cls: handler.cls,
+    context: options.context,
+    fn: handler.fn,
+    guards: handler.guards,
+    before: handler.before,
+    body: {
+      limit: handler.bodyLimit ?? options.bodyLimit,
+      parts: options.partLimit,
+      accepts: handler.accepts,
+      consumes: handler.consumes,
+    },
+    binder: handler.binder,
+    typed: handler.binder ? undefined : handler.typed,
+    serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
+    accept: (call, value) => accept(handler, call, value),
+    checkReturn:
+      returns && options.checkReturns && options.checkReturn
+        ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
+        : undefined,
+  }
+}
+
+/** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
+function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+  }
+  const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
+  return { accepted: true, handlers: value as SocketHandlers, protocol }
 }
 
 /** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */
@@ -104,29 +212,6 @@ function returnCheck(
     const problem = check(value)
     if (problem) report(`${handler.className}.${handler.name} (${handler.file}): ${problem}`)
   }
-}
-
-function stagesOf(handler: Handler, options: PipelineOptions): [string, Stage][] {
-  const out: [string, Stage][] = [['construct', construct(handler, options)]]
-  for (const g of handler.guards) out.push(['guard', guard(g)])
-  if (handler.before) out.push(['before', before(handler.before)])
-  const when = readsBody(handler.method)
-  if (when) {
-    const limit = handler.bodyLimit ?? options.bodyLimit
-    out.push([
-      'read',
-      read({ limit, parts: options.partLimit, accepts: handler.accepts, consumes: handler.consumes }, when),
-    ])
-  }
-  // A positional's name among the keywords is a repeat, unless the keyword type declares it (then its type decides,
-  // as `id?: never` with its own message does).
-  const declared = keywordsDeclared(handler, options.defs)
-  const positional = handler.signature.names.map((name) => (declared.has(name) ? '' : name))
-  if (positional.some(Boolean)) out.push(['distinct', distinct(positional)])
-  if (handler.binder) out.push(['bind', bindSchemas(handler.binder)])
-  else if (handler.typed) out.push(['bind', bindTypes(handler.typed)])
-  out.push(['invoke', invoke(handler)])
-  return out
 }
 
 /** The keyword names the handler's keyword type declares. */

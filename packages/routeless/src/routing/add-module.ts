@@ -10,7 +10,7 @@ import { isControllerName, isReachableSegment, toSegment, writtenSegment } from 
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
 import { signatureFromTypes, type Signature } from './arity.ts'
 import type { Signatures } from '../binding/signatures.ts'
-import type { TypedBinder } from '../binding/typed-binder.ts'
+import type { TypedPlan } from '../binding/typed-binder.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
 import type { TableParts } from './table-parts.ts'
@@ -44,7 +44,7 @@ type Statics = {
 export interface AddContext {
   cwd: string
   signatures: Signatures
-  compile: (types: HandlerTypes) => TypedBinder | undefined
+  compile: (types: HandlerTypes) => TypedPlan | undefined
   parts: TableParts
 }
 
@@ -194,10 +194,10 @@ function binderOf(spec: ParamSpec, names: string[], parts: TableParts, where: st
 }
 
 function compileTyped(
-  compile: (types: HandlerTypes) => TypedBinder | undefined,
+  compile: (types: HandlerTypes) => TypedPlan | undefined,
   types: HandlerTypes,
   where: string,
-): TypedBinder | undefined {
+): TypedPlan | undefined {
   try {
     return compile(types)
   } catch (cause) {

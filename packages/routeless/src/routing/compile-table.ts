@@ -77,6 +77,7 @@ export async function compileRouteTable(
   const validators = signatures.manifest && (await options.validators(signatures.manifest))
   table.validators = validators ? validators.origin : undefined
   table.serializers = validators ? validators.serializers : undefined
+  table.code = validators?.handlers
   const compile = (types: HandlerTypes) => (validators ? compileTypedBinder(types, validators) : undefined)
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)

@@ -6,7 +6,7 @@
 import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
 import type { Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
-import type { TypedBinder } from '../binding/typed-binder.ts'
+import type { TypedPlan } from '../binding/typed-binder.ts'
 import type { SerializerFactory } from '../binding/serializer.ts'
 import type { HandlerTypes } from '../binding/manifest.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
@@ -83,8 +83,8 @@ export interface Handler {
   binder: Binder | undefined
   /** What the handler's TypeScript signature declares (from the manifest), when known. */
   types: HandlerTypes | undefined
-  /** Enforces `types` before the call (undefined when they declare nothing to check, or `params` is given). */
-  typed: TypedBinder | undefined
+  /** How `types` are enforced before the call (undefined when they declare nothing to check, or `params` is given). */
+  typed: TypedPlan | undefined
   /** Auth guards, module tree first, then the class's, then the method's; run before `before()`. */
   guards: Guard[]
   /** Keys of the module that defines the class (for module-tree guards). */
@@ -147,6 +147,8 @@ export class RouteTable {
   validators: 'generated' | 'evaluated' | 'ajv' | undefined = undefined
   /** The return types' serializer factories generated with the validators (`binding/serializer.ts`). */
   serializers: Record<string, SerializerFactory | null> | undefined = undefined
+  /** The handlers' functions `routeless build` generated, by the key of their source (`compile/handlers.ts`). */
+  code: Record<string, Function> | undefined = undefined
 
   /** Every listed path of every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {

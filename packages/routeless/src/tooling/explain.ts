@@ -5,6 +5,8 @@
  * @module
  */
 import { HTTP_METHODS } from '../base/handler-names.ts'
+import { handlerSource, stageNames } from '../compile/handler-code.ts'
+import type { Pipeline } from '../lifecycle/pipeline.ts'
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve, splitPath } from '../routing/resolver.ts'
 import { childFor, type Endpoint, type Handler, type RouteNode, type RouteTable } from '../routing/table.ts'
@@ -16,8 +18,16 @@ export interface Explanation {
   lines: string[]
 }
 
-/** Explains `method target` (`/path?query`) against `table`. */
-export function explain(table: RouteTable, method: string, target: string): Explanation {
+/**
+ * Explains `method target` (`/path?query`) against `table`. With `code` (the app's `pipelineOf`), a match also shows
+ * the handler's generated function: its stages, where it came from, its source (`routeless explain --code`).
+ */
+export function explain(
+  table: RouteTable,
+  method: string,
+  target: string,
+  code?: (handler: Handler) => Pipeline | undefined,
+): Explanation {
   const q = target.indexOf('?')
   const pathname = q < 0 ? target : target.slice(0, q)
   const kwargs = parseQuery(q < 0 ? '' : target.slice(q + 1))
@@ -37,6 +47,8 @@ export function explain(table: RouteTable, method: string, target: string): Expl
       if (h.before) lines.push(`  before()       runs before the handler`)
       const binding = bindingOf(h, table)
       if (binding) lines.push(`  binding        ${binding}`)
+      const fn = code?.(h)
+      if (fn) lines.push(...functionOf(fn))
       return { status: 200, lines }
     }
     case 'options':
@@ -75,6 +87,12 @@ function bindingOf(h: Handler, table: RouteTable): string | undefined {
     ajv: 'compiled by Ajv at start-up',
   }
   return `the TypeScript types; validators ${table.validators ? from[table.validators] : 'none'}`
+}
+
+/** A handler's generated function: its stages, where it came from, then its source. */
+function functionOf(fn: Pipeline): string[] {
+  const from = fn.origin === 'generated' ? 'written by routeless build (.routeless/app.mjs)' : 'evaluated at start-up'
+  return [`  function       ${stageNames(fn.shape).join(' → ')}; ${from}`, ...handlerSource(fn.shape).split('\n')]
 }
 
 /**

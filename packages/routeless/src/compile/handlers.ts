@@ -1,0 +1,87 @@
+/**
+ * Each handler's lifecycle as one function: its shape (`lifecycle/pipeline.ts`) written as code (`handler-code.ts`),
+ * taken from the module `routeless build` generated when that holds the code of this shape, else evaluated at
+ * start-up (development, `--watch`, a handler changed since the build). Handlers of one shape share their code: each
+ * is evaluated once.
+ * @module
+ */
+import { RoutelessError } from '../base/errors.ts'
+import {
+  partsOf,
+  shapeOf,
+  type HandlerParts,
+  type HandlerShape,
+  type Pipeline,
+  type PipelineOptions,
+} from '../lifecycle/pipeline.ts'
+import type { Call } from '../lifecycle/call.ts'
+import type { Answer } from '../lifecycle/response.ts'
+import type { Handler } from '../routing/table.ts'
+import { textKey } from './app-module.ts'
+import { HANDLER_RUNTIME, type HandlerRuntime } from './handler-runtime.ts'
+
+/** A generated factory: given the handler's values and the helpers, its function. */
+export type HandlerFactory = (p: HandlerParts, rt: HandlerRuntime) => (call: Call) => Answer | Promise<Answer>
+
+/** Factories by the key of their shape (`shapeKey`), as `routeless build`'s module holds them. */
+export type HandlerFactories = Record<string, HandlerFactory>
+
+/**
+ * The key of a handler's code: of its shape, which decides the code (a module is used only by the version of
+ * routeless that wrote it: `app-module.ts`'s `isFresh`, so one shape is one text).
+ */
+export function shapeKey(shape: HandlerShape): string {
+  return textKey(JSON.stringify(shape))
+}
+
+/** Evaluates the code of a shape at start-up: `handler-source.ts`'s `evaluateHandler`, where it is loaded. */
+export type Evaluate = (shape: HandlerShape) => HandlerFactory
+
+/**
+ * The evaluator of code missing from the generated module. Registered by `load.ts` (so by `createApp`,
+ * `createAppFromModules`, watch mode: everything `routeless` exports); a Worker's entry loads neither it nor the
+ * generator, and compiles nothing from strings.
+ */
+let evaluator: Evaluate | undefined
+
+export function registerEvaluator(evaluate: Evaluate): void {
+  evaluator = evaluate
+}
+
+/** Compiles handlers one by one, from the generated module's code or the code evaluated at start-up. */
+export class HandlerCompiler {
+  constructor(
+    private readonly options: PipelineOptions,
+    private readonly generated: HandlerFactories | undefined,
+  ) {}
+
+  compile(handler: Handler): Pipeline {
+    const shape = shapeOf(handler, this.options)
+    const key = shapeKey(shape)
+    const made = this.generated && Object.hasOwn(this.generated, key) ? this.generated[key] : undefined
+    const factory = made ?? evaluated(shape, handler)
+    return {
+      shape,
+      origin: made ? 'generated' : 'evaluated',
+      run: factory(partsOf(handler, this.options), HANDLER_RUNTIME),
+    }
+  }
+}
+
+function evaluated(shape: HandlerShape, handler: Handler): HandlerFactory {
+  try {
+    if (evaluator) return evaluator(shape)
+  } catch (cause) {
+    throw missing(handler, 'cannot be evaluated here (code generation from strings is refused)', cause)
+  }
+  throw missing(handler, 'is not evaluated in a bundle')
+}
+
+function missing(handler: Handler, why: string, cause?: unknown): RoutelessError {
+  return new RoutelessError(
+    'ROUTELESS_ERR_BUNDLE',
+    `${handler.className}.${handler.name} (${handler.file}): its code is not in the module \`routeless build\` wrote ` +
+      `and ${why}: run \`routeless build\` again`,
+    { cause },
+  )
+}
