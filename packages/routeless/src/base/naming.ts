@@ -101,6 +101,12 @@ const [SHORTEST, LONGEST] = [
   Math.max(...[...FORBIDDEN].map((n) => n.length)),
 ]
 
+/**
+ * A path (`/a/b`) one of whose parts is a dot segment or a forbidden name in any case: `isForbiddenName` for every part
+ * at once, for paths of ASCII characters (what `toLowerCase` and the regular expression's case folding agree on).
+ */
+export const FORBIDDEN_PATH_PART = new RegExp(`/(?:\\.\\.?|${[...FORBIDDEN].join('|')})(?=/|$)`, 'i')
+
 /** True for a decoded path part that must never reach the route table (traversal, NUL, inherited names). */
 export function isForbiddenPart(part: string): boolean {
   if (part === '.' || part === '..') return true

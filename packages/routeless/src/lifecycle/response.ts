@@ -77,15 +77,30 @@ export function toReply(
   state?: ResponseState,
   serialize?: (value: unknown) => string | undefined,
 ): Answer {
-  const headers = state instanceof ResponseDraft ? state.touched : state?.headers
+  // (A draft's constructor is read where `instanceof` would walk the prototype chain: this runs for every answer.)
+  const headers =
+    state === undefined
+      ? undefined
+      : state.constructor === ResponseDraft
+        ? (state as ResponseDraft).touched
+        : state.headers
   const status = state?.status
   if (status !== undefined && !(Number.isInteger(status) && status >= 200 && status <= 599)) {
     throw new RangeError(`this.response.status must be an integer from 200 to 599, got ${status}`)
   }
   const noBody = status === 204 || status === 205 || status === 304
   // Strings first: the most common return value.
-  if (typeof value === 'string' && !noBody)
-    return { status: status ?? 200, headers, type: JSON_TYPE, body: JSON.stringify(value) }
+  if (typeof value === 'string' && !noBody) return jsonReply(status, headers, JSON.stringify(value))
+  // Plain data (an object literal, an array: no stream, bytes or iterator below) goes straight to JSON.
+  if (typeof value === 'object' && value !== null && !noBody) {
+    const proto = Object.getPrototypeOf(value)
+    if (
+      (proto === Object.prototype || proto === Array.prototype) &&
+      (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === undefined &&
+      !(Symbol.asyncIterator in value)
+    )
+      return jsonReply(status, headers, json(value, serialize))
+  }
   if (isResponse(value)) {
     if (!headers) return value
     let out = value
@@ -119,10 +134,24 @@ export function toReply(
     if (Symbol.asyncIterator in value || isGenerator(value))
       return bytes(iterableStream(value as AsyncIterable<unknown>), status, headers, 'application/octet-stream')
   }
-  // The handler's return type compiled into a serializer (`binding/serializer.ts`), when it has one; it gives up
-  // (undefined) on a value its type does not describe, which the checked `JSON.stringify` then writes.
+  return jsonReply(status, headers, json(value, serialize))
+}
+
+/**
+ * A data value as JSON: by the handler's return type compiled into a serializer (`binding/serializer.ts`), when it
+ * has one; it gives up (undefined) on a value its type does not describe, which the checked `JSON.stringify` then
+ * writes.
+ */
+function json(value: unknown, serialize: ((value: unknown) => string | undefined) | undefined): string {
   const body = (serialize !== undefined ? serialize(value) : undefined) ?? stringify(value)
   if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
+  return body
+}
+
+/** A JSON answer. With no status or headers set (nearly every one) its other members are the literal's constants. */
+function jsonReply(status: number | undefined, headers: Headers | undefined, body: string): Reply {
+  if (status === undefined && headers === undefined)
+    return { status: 200, headers: undefined, type: 'application/json' /* JSON_TYPE */, body }
   return { status: status ?? 200, headers, type: JSON_TYPE, body }
 }
 

@@ -13,14 +13,19 @@ import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
 import { errorReply, type Answer, type HeaderList, type Reply, type TypedLater } from '../../lifecycle/response.ts'
 
 export class NodeIncoming implements IncomingRequest {
-  readonly method: string
-  readonly target: string
-  readonly req: IncomingMessage
-  private readonly res: ServerResponse
-  private readonly authority: string | undefined
+  // Declared, not initialised: each is stored once, in the constructor (a class field would add a store, and an
+  // initialiser call, per request).
+  declare readonly method: string
+  declare readonly target: string
+  declare readonly req: IncomingMessage
+  declare private readonly res: ServerResponse
+  declare private readonly authority: string | undefined
   /** The core started reading the body. */
-  bodyTaken = false
-  private built: Request | undefined
+  declare bodyTaken: boolean
+  /** Whether the request declares a body: read from its header lines when first asked. */
+  declare private declared: boolean | undefined
+  /** The Fetch Request, once built (undefined until then). */
+  declare private built: Request | undefined
 
   constructor(req: IncomingMessage, res: ServerResponse, target: string, authority: string | undefined) {
     this.req = req
@@ -28,6 +33,8 @@ export class NodeIncoming implements IncomingRequest {
     this.method = req.method!
     this.target = target
     this.authority = authority
+    this.bodyTaken = false
+    this.declared = undefined
   }
 
   header(name: string): string | null {
@@ -37,8 +44,7 @@ export class NodeIncoming implements IncomingRequest {
 
   /** The request declares a body (node's parser has already refused conflicting or malformed framing). */
   hasBody(): boolean {
-    const h = this.req.headers
-    return h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')
+    return (this.declared ??= declaresBody(this.req.rawHeaders))
   }
 
   body(): AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null {
@@ -78,21 +84,49 @@ export class NodeIncoming implements IncomingRequest {
   }
 }
 
+/**
+ * Whether header lines (`rawHeaders`) declare a body: a Transfer-Encoding, or a Content-Length other than 0 (the
+ * first one, as `req.headers` keeps it). Read from the lines, so that a request nobody asks a header of never has
+ * node build its `headers` object.
+ */
+function declaresBody(lines: string[]): boolean {
+  let length: string | undefined
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i]!
+    if (name.length === 17) {
+      if (name.toLowerCase() === 'transfer-encoding') return true
+    } else if (name.length === 14 && length === undefined && name.toLowerCase() === 'content-length')
+      length = lines[i + 1]
+  }
+  return length !== undefined && length !== '0'
+}
+
 /** `this.env` on node:http: the peer's address, and node's own request for code that needs it. */
-export class NodeEnv {
+export interface NodeEnv {
   [key: string]: unknown
   readonly req: IncomingMessage
-  readonly #server: { readonly draining: boolean }
-  constructor(req: IncomingMessage, server: { readonly draining: boolean }) {
-    this.req = req
-    this.#server = server
-  }
-  get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress
-  }
+  readonly remoteAddress: string | undefined
   /** The server is going away (`close()` was called): readiness checks answer 503. */
-  get draining(): boolean {
-    return this.#server.draining
+  readonly draining: boolean
+}
+
+/**
+ * The class of one server's `this.env`: `draining` is the server's, so an env holds only its request (one store per
+ * request; its one enumerable member, `req`).
+ */
+export function envClass(server: { readonly draining: boolean }): new (req: IncomingMessage) => NodeEnv {
+  return class NodeEnv {
+    [key: string]: unknown
+    declare readonly req: IncomingMessage
+    constructor(req: IncomingMessage) {
+      this.req = req
+    }
+    get remoteAddress(): string | undefined {
+      return this.req.socket.remoteAddress
+    }
+    get draining(): boolean {
+      return server.draining
+    }
   }
 }
 
@@ -117,6 +151,18 @@ export function sendAnswer(res: ServerResponse, answer: Answer, close: boolean):
 }
 
 function write(res: ServerResponse, answer: Answer, close: boolean): void {
+  const body = (answer as Reply).body // a Response's is a stream or null, never a string
+  // The common answer: a string (JSON), no headers but its type. One list, as `writeHead` takes it.
+  if (typeof body === 'string' && (answer as Reply).headers === undefined && (answer as Reply).type !== undefined) {
+    const type = (answer as Reply).type!
+    const length = Buffer.byteLength(body)
+    const head = close
+      ? ['content-type', type, 'connection', 'close', 'content-length', length]
+      : ['content-type', type, 'content-length', length]
+    res.writeHead(answer.status, (answer as Reply).statusText, head)
+    res.end(body)
+    return
+  }
   if (isResponse(answer)) {
     const length = answer.headers.get('content-length')
     const known = answer.body !== null && length !== null && /^\d+$/.test(length) ? Number(length) : undefined
@@ -126,7 +172,6 @@ function write(res: ServerResponse, answer: Answer, close: boolean): void {
     res.writeHead(answer.status, answer.statusText || undefined, head)
     return void pipe(res, answer.body)
   }
-  const body = answer.body
   const head = headLines(answer.headers, answer.type, close)
   if (body === null) return void writeEmpty(res, answer.status, answer.statusText, head)
   if (typeof body === 'string') {

@@ -23,7 +23,7 @@ import {
 } from '../shared/serving.ts'
 
 export type { CloseOptions, RunningServer, ServeOptions } from '../shared/serving.ts'
-import { NodeEnv, NodeIncoming, sendAnswer } from './exchange.ts'
+import { envClass, NodeIncoming, sendAnswer } from './exchange.ts'
 import type { IncomingRequest } from '../../lifecycle/request.ts'
 import { authorityOf, normalizeTarget, serverAllow } from '../shared/request-target.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
@@ -56,6 +56,8 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     return true
   }
 
+  const NodeEnv = envClass(shutdown)
+
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const raw = req.url!
     const target = normalizeTarget(raw)
@@ -65,11 +67,17 @@ export async function serve(app: Servable, options: ServeOptions = {}): Promise<
     const incoming = new NodeIncoming(req, res, target, raw.charCodeAt(0) === 47 ? undefined : authorityOf(raw))
     let answer: Answer | Promise<Answer>
     try {
-      answer = handle(incoming, new NodeEnv(req, shutdown))
+      answer = handle(incoming, new NodeEnv(req))
     } catch (error) {
       answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
     }
-    if (!(answer instanceof Promise)) return sendAnswer(res, answer, closeAfter(incoming, req))
+    // Answered now (a property read tells: `instanceof Promise` would walk the prototype chain).
+    if (typeof (answer as Promise<Answer>).then !== 'function')
+      return sendAnswer(res, answer as Answer, closeAfter(incoming, req))
+    later(answer as Promise<Answer>, res, incoming, req)
+  }
+  /** An answer still to come (its own function: `onRequest` makes no closures, so no context per request). */
+  const later = (answer: Promise<Answer>, res: ServerResponse, incoming: NodeIncoming, req: IncomingMessage) => {
     const send = (answer: Answer) => sendAnswer(res, answer, closeAfter(incoming, req))
     answer.then(send, (error) => send(internalError(error)))
   }

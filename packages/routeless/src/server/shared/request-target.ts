@@ -11,26 +11,24 @@
  */
 import { splitPath } from '../../routing/resolver.ts'
 
-/** Characters an origin-form target may hold as they are (`%` is left to the resolver's decoding). */
-const PLAIN = new Uint8Array(128)
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&()*+,;=:@/?%|^[]')
-  PLAIN[c.charCodeAt(0)] = 1
+/**
+ * An origin-form target made only of characters it may hold as they are (`%` is left to the resolver's decoding):
+ * one native test instead of a loop over its characters in JavaScript.
+ */
+const PLAIN = /^\/[\w\-.~!$&()*+,;=:@/?%|^[\]]*$/
 
 /**
  * A raw request target as the core routes it: `/path?query`, or `'*'` for asterisk-form, or undefined when the target
  * is not one a server accepts (400). Plain origin-form targets (nearly all) are returned as they are.
  */
 export function normalizeTarget(raw: string): string | undefined {
+  if (PLAIN.test(raw)) return raw
   if (raw.charCodeAt(0) !== 47) {
     if (raw === '*') return raw
     const path = absolutePath(raw)
     return path === undefined ? undefined : normalizeTarget(path)
   }
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i)
-    if (c >= 128 || PLAIN[c] === 0) return encode(raw)
-  }
-  return raw
+  return encode(raw)
 }
 
 /**

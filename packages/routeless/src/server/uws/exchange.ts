@@ -18,15 +18,17 @@ export { internalError, type ExchangeHost } from './response.ts'
  * only while its callback runs, so `goAsync` copies the headers when an answer has to wait.
  */
 export class Exchange extends UwsResponse implements IncomingRequest {
-  readonly method: string
-  readonly target: string
-  readonly env: UwsEnv
-  aborted = false
-  private headerList: [string, string][] | undefined
-  private queue: BodyQueue | undefined
-  private built: Request | undefined
-  private abortController: AbortController | undefined
-  private readonly declared: boolean
+  // Declared, not initialised: the constructor stores each once (see `UwsResponse`); the rest stay undefined until set.
+  declare readonly method: string
+  declare readonly target: string
+  declare readonly env: UwsEnv
+  /** The client went away before the answer was complete. */
+  declare aborted: boolean | undefined
+  declare private headerList: [string, string][] | undefined
+  declare protected queue: BodyQueue | undefined
+  declare private built: Request | undefined
+  declare private abortController: AbortController | undefined
+  declare private readonly declared: boolean
 
   /**
    * `length` and `coding`: the request's Content-Length and Transfer-Encoding ('' when absent, framing already
@@ -47,29 +49,32 @@ export class Exchange extends UwsResponse implements IncomingRequest {
     this.headerList = headers
     // getMethod() would lower-case the method in place: read it as sent. (uWS only routes the nine methods of
     // RFC 9110 and PATCH; it closes the connection on any other token before calling us.)
-    this.method = req.getCaseSensitiveMethod()
+    const method = (this.method = req.getCaseSensitiveMethod())
     this.target = target
     this.env = new UwsEnv(this)
     // The core reads no body for these: leave it to uWS, which drops it. (A GET's declared body is read: the core
     // hands it to the handler like a POST's.)
-    if (this.method === 'HEAD' || this.method === 'OPTIONS') return
-    if (hasBody) {
-      // Data may follow in this same tick: the handler must be in place before the callback returns.
-      const queue = (this.queue = new BodyQueue(res, coding === '' ? Number(length) : undefined))
-      res.onData((chunk, last) => queue.push(chunk, last))
+    if (!hasBody || method === 'HEAD' || method === 'OPTIONS') {
+      this.queue = undefined
+      return
     }
+    this.queue = bodyQueue(res, coding === '' ? Number(length) : undefined)
   }
 
   /**
-   * Lingering close. An answer ready while the client is still sending a body the core will not read (a 413, an
+   * Answers the request. Lingering close: an answer ready while the client is still sending a body the core will not read (a 413, an
    * early error) waits for the rest of that body, read and dropped, so a client that writes its whole body before
    * reading (Python's requests, httpx) gets the answer instead of a reset. (uWS cannot close a connection once an
    * answer is complete, so the bound could not be kept after answering: the answer waits instead.) Past `time` ms or
    * `bytes` bytes the answer goes out at once with `Connection: close`.
    */
-  override send(answer: Answer): void {
+  respond(answer: Answer): void {
     const queue = this.queue
-    if (queue === undefined || queue.complete || this.done) return super.send(answer)
+    if (queue === undefined || queue.complete || this.done) this.send(answer)
+    else this.linger(queue, answer)
+  }
+
+  private linger(queue: BodyQueue, answer: Answer): void {
     queue.stop()
     const { time, bytes } = this.server.linger
     let sent = false
@@ -78,7 +83,7 @@ export class Exchange extends UwsResponse implements IncomingRequest {
       sent = true
       clearTimeout(deadline)
       if (!whole) this.closeAfter = true
-      super.send(answer)
+      this.send(answer)
     }
     const deadline = setTimeout(() => go(false), time)
     deadline.unref()
@@ -148,6 +153,7 @@ export class Exchange extends UwsResponse implements IncomingRequest {
       this.headerList ??= headerList(this.req)
       this.req = undefined
     }
+    this.later = true
     this.server.pending.add(this)
   }
 
@@ -158,11 +164,6 @@ export class Exchange extends UwsResponse implements IncomingRequest {
     this.abortController?.abort()
     this.wake()
     this.server.settled(this)
-  }
-
-  protected override finished(): void {
-    this.queue?.stop()
-    super.finished()
   }
 
   /** The server this exchange belongs to. */
@@ -176,20 +177,35 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   }
 }
 
+/**
+ * The queue of a request's body, reading it from now on: data may follow in this same tick, so the handler must be in
+ * place before uWS's callback returns. (A function of its own: the closure is made only for requests with a body.)
+ */
+function bodyQueue(res: HttpResponse, length: number | undefined): BodyQueue {
+  const queue = new BodyQueue(res, length)
+  res.onData((chunk, last) => queue.push(chunk, last))
+  return queue
+}
+
+/** Where an env keeps its exchange: a symbol, so that the env lists no member of its own (`Object.keys`). */
+const EXCHANGE = Symbol('routeless.exchange')
+/** Where an env keeps the peer's address once read. */
+const ADDRESS = Symbol('routeless.address')
+
 /** `this.env` on uWS: the peer's address, read when asked, and whether the server is draining. */
 class UwsEnv {
   [key: string]: unknown
-  #exchange: Exchange
-  #address: string | undefined
+  declare [EXCHANGE]: Exchange
+  declare [ADDRESS]: string | undefined
   constructor(exchange: Exchange) {
-    this.#exchange = exchange
+    this[EXCHANGE] = exchange
   }
   get remoteAddress(): string | undefined {
-    return (this.#address ??= this.#exchange.readRemoteAddress())
+    return (this[ADDRESS] ??= this[EXCHANGE].readRemoteAddress())
   }
   /** The server is going away (`close()` was called): readiness checks answer 503. */
   get draining(): boolean {
-    return this.#exchange.host.draining
+    return this[EXCHANGE].host.draining
   }
 }
 

@@ -180,6 +180,15 @@ function refuseFraming(res: HttpResponse, message: string): void {
   })
 }
 
+/** An answer still to come (its own function: `onRequest` makes no closure, so no context per request). */
+function later(exchange: Exchange, answer: Promise<Answer>): void {
+  exchange.goAsync()
+  answer.then(
+    (a) => exchange.respond(a),
+    (error) => exchange.respond(internalError(error)),
+  )
+}
+
 class UwsServer {
   readonly uapp: UwsApp
   listenSocket: us_listen_socket | undefined
@@ -232,17 +241,14 @@ class UwsServer {
     } catch (error) {
       answer = internalError(error) // handle() never throws; this keeps a bug from taking the process down
     }
-    if (!(answer instanceof Promise)) {
+    // Answered now (a property read tells: `instanceof Promise` would walk the prototype chain).
+    if (typeof (answer as Promise<Answer>).then !== 'function') {
       // Still inside uWS's callback: the socket is corked, the request readable, no abort handler needed.
-      exchange.send(answer)
+      exchange.respond(answer as Answer)
       if (!exchange.done) exchange.goAsync()
       return
     }
-    exchange.goAsync()
-    answer.then(
-      (a) => exchange.send(a),
-      (error) => exchange.send(internalError(error)),
-    )
+    later(exchange, answer as Promise<Answer>)
   }
 
   get draining(): boolean {

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
+import { isResponse } from '../../base/is-response.ts'
 import { errorReply, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */
@@ -25,23 +26,31 @@ const EMPTY = new Uint8Array(0)
 const DIRECT_LIMIT = 64 * 1024
 
 export abstract class UwsResponse {
+  // Declared, not initialised here: `Exchange`'s constructor stores what every request needs, once each; the members
+  // only some answers need are undefined (false) until set. (Class fields would cost a store, and an initialiser
+  // call, per request.)
   abstract readonly method: string
   /** The response is complete (or cut): nothing more is written. */
-  done = false
-  protected readonly res: HttpResponse
-  protected readonly server: ExchangeHost
+  declare done: boolean
+  declare protected readonly res: HttpResponse
+  declare protected readonly server: ExchangeHost
   /** uWS's request, valid only while its callback runs (then undefined: see `Exchange.goAsync`). */
-  protected req: HttpRequest | undefined
-  private waiting: { retry: ((offset: number) => boolean) | undefined; resolve: () => void } | undefined
-  private writableHooked = false
-  private headSent = false
+  declare protected req: HttpRequest | undefined
+  /** The answer was not written in uWS's callback: the server counts it as pending until it is settled. */
+  declare protected later: boolean | undefined
+  declare private waiting: { retry: ((offset: number) => boolean) | undefined; resolve: () => void } | undefined
+  declare private writableHooked: boolean | undefined
+  declare private headSent: boolean | undefined
   /** Close the connection after this answer. */
-  protected closeAfter = false
+  declare protected closeAfter: boolean | undefined
+  /** The request body being read (`Exchange`'s), stopped once the answer is complete. */
+  declare protected queue: { stop(): void } | undefined
 
   constructor(res: HttpResponse, req: HttpRequest, server: ExchangeHost) {
     this.res = res
     this.req = req
     this.server = server
+    this.done = false
   }
 
   /** Cuts the connection (drain timeout). */
@@ -53,30 +62,37 @@ export abstract class UwsResponse {
 
   protected finished(): void {
     this.done = true
-    this.server.settled(this)
+    this.queue?.stop()
+    if (this.later) this.server.settled(this)
   }
 
   /** Writes `answer`; plain bodies in one corked write, streams and large bodies with backpressure. */
   send(answer: Answer): void {
+    // (The common answer's way makes no closure: none of its functions allocates a context per request.)
+    const body = (answer as Reply).body // a Response's is a stream or null, never a string
+    if (this.done || typeof body !== 'string' || body.length > DIRECT_LIMIT) return this.sendOther(answer)
+    try {
+      this.sendNow(answer as Reply)
+    } catch (error) {
+      this.failed(error)
+    }
+  }
+
+  private sendOther(answer: Answer): void {
     if (this.done) {
-      if (answer instanceof Response) answer.body?.cancel().catch(() => {})
+      if (isResponse(answer)) answer.body?.cancel().catch(() => {})
       else if (answer.body instanceof ReadableStream) answer.body.cancel().catch(() => {})
       return
     }
     try {
-      if (answer instanceof Response) return void this.sendResponse(answer).catch((error) => this.failed(error))
+      if (isResponse(answer)) return void this.sendResponse(answer).catch((error) => this.failed(error))
       const body = answer.body
       if (
         body === null ||
         (typeof body === 'string' && body.length <= DIRECT_LIMIT) ||
         (body instanceof Uint8Array && body.byteLength <= DIRECT_LIMIT)
-      ) {
-        // Inside uWS's callback (the request still readable) the socket is already corked.
-        if (this.req !== undefined) this.sendPlain(answer)
-        else this.res.cork(() => this.sendPlain(answer))
-        this.finished()
-        return
-      }
+      )
+        return this.sendNow(answer)
       if (typeof body === 'string' || body instanceof Uint8Array) {
         const bytes = typeof body === 'string' ? Buffer.from(body) : body
         return void this.sendKnown([bytes], bytes.byteLength, answer).catch((error) => this.failed(error))
@@ -87,6 +103,17 @@ export abstract class UwsResponse {
     } catch (error) {
       this.failed(error)
     }
+  }
+
+  /** A body in memory, in one write: inside uWS's callback (the request still readable) the socket is corked. */
+  private sendNow(answer: Reply): void {
+    if (this.req !== undefined) this.sendPlain(answer)
+    else this.sendCorked(answer)
+    this.finished()
+  }
+
+  private sendCorked(answer: Reply): void {
+    this.res.cork(() => this.sendPlain(answer))
   }
 
   private sendPlain(answer: Reply): void {
@@ -234,7 +261,7 @@ export abstract class UwsResponse {
     const res = this.res
     this.headSent = true
     if (status !== 200 || statusText) res.writeStatus(statusLine(status, statusText))
-    let close = this.server.closing || this.closeAfter
+    let close = this.server.closing || this.closeAfter === true
     let hasType = false
     if (headers !== undefined) {
       for (const [name, value] of headers) {
