@@ -20,7 +20,7 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --requests=200 (N) --peers=a,b --workloads=hello,params,echo,realistic(,plain: routeless only) --no-build --json
+ * Options: --requests=200 (N) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
@@ -58,6 +58,14 @@ export const WORKLOADS = {
   },
   // routeless only (--workloads=plain): the realistic workload without guard or types (bench/controllers/plain.mjs)
   plain: { method: 'GET', path: '/plain/accounts/42/orders?limit=3', expect: JSON.stringify(accountOrders(42, 3)) },
+  // routeless only: its guard alone, its types alone (bench/controllers/guarded.mjs, typed.mjs)
+  guarded: {
+    method: 'GET',
+    path: '/guarded/accounts/42/orders?limit=3',
+    authorization: `Bearer ${BENCH_TOKEN}`,
+    expect: JSON.stringify(accountOrders(42, 3)),
+  },
+  typed: { method: 'GET', path: '/typed/accounts/42/orders?limit=3', expect: JSON.stringify(accountOrders(42, 3)) },
 }
 
 export const PEERS = {
