@@ -1,0 +1,150 @@
+/**
+ * A handler's generated function (compile/handler-code.ts) and the helpers it calls (compile/handler-runtime.ts):
+ * the stages it needs and no other, in order; the same tick when nothing waits; a promise only where a stage returned
+ * one; every failure thrown or rejected as the stage's own.
+ */
+import { describe, expect, it } from 'vitest'
+import { HttpError } from 'routeless'
+import { handlerSource, stageNames } from '../../packages/routeless/src/compile/handler-code.ts'
+import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/compile/handler-runtime.ts'
+import { evaluateHandler } from '../../packages/routeless/src/compile/handler-source.ts'
+import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'
+import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/pipeline.ts'
+
+const plain: HandlerShape = {
+  guards: 0,
+  before: false,
+  read: undefined,
+  distinct: [],
+  bind: undefined,
+  kwargs: undefined,
+  websocket: false,
+  checkReturn: false,
+}
+
+/** The parts of a handler whose method returns `value` (its guards and before() given). */
+function parts(over: Partial<HandlerParts>): HandlerParts {
+  return {
+    Cls: class {},
+    context: undefined,
+    fn: () => 'ok',
+    guards: [],
+    before: undefined,
+    body: { limit: 1024 },
+    binder: undefined,
+    typed: undefined,
+    serialize: undefined,
+    accept: () => ({ accepted: false, response: new Response() }),
+    checkReturn: undefined,
+    ...over,
+  }
+}
+
+function call(args: string[] = [], kwargs: Record<string, string> = {}): Call {
+  const incoming = { method: 'GET', target: '/', header: () => null } as unknown as Call['incoming']
+  return {
+    r: { kind: 'match', args, head: false } as unknown as Call['r'],
+    incoming,
+    pathname: '/',
+    env: {},
+    kwargs,
+    args,
+    controller: undefined,
+    state: undefined as unknown as Call['state'],
+  }
+}
+
+const run = (shape: HandlerShape, p: HandlerParts) => evaluateHandler(shape)(p, HANDLER_RUNTIME)
+
+describe('the generated function of a handler', () => {
+  it('has only the stages its shape needs, in the lifecycle order', () => {
+    expect(stageNames(plain)).toEqual(['construct', 'invoke', 'reply'])
+    const all: HandlerShape = { ...plain, guards: 2, before: true, read: 'always', distinct: ['id'], bind: 'schemas' }
+    expect(stageNames(all)).toEqual([
+      'construct',
+      'guard',
+      'guard',
+      'before',
+      'read',
+      'distinct',
+      'bind',
+      'invoke',
+      'reply',
+    ])
+    const source = handlerSource(plain)
+    expect(source).not.toMatch(/guard|before|readBody|binder|issues/)
+    // Each stage that may wait ends a function: two guards, before(), the read and the schemas' binder.
+    expect(handlerSource(all).match(/^ {2}function s\d\(call\) \{$/gm)).toEqual([
+      '  function s1(call) {',
+      '  function s2(call) {',
+      '  function s3(call) {',
+      '  function s4(call) {',
+      '  function s5(call) {',
+    ])
+    expect(stageNames({ ...plain, websocket: true }).at(-1)).toBe('accept')
+  })
+
+  it('answers in the same tick when no stage returns a promise, and waits only for the one that does', async () => {
+    const shape = { ...plain, guards: 1 }
+    const seen: string[] = []
+    const sync = run(shape, parts({ guards: [() => void seen.push('guard')], fn: () => 'now' }))(call())
+    expect(sync).not.toBeInstanceOf(Promise)
+    expect(seen).toEqual(['guard'])
+    const later = run(
+      shape,
+      parts({ guards: [async () => void seen.push('async guard')], fn: async () => 'later' }),
+    )(call())
+    expect(later).toBeInstanceOf(Promise)
+    expect(((await later) as { body: string }).body).toBe('"later"')
+  })
+
+  it('throws what a stage throws, and rejects with what a waited stage rejects with; the handler is not called', async () => {
+    const shape = { ...plain, guards: 1 }
+    let called = false
+    const fn = () => void (called = true)
+    const refused = new HttpError(401, 'no')
+    const waited = run(shape, parts({ guards: [() => Promise.reject(refused)], fn }))(call())
+    await expect(waited).rejects.toBe(refused)
+    const thrower = () => {
+      throw refused
+    }
+    expect(() => run(shape, parts({ guards: [thrower], fn }))(call())).toThrow(refused)
+    expect(called).toBe(false)
+  })
+
+  it('gives the controller the request, its keywords and path parts, and calls it with them', () => {
+    let self: Record<string, unknown> | undefined
+    let given: unknown[] = []
+    const fn = function (this: Record<string, unknown>, ...args: unknown[]) {
+      self = this
+      given = args
+      return null
+    }
+    const c = call(['7'], { x: '1' })
+    run({ ...plain, kwargs: { slots: 2 } }, parts({ fn, context: 'ctx' }))(c)
+    expect(self).toMatchObject({ kwargs: { x: '1' }, args: ['7'], context: 'ctx', body: undefined })
+    expect(given).toEqual(['7', undefined, { x: '1' }])
+  })
+})
+
+describe('the runtime helpers', () => {
+  it('puts the keywords after the positional slots a call did not fill', () => {
+    expect(callArguments(['a'], { k: 'v' }, 3)).toEqual(['a', undefined, undefined, { k: 'v' }])
+    expect(callArguments(['a', 'b'], {}, 1)).toEqual(['a', 'b', {}])
+  })
+
+  it('words a positional given again as a keyword as a 400 listing each one', () => {
+    const c = call(['1', '2'], { id: '3', other: '4', page: '5' })
+    try {
+      repeated(c, ['id', '', 'page'])
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(HttpError)
+      expect((error as HttpError).status).toBe(400)
+      // `page` names a positional the path left out: not a repeat.
+      expect((error as HttpError).message).toBe(
+        'Invalid parameters: id: was given twice, as a path part and as a keyword',
+      )
+    }
+  })
+})
