@@ -11,8 +11,10 @@ interface HeaderSource {
 }
 
 export class RequestHeaders {
-  private readonly incoming: HeaderSource
-  private jar: Map<string, string> | undefined
+  // Declared, not initialised: one store per request (a class field would add an initialiser call); `jar` is made
+  // when a cookie is first asked for.
+  declare private readonly incoming: HeaderSource
+  declare private jar: Map<string, string> | undefined
 
   constructor(incoming: HeaderSource) {
     this.incoming = incoming

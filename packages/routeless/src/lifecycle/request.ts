@@ -47,13 +47,14 @@ export function fromRequest(request: Request, body?: AsyncIterable<Uint8Array>):
 }
 
 class FetchIncoming implements IncomingRequest {
-  readonly method: string
-  readonly target: string
-  private readonly req: Request
-  private readonly raw: AsyncIterable<Uint8Array> | undefined
-  private parsed: URL | undefined
+  // Declared, each stored once by the constructor (class fields would add an initialiser call per request).
+  declare readonly method: string
+  declare readonly target: string
+  declare private readonly req: Request
+  declare private readonly raw: AsyncIterable<Uint8Array> | undefined
+  declare private parsed: URL | undefined
   /** The Request's headers, read once (Bun makes its `Headers` when first asked). */
-  private fields: Headers | undefined
+  declare private fields: Headers | undefined
 
   constructor(request: Request, body?: AsyncIterable<Uint8Array>) {
     this.req = request
@@ -96,7 +97,7 @@ class FetchIncoming implements IncomingRequest {
 
 /** A Request's body of declared length: whole through `bytes()` (or `arrayBuffer()`), or its stream for a reader. */
 class FetchBody implements WholeBody {
-  private readonly req: Request
+  declare private readonly req: Request
   constructor(request: Request) {
     this.req = request
   }

@@ -41,9 +41,14 @@ export type Answer = Reply | Response
  * so a handler that sets none costs none.
  */
 export class ResponseDraft implements ResponseState {
-  status: number | undefined = undefined
+  // Stored in the constructor: class fields would add an initialiser call per request.
+  declare status: number | undefined
   /** The headers, once touched. */
-  touched: Headers | undefined = undefined
+  declare touched: Headers | undefined
+  constructor() {
+    this.status = undefined
+    this.touched = undefined
+  }
   get headers(): Headers {
     return (this.touched ??= new Headers())
   }
