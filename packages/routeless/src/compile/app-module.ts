@@ -11,12 +11,14 @@
  *   return {
  *     validators: { '<schema JSON>': validate, … },    // Ajv's ValidateFunction: errors in .errors
  *     serializers: { '<return type JSON>': function (M, fb, str, iso, MAX_DEPTH, DJ) { … } | null, … },
+ *     handlers: { '<shapeKey>': function (p, rt) { … return function run(call) { … } }, … },  // handlers.ts
  *   }
  * }
  * ```
  *
  * The module imports nothing; its caller hands it the helpers. A module is used only when both keys match
- * (`isFresh`); otherwise the same source is generated and evaluated in memory at start-up.
+ * (`isFresh`); otherwise the same source is generated and evaluated in memory at start-up. A handler whose shape's
+ * code the module lacks (changed since the build) has that code evaluated at start-up (`compile/handlers.ts`).
  * @module
  */
 import type { Manifest } from '../binding/manifest.ts'

@@ -1,11 +1,11 @@
 /**
- * The generator of a handler's function: from its shape (`HandlerShape`: what `handler-shape.ts` reads off the route
- * table and the manifest), the source of one factory `function (p, rt) { …; return function run(call) { … } }` that
- * does exactly what the handler needs — construct, its guards, `before()`, the body read, the binding of each checked
- * parameter as straight-line code, the call, the reply — with the stages it does not need absent. `p` holds the
- * handler's own values (its class, guards, checks, serializer: `HandlerParts`), `rt` the helpers it calls
- * (`handler-runtime.ts`). A step that may return a promise ends its function: the rest is the next function, called
- * at once when the step finished synchronously, so a handler that awaits nothing is answered in the same tick.
+ * The generator of a handler's function: from its shape (`HandlerShape`: what `lifecycle/pipeline.ts`'s `shapeOf`
+ * reads off the route table and the manifest), the source of one factory `function (p, rt) { …; return function
+ * run(call) { … } }` that does exactly what the handler needs — construct, its guards, `before()`, the body read, the
+ * binding of each checked parameter as straight-line code, the call, the reply — with the stages it does not need
+ * absent. `p` holds the handler's own values (its class, guards, checks, serializer: `HandlerParts`), `rt` the helpers
+ * it calls (`handler-runtime.ts`). A step that may return a promise ends its function: the rest is the next function,
+ * called at once when the step finished synchronously, so a handler that awaits nothing is answered in the same tick.
  * @module
  */
 
