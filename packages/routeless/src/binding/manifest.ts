@@ -36,10 +36,49 @@ export interface HandlerTypes {
   kwargs: { schema: JsonSchema; name?: string } | null
   /** The awaited return type's schema, when it is data (not a `Response`, bytes or a stream). */
   returns: JsonSchema | null
+  /**
+   * Every answer the return type declares, one entry per member of its union (`Created<Glossary> | NotFound<Problem>`);
+   * a plain `T` is one `{status: 200, schema: T}`. Absent in manifests written before the response contract: readers
+   * then fall back to `returns` as a 200. The framework's own answers (400, 401, 413 …) are not listed here: the
+   * OpenAPI writer adds them from what the handler does (reads a body, is guarded, is rate limited).
+   */
+  responses?: ResponseDecl[]
+  /** A streamed answer (`AsyncIterable<Sse<E>>`, `AsyncIterable<T>` as JSON lines): its item schema. */
+  stream?: StreamDecl
+  /** A `WEBSOCKET` handler's messages (`SocketHandlers<In, Out>`): what it receives and what it sends. */
+  socket?: SocketDecl
   /** The method's JSDoc text. */
   doc?: string
   /** Parameters whose type could not become a schema (they are bound as before: raw strings). */
   warnings?: string[]
+}
+
+/** One answer a handler's return type declares: the seam between the type analysis and its writers. */
+export interface ResponseDecl {
+  /** The HTTP status (200 for a plain `T`). */
+  status: number
+  /** The body's schema; `null` for an answer without a body (204, 205, 304, a redirect's). */
+  schema: JsonSchema | null
+  /** The body's media type; `application/json` when absent. */
+  mediaType?: string
+  /** Headers the type promises (`Location`, `Retry-After`), by their canonical name. */
+  headers?: Record<string, { schema: JsonSchema; required: boolean }>
+  /** The JSDoc of the member, when it has one. */
+  description?: string
+}
+
+/** A streamed answer's items. */
+export interface StreamDecl {
+  /** `text/event-stream` for `Sse<E>` items; `application/jsonl` for plain items. */
+  mediaType: 'text/event-stream' | 'application/jsonl'
+  /** The schema of one item (for server-sent events: of one event's `data`, per event name where a union tags them). */
+  item: JsonSchema
+}
+
+/** A WebSocket handler's messages, each a JSON text frame. */
+export interface SocketDecl {
+  receives: JsonSchema | null
+  sends: JsonSchema | null
 }
 
 export interface ManifestFile {
