@@ -64,13 +64,21 @@ export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs
     }
     let node: any = out
     let at: string = m[1]!
+    let refused: string | undefined
     for (const step of steps) {
       const list = step === '' || /^\d+$/.test(step)
-      if (typeof node[at] !== 'object' || node[at] === null) node[at] = list ? [] : {}
+      const here = node[at]
+      // Only objects and lists this folding made hold fields: a file (`user` a part with a filename, beside
+      // `user.name`) has none to set, and a list takes indexes only (`user[0]` beside `user[length]`).
+      if (here instanceof Blob) refused = 'is a file: it has no fields to set'
+      else if (Array.isArray(here) && !list) refused = 'is a list: it is indexed by numbers'
+      if (refused) break
+      if (typeof here !== 'object' || here === null) node[at] = list ? [] : {}
       node = node[at]
       at = step === '' ? String(node.length) : step
     }
-    node[at] = kwargs[key]
+    if (refused) fail(key, `cannot be set: ${at} ${refused}`, 'invalid')
+    else node[at] = kwargs[key]
   }
   if (!out) return kwargs
   // `[0]` and `[2]`: a list of two
