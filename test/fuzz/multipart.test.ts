@@ -17,7 +17,7 @@ const post = (body: BodyInit, type?: string) =>
 /** The parser's reading (undici's, as `Response.formData()`), or undefined where it fails. */
 async function parsed(body: Uint8Array, type: string): Promise<[string, string][] | undefined> {
   try {
-    const form = await new Response(body, { headers: { 'content-type': type } }).formData()
+    const form = await new Response(body as BodyInit, { headers: { 'content-type': type } }).formData()
     return [...form].map(([k, v]) => [k, typeof v === 'string' ? v : `file ${v.name} ${v.size}`])
   } catch {
     return undefined
