@@ -56,14 +56,14 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     const ts = findTypeScript(cwd)
     const key = ts && runsHere(ts.version) ? analysisKey(ts.version, cwd) : undefined
     if (key !== undefined && manifest.analyzer !== key) {
-      // Said, not silent: the build beside this manifest (`app.mjs`) goes unused once the types are analysed again.
+      // Said, not silent: the build beside this manifest (`app.mjs`) goes unused if the analysis comes out otherwise.
       const other = manifest.analyzer?.slice(0, manifest.analyzer.lastIndexOf('-')) ?? '(none)'
       warnings.push(
         `The signature manifest ${rel(manifestFile)} was written ${
           other === analyzerId()
             ? 'for another TypeScript version or tsconfig'
             : `by another analyser (${other}; this is ${analyzerId()})`
-        }: handler types are analysed again, and a module \`routeless build\` made beside it is not used.`,
+        }: handler types are analysed again.`,
       )
       manifest = undefined
     }
