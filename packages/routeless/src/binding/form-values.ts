@@ -47,7 +47,7 @@ const FORM_STEP = /\[([^\]]*)\]|\.([^[.\]]+)/g
  */
 export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs {
   let out: Record<string, any> | undefined
-  for (const key in kwargs) {
+  keys: for (const key in kwargs) {
     const m = FORM_PATH.exec(key)
     if (!m || !roots.has(m[1]!)) continue
     const steps = [...m[2]!.matchAll(FORM_STEP)].map((s) => s[1] ?? s[2]!)
@@ -64,21 +64,20 @@ export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs
     }
     let node: any = out
     let at: string = m[1]!
-    let refused: string | undefined
     for (const step of steps) {
       const list = step === '' || /^\d+$/.test(step)
       const here = node[at]
       // Only objects and lists this folding made hold fields: a file (`user` a part with a filename, beside
       // `user.name`) has none to set, and a list takes indexes only (`user[0]` beside `user[length]`).
-      if (here instanceof Blob) refused = 'is a file: it has no fields to set'
-      else if (Array.isArray(here) && !list) refused = 'is a list: it is indexed by numbers'
-      if (refused) break
+      if (here instanceof Blob || (Array.isArray(here) && !list)) {
+        fail(key, `cannot be set: ${at} is a ${here instanceof Blob ? 'file' : 'list'}`, 'invalid')
+        continue keys
+      }
       if (typeof here !== 'object' || here === null) node[at] = list ? [] : {}
       node = node[at]
       at = step === '' ? String(node.length) : step
     }
-    if (refused) fail(key, `cannot be set: ${at} ${refused}`, 'invalid')
-    else node[at] = kwargs[key]
+    node[at] = kwargs[key]
   }
   if (!out) return kwargs
   // `[0]` and `[2]`: a list of two

@@ -123,55 +123,31 @@ function decode(
 
 function parseJson(bytes: Uint8Array): unknown {
   const text = utf8(bytes, 'JSON')
-  let value: unknown
   try {
-    value = JSON.parse(text)
+    // JSON.parse reads a number beyond a double (`1e999`, 309 digits) as ±Infinity, which no handler can answer with
+    // and no JSON can carry back. Only a text with a long exponent or a long run of digits can hold one: that text is
+    // read with a reviver that refuses it.
+    return BIG_NUMBER.test(text) ? JSON.parse(text, finite) : JSON.parse(text)
   } catch (error) {
     throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
-  // JSON.parse reads a number beyond a double (`1e999`, 309 digits) as ±Infinity, which no handler can answer with
-  // and no JSON can carry back. Only a text with a long exponent or a long run of digits can hold one: searched
-  // first, then the value walked.
-  if (BIG_NUMBER.test(text)) {
-    const at = nonFinite(value)
-    if (at !== undefined)
-      throw new HttpError(400, `Malformed JSON body: the number at ${at || 'the top'} is beyond a double's range`)
-  }
-  return value
 }
 
 const BIG_NUMBER = /[eE]\+?0*[1-9]\d{2}|\d{309}/
 
-/**
- * The path (`user.age`, `[2]`) of the first number in `value` that is not finite, or undefined. Iterative: JSON nests
- * deeper than the stack.
- */
-function nonFinite(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, '']]
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [v, path] = next
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return path
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`])
-    } else if (typeof v === 'object' && v !== null) {
-      const keys = Object.keys(v)
-      for (let i = keys.length - 1; i >= 0; i--)
-        stack.push([(v as Record<string, unknown>)[keys[i]!], path ? `${path}.${keys[i]}` : keys[i]!])
-    }
-  }
-  return undefined
+function finite(key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new Error(`the number at ${key ? JSON.stringify(key) : 'the top'} is beyond a double's range`)
+  return value
 }
 
 async function decodeMultipart(bytes: Uint8Array, contentType: string, parts: number): Promise<ParsedBody> {
   const boundary = checkPartCount(bytes, contentType, parts)
-  // The parser is given the boundary that was counted, written plainly: it cannot read the header another way.
-  const plain = /^[0-9A-Za-z'+_.-]+$/.test(boundary) ? boundary : `"${boundary}"`
   let form: FormData
   try {
-    form = await new Response(bytes as BodyInit, {
-      headers: { 'content-type': `multipart/form-data; boundary=${plain}` },
-    }).formData()
+    // The parser is given the boundary that was counted: it cannot read the header another way.
+    const headers = { 'content-type': `multipart/form-data; boundary="${boundary}"` }
+    form = await new Response(bytes as BodyInit, { headers }).formData()
   } catch {
     throw new HttpError(400, 'Malformed multipart body')
   }
