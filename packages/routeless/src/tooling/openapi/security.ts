@@ -77,13 +77,11 @@ export class SecuritySchemes {
 
 function sameScheme(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v)
-  return (
-    a.type === b.type &&
-    lower(a.scheme) === lower(b.scheme) &&
-    a.in === b.in &&
-    lower(a.name) === lower(b.name) &&
-    (a.type !== 'apiKey' || a.name !== 'Authorization' || a.description === b.description || !b.description)
-  )
+  if (a.type !== b.type || lower(a.scheme) !== lower(b.scheme) || a.in !== b.in || lower(a.name) !== lower(b.name))
+    return false
+  // `Authorization: <scheme> <token>` as an API key: the same when the other's description names that scheme.
+  const word = /Authorization: (\S+)/.exec(String(b.description ?? ''))?.[1]
+  return !word || String(a.description ?? '').includes(word)
 }
 
 /** `basicAuth`, `bearerAuth`, `xApiKey` (a header's name in camel case), `authorization` … */
