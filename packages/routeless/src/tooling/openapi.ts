@@ -43,11 +43,7 @@ export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {})
   }
   const tags = new Set<string>()
   for (const item of Object.values(paths))
-    for (const op of Object.values(item)) {
-      for (const tag of op.tags as string[]) tags.add(tag)
-      // Without a top-level requirement, "no credentials" is what an operation without `security` says already.
-      if (!options.security && Array.isArray(op.security) && op.security.length === 0) delete op.security
-    }
+    for (const op of Object.values(item)) for (const tag of op.tags as string[]) tags.add(tag)
   const schemas = { ...usedDefs(paths, table.defs), ...errors.components }
   const doc: Record<string, unknown> = {
     openapi: version === '3.2' ? '3.2.0' : '3.1.0',

@@ -67,7 +67,7 @@ export class SecuritySchemes {
         alternatives.map((name) => ({ ...req, [name]: [] })),
       )
     }
-    if (requirements === undefined && !undescribed && this.options.security) requirements = []
+    if (requirements === undefined && !undescribed) requirements = []
     return {
       security: requirements,
       refusals: [...refusals].sort(([a], [b]) => a - b).map(([status, headers]) => ({ status, headers: [...headers] })),
