@@ -81,6 +81,68 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
   })
 })
 
+describeTargets('Answers declared in the return type', fixtureApp('returns'), (t) => {
+  const get = (path: string, init?: RequestInit) => t().request(path, { redirect: 'manual', ...init })
+  it("answers a declared Created with its status, its Location, and the body in its type's order", async () => {
+    const res = await get('/glossaries/fresh', { method: 'POST' })
+    expect(res.status).toBe(201)
+    expect(res.headers.get('location')).toBe('/glossaries/g1')
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(await res.text()).toBe('{"id":"g1","name":"fresh"}')
+  })
+  it('answers the other member of the union with its own status and body', async () => {
+    const res = await get('/glossaries/taken', { method: 'POST' })
+    expect(res.status).toBe(409)
+    expect(await res.json()).toEqual({ title: 'Taken', status: 409 })
+    const missing = await get('/glossaries/g9')
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({ title: 'No glossary g9', status: 404 })
+  })
+  it('answers a plain member of the union as a 200', async () => {
+    const res = await get('/glossaries/g1')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('{"id":"g1","name":"first"}')
+  })
+  it('answers NoContent without a body, with its headers and those set on this.response', async () => {
+    const res = await get('/glossaries/g1', { method: 'DELETE' })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('etag')).toBe('"v2"')
+    expect(res.headers.get('x-drafted')).toBe('kept')
+    expect(res.headers.get('content-type')).toBeNull()
+    expect(await res.text()).toBe('')
+  })
+  it('answers Accepted with Retry-After, and a redirect with Location and no body', async () => {
+    const res = await get('/answers/accepted')
+    expect(res.status).toBe(202)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(await res.json()).toEqual({ job: 'j1' })
+    const other = await get('/answers/see-other')
+    expect(other.status).toBe(303)
+    expect(other.headers.get('location')).toBe('/done')
+    expect(await other.text()).toBe('')
+  })
+  it('sends a text body under its own media type, as it is', async () => {
+    const page = await get('/answers/html')
+    expect(page.status).toBe(404)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await page.text()).toBe('<p>missing</p>')
+    const csv = await get('/answers/csv')
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(await csv.text()).toBe('a,b\n1,2\n')
+  })
+  it('answers a declared answer without a body as its status, empty', async () => {
+    const res = await get('/answers/created-empty')
+    expect(res.status).toBe(201)
+    expect(await res.text()).toBe('')
+  })
+  it('answers HEAD with the status and headers of the answer, without its body', async () => {
+    const res = await get('/answers/accepted', { method: 'HEAD' })
+    expect(res.status).toBe(202)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(await res.text()).toBe('')
+  })
+})
+
 describeTargets('Errors', fixtureApp('returns'), (t) => {
   const get = (kind: string) => t().request(`/${kind}`, { redirect: 'manual' })
   it('renders an HttpError in the envelope with its status and headers', async () => {

@@ -37,7 +37,8 @@ import type { Handler } from '../routing/table.ts'
 import type { BodyOptions } from './body.ts'
 import type { Call } from './call.ts'
 import { stringify } from './json.ts'
-import type { Answer } from './response.ts'
+import type { Answer, StatusSerializers } from './response.ts'
+import { answersByStatus } from '../binding/responses.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -121,6 +122,8 @@ export interface HandlerParts {
   binder: Binder | undefined
   typed: TypedPlan | undefined
   serialize: ((value: unknown) => string | undefined) | undefined
+  /** The serializers of the declared answers' bodies, by status (`Created<Glossary>`: 201's). */
+  answers: StatusSerializers | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
   checkReturn: ((value: unknown) => void) | undefined
 }
@@ -181,12 +184,26 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     binder: handler.binder,
     typed: handler.binder ? undefined : handler.typed,
     serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
+    answers: answerSerializers(handler, options),
     accept: (call, value) => accept(handler, call, value),
     checkReturn:
       returns && options.checkReturns && options.checkReturn
         ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
         : undefined,
   }
+}
+
+/** The serializer of each declared status's body (none when no status has one that helps). */
+function answerSerializers(handler: Handler, options: PipelineOptions): StatusSerializers | undefined {
+  const byStatus = handler.types?.responses ? answersByStatus(handler.types) : undefined
+  if (!byStatus) return undefined
+  const out: Record<number, (value: unknown) => string | undefined> = {}
+  let some = false
+  for (const [status, { schema }] of byStatus) {
+    const serialize = schema ? serializerFor(schema, stringify, options.serializers) : undefined
+    if (serialize) (out[status] = serialize), (some = true)
+  }
+  return some ? out : undefined
 }
 
 /** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
