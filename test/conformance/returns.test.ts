@@ -143,6 +143,58 @@ describeTargets('Answers declared in the return type', fixtureApp('returns'), (t
   })
 })
 
+const warned: string[] = []
+const reporting = { error: () => {}, warn: (m: string) => void warned.push(m) }
+
+describeTargets(
+  'checkReturns and declared answers',
+  fixtureApp('returns', { checkReturns: true, logger: reporting }),
+  (t) => {
+    const report = async (path: string, init?: RequestInit) => {
+      const before = warned.length
+      const res = await t().request(path, { redirect: 'manual', ...init })
+      await res.arrayBuffer()
+      return { res, reported: warned.slice(before) }
+    }
+    it('reports an answer of a status its return type does not declare, and answers it all the same', async (ctx) => {
+      const { res, reported } = await report('/answers/undeclared')
+      expect(res.status).toBe(418)
+      skipWhere(t(), 'logs', ctx)
+      expect(reported).toEqual([
+        expect.stringMatching(
+          /Answers\.GET .*answered 418 \(a returned answer\), which its return type does not declare \(it declares 200, 201, 202, 303, 404\)/,
+        ),
+      ])
+    })
+    it('reports a status set by hand on this.response that the return type does not declare', async (ctx) => {
+      const { res, reported } = await report('/glossaries/g1', { method: 'PUT' })
+      expect(res.status).toBe(202)
+      skipWhere(t(), 'logs', ctx)
+      expect(reported).toEqual([expect.stringMatching(/Glossaries\.PUT .*answered 202 \(this\.response\.status\)/)])
+    })
+    it("checks a declared answer's body against its status's type", async (ctx) => {
+      const { res, reported } = await report('/answers/bad-body')
+      expect(res.status).toBe(202)
+      skipWhere(t(), 'logs', ctx)
+      expect(reported).toEqual([expect.stringMatching(/Answers\.GET .*member \/job of the returned value must be string/)])
+    })
+    it('reports nothing for the answers the type declares', async (ctx) => {
+      const before = warned.length
+      for (const path of ['/answers/accepted', '/answers/see-other', '/answers/html', '/answers/created-empty'])
+        await (await t().request(path, { redirect: 'manual' })).arrayBuffer()
+      for (const [path, method] of [
+        ['/glossaries/x', 'POST'],
+        ['/glossaries/taken', 'POST'],
+        ['/glossaries/g1', 'GET'],
+        ['/glossaries/g1', 'DELETE'],
+      ])
+        await (await t().request(path, { method })).arrayBuffer()
+      skipWhere(t(), 'logs', ctx)
+      expect(warned.slice(before)).toEqual([])
+    })
+  },
+)
+
 describeTargets('Errors', fixtureApp('returns'), (t) => {
   const get = (kind: string) => t().request(`/${kind}`, { redirect: 'manual' })
   it('renders an HttpError in the envelope with its status and headers', async () => {

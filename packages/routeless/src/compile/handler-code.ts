@@ -239,7 +239,7 @@ function invoke(shape: HandlerShape): string[] {
 function done(shape: HandlerShape): string[] {
   if (shape.websocket) return ['return accept(call, value)']
   return [
-    ...(shape.checkReturn ? ['checkReturn(value)'] : []),
+    ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
     'const answer = rt.toReply(value, call.state, serialize, answers)',
     'return call.r.head ? rt.withoutBody(answer) : answer',
   ]
