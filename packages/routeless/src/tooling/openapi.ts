@@ -77,7 +77,7 @@ function operation(
 ): Record<string, unknown> {
   const { binds, ...request } = requestOf(h, variant.params, defs)
   const guards = parts.security.summarize(h.guards)
-  const { responses, declared } = handlerAnswers(h, parts.version, (s) => STATUS_TEXT[s] ?? `HTTP ${s}`)
+  const { responses, declared } = handlerAnswers(h, parts.version, defs, (s) => STATUS_TEXT[s] ?? `HTTP ${s}`)
   addFrameworkAnswers(
     responses,
     {

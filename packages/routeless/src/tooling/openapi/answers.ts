@@ -32,20 +32,26 @@ const NO_BODY = new Set([204, 205, 304])
 
 export type Responses = Record<string, Record<string, any>>
 
-/** The handler's own answers, by status; `declared` is true when its type lists every answer (`types.responses`). */
+/**
+ * The handler's own answers, by status. `declared` is true when its type lists every answer: it uses answer types
+ * (`Created<T> | NotFound<E>`, `NoContent`). A plain `T` (one 200) says nothing of the errors a handler may throw:
+ * those keep the `4XX` range.
+ */
 export function handlerAnswers(
   h: Handler,
   version: '3.1' | '3.2',
+  defs: Record<string, JsonSchema>,
   reason: (status: number) => string,
 ): { responses: Responses; declared: boolean } {
   const types = h.types
   const out: Responses = {}
-  const declared = Boolean(types?.responses?.length)
-  if (declared) for (const decl of types!.responses!) addDecl(out, decl, reason)
+  const decls = types?.responses ?? []
+  const declared = decls.some((d) => d.status !== 200 || d.mediaType || d.headers)
+  if (decls.length) for (const decl of decls) addDecl(out, decl, reason)
   else legacy(out, h.params?.responses, h.method, types?.returns ? linked(types.returns) : undefined)
   if (types?.stream) {
     const ok = (out['200'] ??= { description: SUCCESS_TEXT[200]! })
-    ok.content = { ...ok.content, ...streamContent(types.stream, version) }
+    ok.content = { ...ok.content, ...streamContent(types.stream, version, defs) }
   }
   return { responses: out, declared }
 }

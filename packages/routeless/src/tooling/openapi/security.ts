@@ -23,7 +23,7 @@ export interface GuardSummary {
 export class SecuritySchemes {
   readonly schemes: Record<string, Record<string, unknown>>
 
-  constructor(private readonly options: OpenAPIOptions) {
+  constructor(options: OpenAPIOptions) {
     this.schemes = { ...options.securitySchemes }
   }
 

@@ -1,7 +1,8 @@
 /**
  * A streamed answer's media types. OpenAPI 3.1 can only say that the body is text; 3.2 describes each item with
- * `itemSchema`: for `text/event-stream` one event (`data` a string, its JSON's schema in `contentSchema`, §4.14.4),
- * for `application/jsonl` one line.
+ * `itemSchema`: for `text/event-stream` one event (`data` a string, its JSON's schema in `contentSchema`, §4.14.4;
+ * `event` a constant where the type fixes the name), for `application/jsonl` one line (the event as JSON). An event
+ * stream is also sent as JSON lines to a client that asks for them.
  * @module
  */
 import type { JsonSchema, StreamDecl } from '../../binding/manifest.ts'
@@ -10,17 +11,21 @@ import { linked } from './schemas.ts'
 const SSE = 'text/event-stream'
 const JSONL = 'application/jsonl'
 
-/** The `content` of a streamed answer (an event stream is also sent as JSON lines to a client asking for them). */
-export function streamContent(stream: StreamDecl, version: '3.1' | '3.2'): Record<string, unknown> {
-  const item = linked(stream.item)
-  if (stream.mediaType !== SSE) return { [JSONL]: version === '3.2' ? { itemSchema: item } : text('JSON lines') }
-  const events = eventsOf(item)
-  if (version === '3.1')
-    return { [SSE]: text('Server-sent events'), [JSONL]: text("JSON lines (the events' data, one a line)") }
-  const datas = events.map((e) => e.data)
+/** The `content` of a streamed answer. */
+export function streamContent(
+  stream: StreamDecl,
+  version: '3.1' | '3.2',
+  defs: Record<string, JsonSchema>,
+): Record<string, unknown> {
+  const lines = version === '3.2' ? { itemSchema: linked(stream.item) } : text('JSON lines, one item a line')
+  if (stream.mediaType !== SSE) return { [JSONL]: lines }
+  if (version !== '3.2') return { [SSE]: text('Server-sent events'), [JSONL]: lines }
+  const kinds = eventKinds(stream.item, defs)
   return {
-    [SSE]: { itemSchema: events.length === 1 ? sseItem(events[0]!) : { oneOf: events.map(sseItem) } },
-    [JSONL]: { itemSchema: datas.length === 1 ? datas[0] : { anyOf: datas } },
+    [SSE]: {
+      itemSchema: linked(kinds.length === 1 ? sseItem(kinds[0]!, defs) : { oneOf: kinds.map((k) => sseItem(k, defs)) }),
+    },
+    [JSONL]: lines,
   }
 }
 
@@ -28,39 +33,41 @@ function text(description: string): Record<string, unknown> {
   return { schema: { type: 'string', description } }
 }
 
-interface EventShape {
-  /** The schema of `event` when the type names it (a literal), else undefined. */
-  event: JsonSchema | undefined
+/** One kind of event: its name when the type fixes one (`const`), and its data's schema. */
+interface EventKind {
+  event: string | undefined
   data: JsonSchema
 }
 
-/**
- * The events `item` describes: a union of `{ event: 'x'; data: D }` members, one such object, or the data alone
- * (events without a name).
- */
-function eventsOf(item: JsonSchema): EventShape[] {
-  const members = item.oneOf ?? item.anyOf
-  if (Array.isArray(members) && members.length && members.every(isEvent))
-    return members.map((m: JsonSchema) => ({ event: m.properties.event, data: m.properties.data }))
-  if (isEvent(item)) return [{ event: item.properties.event, data: item.properties.data }]
-  return [{ event: undefined, data: item }]
+/** The kinds of event of an item: one per member of its union (`{ event: 'x'; data: D }`, a named type of that shape). */
+function eventKinds(item: JsonSchema, defs: Record<string, JsonSchema>): EventKind[] {
+  return ((item.anyOf ?? item.oneOf ?? [item]) as JsonSchema[]).map((raw) => {
+    const member = deref(raw, defs)
+    const event = member.properties?.event
+    return {
+      event: typeof event?.const === 'string' ? event.const : undefined,
+      data: member.properties?.data ?? {},
+    }
+  })
 }
 
-function isEvent(schema: JsonSchema): boolean {
-  return schema?.type === 'object' && typeof schema.properties?.data === 'object'
-}
-
-/** One server-sent event: `data` is the text of a line, JSON of its schema unless it is a string itself. */
-function sseItem(e: EventShape): JsonSchema {
-  const plain = e.data.type === 'string'
+/** One server-sent event: `data` is the text of its lines, JSON of the data's type unless that is a string. */
+function sseItem({ event, data }: EventKind, defs: Record<string, JsonSchema>): JsonSchema {
+  const plain = deref(data, defs).type === 'string'
   return {
     type: 'object',
-    required: e.event ? ['event', 'data'] : ['data'],
+    required: event === undefined ? ['data'] : ['data', 'event'],
     properties: {
-      ...(e.event ? { event: e.event } : {}),
+      data: plain ? { type: 'string' } : { type: 'string', contentMediaType: 'application/json', contentSchema: data },
+      event: event === undefined ? { type: 'string' } : { const: event },
       id: { type: 'string' },
       retry: { type: 'integer', minimum: 0 },
-      data: plain ? e.data : { type: 'string', contentMediaType: 'application/json', contentSchema: e.data },
     },
   }
+}
+
+function deref(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSchema {
+  for (let i = 0; i < 8 && typeof schema?.$ref === 'string'; i++)
+    schema = defs[schema.$ref.replace(/^#\/\$defs\//, '')] ?? {}
+  return schema ?? {}
 }
