@@ -15,7 +15,6 @@ import { anchors, blocksOf, type Diagnostic, fences, links, pages, ROOT, typeChe
  */
 const PENDING = new Set([
   'docs/responses.md',
-  'docs/openapi.md',
   'docs/fuzzing.md',
   'docs/sse.md',
   'docs/websockets.md',
