@@ -176,7 +176,9 @@ describeTargets(
       const { res, reported } = await report('/answers/bad-body')
       expect(res.status).toBe(202)
       skipWhere(t(), 'logs', ctx)
-      expect(reported).toEqual([expect.stringMatching(/Answers\.GET .*member \/job of the returned value must be string/)])
+      expect(reported).toEqual([
+        expect.stringMatching(/Answers\.GET .*member \/job of the returned value must be string/),
+      ])
     })
     it('reports nothing for the answers the type declares', async (ctx) => {
       const before = warned.length
