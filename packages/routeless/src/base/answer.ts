@@ -136,19 +136,23 @@ export const tooManyRequests = withBody(429)
 export const serviceUnavailable = withBody(503)
 
 /** An HTML page: `html(page)`, `html(page, 404)`. */
-export function html<B extends string, S extends number = 200, H extends object = {}>(
+export function html<B extends string>(text: B): Html<B>
+export function html<B extends string, S extends number, H extends object = {}>(
   text: B,
-  status?: S,
+  status: S,
   headers?: H,
-): Html<B, S, H> {
-  return new Answer(status ?? (200 as S), text, headers ?? ({} as H), 'text/html')
+): Html<B, S, H>
+export function html(text: string, status?: number, headers?: object): Answer<number, string, object, string> {
+  return new Answer(status ?? 200, text, headers ?? {}, 'text/html')
 }
 
 /** Plain text: `text('ok')`, `text(message, 503)`. */
-export function text<B extends string, S extends number = 200, H extends object = {}>(
+export function text<B extends string>(body: B): Text<B>
+export function text<B extends string, S extends number, H extends object = {}>(
   body: B,
-  status?: S,
+  status: S,
   headers?: H,
-): Text<B, S, H> {
-  return new Answer(status ?? (200 as S), body, headers ?? ({} as H), 'text/plain')
+): Text<B, S, H>
+export function text(body: string, status?: number, headers?: object): Answer<number, string, object, string> {
+  return new Answer(status ?? 200, body, headers ?? {}, 'text/plain')
 }
