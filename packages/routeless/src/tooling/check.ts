@@ -96,8 +96,36 @@ function undeclaredStatus(h: Handler): string | undefined {
   const declared = [...byStatus.keys()].sort((a, b) => a - b).join(', ')
   return (
     `${h.file}: ${h.className}.${h.name} sets this.response.status = ${missing.join(', ')}, which its return type ` +
-    `does not declare (it declares ${declared}): declare it (Accepted<T>, Answer<${missing[0]}, T> …) or return it`
+    `does not declare (it declares ${declared}): return ${missing.map(answerName).join(', ')} instead`
   )
+}
+
+/** The answer type of `status` a handler would return (`Created<T>` for 201), or `Answer<status, T>`. */
+function answerName(status: number): string {
+  const names: Record<number, string> = {
+    200: 'Ok<T>',
+    201: 'Created<T>',
+    202: 'Accepted<T>',
+    204: 'NoContent',
+    205: 'ResetContent',
+    301: 'MovedPermanently',
+    302: 'Found',
+    303: 'SeeOther',
+    304: 'NotModified',
+    307: 'TemporaryRedirect',
+    308: 'PermanentRedirect',
+    400: 'BadRequest<T>',
+    401: 'Unauthorized<T>',
+    403: 'Forbidden<T>',
+    404: 'NotFound<T>',
+    409: 'Conflict<T>',
+    410: 'Gone<T>',
+    412: 'PreconditionFailed<T>',
+    422: 'UnprocessableContent<T>',
+    429: 'TooManyRequests<T>',
+    503: 'ServiceUnavailable<T>',
+  }
+  return names[status] ?? `Answer<${status}, T>`
 }
 
 /** The handler declares a positional or keyword parameter (what types would check). */
