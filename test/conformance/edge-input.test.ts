@@ -110,7 +110,7 @@ describeTargets('Edge input', fixtureApp('typed'), (t) => {
       for (const parts of [1, 2000]) {
         const { status, body } = await answer('/', sent(multipart(boundary, parts), type))
         expect(status, `${type} (${parts} parts)`).toBe(400)
-        expect(body.message, type).toMatch(new RegExp(`^Malformed multipart Content-Type: ${escape(why)}`))
+        expect(body.message, type).toMatch(new RegExp(`^Malformed multipart Content-Type: ${escapeRegExp(why)}`))
       }
     }
   })
@@ -129,4 +129,4 @@ describeTargets('Edge input', fixtureApp('typed'), (t) => {
 
 const FORM = 'application/x-www-form-urlencoded'
 const JSON_TYPE = 'application/json'
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
