@@ -1,7 +1,7 @@
 /**
  * Cold start on node: the wall time from spawning a server process to its first 200 (`GET /add/2/3`, polled every
- * 5 ms), for the starter's two routes served by `routeless` (its bin, as `npx routeless` runs it, and through `npx`
- * itself) after `routeless build`, and by Hono on @hono/node-server. The runs interleave (routeless, npx, Hono,
+ * 5 ms), for the starter's two routes served by `routeless` (its bin, as `npx routeless` runs it, bare and with
+ * `--host`, and through `npx` itself) after `routeless build`, and by Hono on @hono/node-server. The runs interleave (routeless, npx, Hono,
  * routeless …) so that a load on the machine falls on all of them; the median of `--runs` (default 5) is printed.
  * Beside the wall time, the CPU time the server process had used by then (user + system, all its threads, from
  * /proc: Linux only), which a busy machine inflates far less than the wall time.
@@ -104,6 +104,8 @@ async function coldStart(command, args, port) {
 
 const SERVERS = {
   routeless: () => [process.execPath, [BIN]],
+  // The invocation the README teaches: the address as a flag (the environment's ROUTELESS_HOST is overridden by it).
+  'routeless --host': (port) => [process.execPath, [BIN, `--host=127.0.0.1:${port}`]],
   'npx routeless': () => ['npx', ['routeless']],
   hono: () => [process.execPath, ['hono.mjs']],
 }
