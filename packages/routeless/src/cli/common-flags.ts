@@ -1,9 +1,9 @@
 /**
  * The serve command's common flags read without yargs: `routeless --host=127.0.0.1:8000 --prefix=controllers`
- * (`--prefix`, `--host`, `--server`, `--workers`, `--log-level`, `--log-format` in their `=` and space forms, `--watch`,
- * `--no-watch`, an optional leading `serve`). yargs's parser and help layout cost more start-up than the rest of the CLI; anything else on the
- * command line (another flag, a repeated one, a value that looks like a flag, a server that is not one) is left to
- * yargs, so that its usage errors and messages stay exactly as they are.
+ * (`--prefix`, `--host`, `--server`, `--workers`, `--log-level`, `--log-format` in their `=` and space forms,
+ * `--watch`, `--no-watch`, an optional leading `serve`). yargs's parser and help layout cost more start-up than the
+ * rest of the CLI; anything else on the command line (another flag, a repeated one, a value that looks like a flag,
+ * a server that is not one) is left to yargs, so that its usage errors and messages stay exactly as they are.
  * @module
  */
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
