@@ -20,12 +20,12 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --warmup=5000 (W) --requests=1000 (N) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
+ * Options: --warmup=5000 (W) --requests=1000 (N) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -123,7 +123,8 @@ async function parent() {
 
 /** Runs `peer` under callgrind; resolves with { workload: instructions per request }. */
 async function count(peer) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'routeless-instructions-'))
+  const dir = args.keep ? path.resolve(args.keep, peer) : mkdtempSync(path.join(tmpdir(), 'routeless-instructions-'))
+  if (args.keep) mkdirSync(dir, { recursive: true })
   try {
     const command = [
       '--tool=callgrind',
@@ -169,7 +170,7 @@ async function count(peer) {
     })
     return out
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    if (!args.keep) rmSync(dir, { recursive: true, force: true })
   }
 }
 
