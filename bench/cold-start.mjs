@@ -86,6 +86,10 @@ function cpuOf(pid) {
   }
 }
 
+/** Resolves once `child` has exited (by a signal too: then its `exitCode` stays null). */
+const exited = (child) =>
+  new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)))
+
 /** Milliseconds from spawn to the first 200, and the CPU milliseconds the process used until then. */
 async function coldStart(command, args, port) {
   const started = performance.now()
@@ -108,7 +112,7 @@ async function coldStart(command, args, port) {
       if (await ok(port)) {
         if (!counted) return [performance.now() - started, cpuOf(child.pid)]
         child.kill('SIGTERM')
-        await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.on('exit', r)))
+        await exited(child)
         const total = Number(/^totals: (\d+)$/m.exec(readFileSync(counted, 'utf8'))[1])
         return [total / 1e6, Number.NaN]
       }
@@ -120,7 +124,7 @@ async function coldStart(command, args, port) {
     } catch {
       // exited already (--instructions: after its SIGTERM)
     }
-    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.on('exit', r)))
+    await exited(child)
   }
 }
 
