@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup'
+import { stripComments } from './scripts/strip-comments.mjs'
 
 const shared = {
   // Optional: loaded at run time by routeless/uws only, never bundled.
@@ -17,6 +18,12 @@ export default defineConfig([
     splitting: true,
   },
   // routeless/worker, what a Worker bundle imports: one file of its own (no chunk shared with the node entries, which
-  // hold discovery and the TypeScript loader), so that the bundler keeps only what the Worker runs.
-  { ...shared, entry: ['src/worker.ts'], splitting: false },
+  // hold discovery and the TypeScript loader), so that the bundler keeps only what the Worker runs. Its comments are
+  // blanked (`scripts/strip-comments.mjs`): esbuild keeps those of class members in an unminified Worker.
+  {
+    ...shared,
+    entry: ['src/worker.ts'],
+    splitting: false,
+    onSuccess: async () => void (await stripComments('dist/worker.js')),
+  },
 ])

@@ -12,6 +12,7 @@ export { equal, ucs2length } from './compile/runtime.ts'
 // The parts of the table's compilation an entry passes when its tree needs them (`routing/table-parts.ts`).
 export { readSignature } from './routing/arity.ts'
 export { surveyTable } from './routing/survey.ts'
+export { dateReviver } from './binding/dates.ts'
 // The wrappers and the 404's hint an entry passes when its config asks for them (`app/core-services.ts`).
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'

@@ -80,7 +80,7 @@ export class Application {
     const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
     this.upgrading = telemetry ? telemetry.upgrade(decide) : decide
     this.unhandled = telemetry?.unhandled
-    if (options.checkReturns && !services.checkReturn)
+    if (options.checkReturns && !(services.checkReturn && services.returnCheck))
       throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'checkReturns: build the application with createApp()')
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
     this.pipelines = this.compile(table)
@@ -111,6 +111,7 @@ export class Application {
       serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
+      returnCheck: this.services.returnCheck,
     }
     const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()

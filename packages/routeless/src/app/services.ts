@@ -11,6 +11,7 @@ import type { generateOpenAPI } from '../tooling/openapi.ts'
 import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import type { docs } from '../wrappers/docs.ts'
 import type { checkReturn } from '../binding/return-check.ts'
+import type { returnCheck } from '../lifecycle/answer-check.ts'
 import type { accessLog } from '../wrappers/access-log.ts'
 import type { cors, originCheck } from '../wrappers/cors.ts'
 import type { notFoundHint } from '../tooling/explain.ts'
@@ -27,6 +28,8 @@ export interface AppServices {
   telemetry?: (context: TelemetryContext) => Telemetry | undefined
   /** `checkReturns`: the development-mode check of returned values (it compiles validators). */
   checkReturn?: typeof checkReturn
+  /** Each handler's check made of `checkReturn` (per declared status when it has answers), with it. */
+  returnCheck?: typeof returnCheck
   /** `app.openapi()`, and the document of the docs page. */
   openapi?: typeof generateOpenAPI
   /** The `docs` page. */
@@ -48,12 +51,13 @@ const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
 export async function loadServices(options: AppOptions): Promise<AppServices> {
   const { tracing, metrics } = options
   const telemetry = Boolean(metrics || tracing || (tracing === undefined && OTEL_GLOBAL in globalThis))
-  const [wrappers, { generateOpenAPI }, page, wrapper, returns] = await Promise.all([
+  const [wrappers, { generateOpenAPI }, page, wrapper, returns, answers] = await Promise.all([
     telemetry ? import('../wrappers/telemetry.ts') : undefined,
     import('../tooling/openapi.ts'),
     options.docs ? import('../tooling/api-reference.ts') : undefined,
     options.docs ? import('../wrappers/docs.ts') : undefined,
     options.checkReturns ? import('../binding/return-check.ts') : undefined,
+    options.checkReturns ? import('../lifecycle/answer-check.ts') : undefined,
     import('../binding/serializer.ts'),
   ])
   const peers = wrappers && (await wrappers.loadTelemetryPeers(options))
@@ -62,6 +66,7 @@ export async function loadServices(options: AppOptions): Promise<AppServices> {
     telemetry: wrappers && peers && ((context) => wrappers.createTelemetry(options, peers, context)),
     openapi: generateOpenAPI,
     checkReturn: returns?.checkReturn,
+    returnCheck: answers?.returnCheck,
     docs: page && wrapper && { ...page, wrapper: wrapper.docs },
   }
 }

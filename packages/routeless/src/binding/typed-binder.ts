@@ -4,7 +4,7 @@ import { HttpError } from '../base/errors.ts'
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import type { ParamIssue } from './standard-schema.ts'
 import { coercer, holdsObjects, isAny, isJsonField, nestForm } from './form-values.ts'
-import { dateReviver, isDateSchema } from './dates.ts'
+import { isDateSchema, type dateReviver } from './dates.ts'
 import { JS_MARK } from './manifest.ts'
 import type { Fail, Validators } from './validators.ts'
 
@@ -97,14 +97,19 @@ function step(schema: JsonSchema, part: string): JsonSchema | undefined {
 
 /**
  * The plan for a handler's types, or undefined when its signature declares nothing to check (untyped or `string`
- * parameters and no typed keywords): such a handler pays nothing per request.
+ * parameters and no typed keywords): such a handler pays nothing per request. `revive` is `dates.ts`'s `dateReviver`,
+ * given where a type may hold a `Date` (a Worker's entry passes it only when its manifest has one).
  */
-export function compileTypedBinder(types: HandlerTypes, validators: Validators): TypedPlan | undefined {
+export function compileTypedBinder(
+  types: HandlerTypes,
+  validators: Validators,
+  revive: typeof dateReviver | undefined,
+): TypedPlan | undefined {
   const deref = (s: JsonSchema) => validators.deref(s)
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),
     validate: isAny(schema) ? undefined : validators.compile(schema),
-    revive: dateReviver(schema, validators),
+    revive: revive?.(schema, validators),
     schema,
     message: ownMessage(schema, deref),
     deref,

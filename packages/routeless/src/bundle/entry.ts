@@ -43,6 +43,7 @@ const PART_EXPORTS = {
   readSignature: ['readSignature'],
   compileBinder: ['compileBinder'],
   surveyTable: ['surveyTable'],
+  dateReviver: ['dateReviver'],
   accessLog: ['accessLog'],
   cors: ['cors', 'originCheck'],
   notFoundHint: ['notFoundHint'],

@@ -15,7 +15,7 @@ import { RoutelessError } from '../base/errors.ts'
 import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
-import type { Manifest } from '../binding/manifest.ts'
+import { JS_MARK, type Manifest } from '../binding/manifest.ts'
 import type { AppOptions } from '../app/options.ts'
 import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
 import { tableCode } from '../compile/handler-source.ts'
@@ -146,6 +146,8 @@ async function checkStarts(
     const parts: NonNullable<EntryOptions['parts']> = []
     if (handlers.some((h) => !h.types)) parts.push('readSignature')
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
+    // The typed binder revives `Date`s only where a type holds one (`binding/dates.ts`: `"x-js": "Date"`).
+    if (JSON.stringify(manifest).includes(`"${JS_MARK}":"Date"`)) parts.push('dateReviver')
     // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
     // code (a Worker evaluates none: `compile/handler-source.ts`).
     const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
@@ -154,7 +156,7 @@ async function checkStarts(
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
-        parts: ['readSignature', 'compileBinder', 'surveyTable'],
+        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver'],
         handlers: {},
       }
     throw error

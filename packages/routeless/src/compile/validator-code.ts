@@ -9,6 +9,7 @@
 import standaloneModule from 'ajv/dist/standalone/index.js'
 import { createAjv, relink } from '../binding/ajv.ts'
 import type { HandlerTypes, JsonSchema } from '../binding/manifest.ts'
+import { dateReviver } from '../binding/dates.ts'
 import { compileTypedBinder } from '../binding/typed-binder.ts'
 import { derefIn, schemaKey, type ValidateFunction, type Validators } from '../binding/validators.ts'
 
@@ -38,7 +39,7 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
   }
   for (const types of handlers) {
     try {
-      compileTypedBinder(types, noting)
+      compileTypedBinder(types, noting, dateReviver)
     } catch {
       // A handler whose types cannot be bound is bound unchecked (start-up warns); it has no validators.
     }

@@ -8,7 +8,8 @@ import { isAnswer } from '../base/answer.ts'
 import type { ResponseState } from '../base/controller.ts'
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
-import type { StatusAnswer } from '../binding/responses.ts'
+import { answersByStatus, type StatusAnswer } from '../binding/responses.ts'
+import type { Handler } from '../routing/table.ts'
 import { isResponse } from '../base/is-response.ts'
 
 const NO_BODY = new Set([204, 205, 304])
@@ -56,5 +57,34 @@ export function answerCheck(
     )
       return undefined // a generator, a Set: written as a stream or converted, not checked here
     return body(status, value)
+  }
+}
+
+/**
+ * Development: a check of each returned value against the return type (per status, when the type declares its
+ * answers), reporting a mismatch with the handler's name.
+ */
+export function returnCheck(
+  handler: Handler,
+  defs: Record<string, JsonSchema>,
+  report: (message: string) => void,
+  checkReturn: (schema: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck,
+): ((value: unknown, state?: ResponseState) => void) | undefined {
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  const byStatus = handler.types?.responses && answersByStatus(handler.types)
+  if (byStatus) {
+    const check = answerCheck(byStatus, defs, checkReturn)
+    return (value, state) => {
+      const problem = check(value, state)
+      if (problem) report(`${where}: ${problem}`)
+    }
+  }
+  const returns = handler.types?.returns
+  if (!returns) return undefined
+  const check = checkReturn(returns, defs)
+  return (value) => {
+    if (value === undefined || value === null || typeof value !== 'object' || value instanceof Response) return
+    const problem = check(value)
+    if (problem) report(`${where}: ${problem}`)
   }
 }

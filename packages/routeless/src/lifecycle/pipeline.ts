@@ -40,7 +40,7 @@ import { stringify } from './json.ts'
 import type { Answer, StatusSerializers } from './response.ts'
 import { answersByStatus } from '../binding/responses.ts'
 import type { ResponseState } from '../base/controller.ts'
-import { answerCheck } from './answer-check.ts'
+import type { returnCheck } from './answer-check.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -65,6 +65,11 @@ export interface PipelineOptions extends ConstructOptions {
    * it then), so that serving without it never loads Ajv.
    */
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
+  /**
+   * `answer-check.ts`'s `returnCheck`, each handler's check made of `checkReturn`: given with it, so that an app
+   * that does not check (a Worker) carries neither.
+   */
+  returnCheck?: typeof returnCheck
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -148,7 +153,8 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
     checkReturn: !!(
       (handler.types?.returns || handler.types?.responses) &&
       options.checkReturns &&
-      options.checkReturn
+      options.checkReturn &&
+      options.returnCheck
     ),
   }
 }
@@ -193,8 +199,8 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     answers: answerSerializers(handler, options),
     accept: (call, value) => accept(handler, call, value),
     checkReturn:
-      options.checkReturns && options.checkReturn
-        ? returnCheck(handler, options, options.checkReturns, options.checkReturn)
+      options.checkReturns && options.checkReturn && options.returnCheck
+        ? options.returnCheck(handler, options.defs, options.checkReturns, options.checkReturn)
         : undefined,
   }
 }
@@ -219,35 +225,6 @@ function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
   }
   const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
   return { accepted: true, handlers: value as SocketHandlers, protocol }
-}
-
-/**
- * Development: a check of each returned value against the return type (per status, when the type declares its
- * answers), reporting a mismatch with the handler's name.
- */
-function returnCheck(
-  handler: Handler,
-  { defs }: PipelineOptions,
-  report: (message: string) => void,
-  checkReturn: NonNullable<PipelineOptions['checkReturn']>,
-): ((value: unknown, state?: ResponseState) => void) | undefined {
-  const where = `${handler.className}.${handler.name} (${handler.file})`
-  const byStatus = handler.types?.responses && answersByStatus(handler.types)
-  if (byStatus) {
-    const check = answerCheck(byStatus, defs, checkReturn)
-    return (value, state) => {
-      const problem = check(value, state)
-      if (problem) report(`${where}: ${problem}`)
-    }
-  }
-  const returns = handler.types?.returns
-  if (!returns) return undefined
-  const check = checkReturn(returns, defs)
-  return (value) => {
-    if (value === undefined || value === null || typeof value !== 'object' || value instanceof Response) return
-    const problem = check(value)
-    if (problem) report(`${where}: ${problem}`)
-  }
 }
 
 /** The keyword names the handler's keyword type declares. */

@@ -79,7 +79,8 @@ export async function compileRouteTable(
   if (validators?.notice) table.warnings.push(validators.notice)
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
-  const compile = (types: HandlerTypes) => (validators ? compileTypedBinder(types, validators) : undefined)
+  const compile = (types: HandlerTypes) =>
+    validators ? compileTypedBinder(types, validators, options.parts.dateReviver) : undefined
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
     if (unknown.length)

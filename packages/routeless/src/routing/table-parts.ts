@@ -8,6 +8,7 @@
  * @module
  */
 import { compileBinder, type Binder, type ParamSpec } from '../binding/standard-schema.ts'
+import { dateReviver } from '../binding/dates.ts'
 import { readSignature, type Signature } from './arity.ts'
 import { routeRow } from './rows.ts'
 import { surveyTable } from './survey.ts'
@@ -22,6 +23,8 @@ export interface TableParts {
   routeRow?: typeof routeRow
   /** Throws on an ambiguous tree; answers the warnings of the whole tree. */
   surveyTable?: (table: RouteTable) => string[]
+  /** The typed binder's reviver of `Date`s (`binding/dates.ts`), for a tree whose types hold one. */
+  dateReviver?: typeof dateReviver
 }
 
-export const ALL_PARTS: Required<TableParts> = { readSignature, compileBinder, routeRow, surveyTable }
+export const ALL_PARTS: Required<TableParts> = { readSignature, compileBinder, routeRow, surveyTable, dateReviver }
