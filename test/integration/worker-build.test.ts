@@ -39,7 +39,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
     expect(built.stderr).toBe('')
-    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 4 handlers from 1 modules, \d+ KiB/)
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 5 handlers from 1 modules, \d+ KiB/)
   }, 120_000)
 
   it('writes one module that imports nothing (no node: built-in, no TypeScript, no discovery)', () => {
@@ -53,9 +53,14 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     // The run-time helpers too: the code-point length a minLength counts with, not the deep equality no enum needs.
     expect(code).toMatch(/\bfunction ucs2length\(/)
     expect(code).not.toMatch(/\bfunction equal\(/)
-    expect(code).not.toMatch(/\bfunction uri\(|timeOf\(/)
+    expect(code).not.toMatch(/\bfunction uri\(/)
+    // GET /since's Date is checked as a date-time: that check (and its time parser) is carried.
+    expect(code).toMatch(/timeOf\(/)
     // A typed tree without static params, surveyed at build time: no part of the table's compilation it does not need.
     expect(code).not.toMatch(/\bfunction (?:compileBinder|findAmbiguity|surveyTable|readSignature|describeParams)\(/)
+    // Its types hold a Date: the reviver. The return checks are development's: never in a Worker.
+    expect(code).toMatch(/\bfunction dateReviver\(/)
+    expect(code).not.toMatch(/\bfunction (?:answerCheck|returnCheck)\(/)
   })
 
   it("builds in routeless.config.ts's app options (--config)", async () => {
@@ -113,6 +118,16 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       expect((await fetch(`${worker.url}/on?day=2024-02-29&tag=%F0%9F%98%80`)).status).toBe(400)
     })
 
+    it('revives a Date parameter with the reviver its entry passes', async () => {
+      expect(await (await fetch(`${worker.url}/since?from=2024-02-29T10:00:00Z`)).json()).toEqual({
+        date: true,
+        year: 2024,
+      })
+      const bad = await fetch(`${worker.url}/since?from=soon`)
+      expect(bad.status).toBe(400)
+      expect((await bad.json()).message).toMatch(/^Invalid parameters: from: must be an ISO 8601 date/)
+    })
+
     it('runs work handed to this.env.waitUntil after the answer', async () => {
       expect(await (await fetch(`${worker.url}/later`)).json()).toBe('scheduled')
       let done = 0
@@ -164,6 +179,9 @@ describe("the starter's Worker", { timeout: 60_000 }, () => {
     const code = readFileSync(path.join(starter, 'dist/worker.js'), 'utf8')
     expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/)
     expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
+    // What it does not use, it does not carry: no Date to revive, no answer helper, no development check, no comment.
+    expect(code).not.toMatch(/\bfunction (?:dateReviver|answerCheck|returnCheck)\(|\b(?:created|noContent) = /)
+    expect(code).not.toMatch(/^\s*\/\*\*/m)
   })
 })
 
