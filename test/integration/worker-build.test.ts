@@ -39,7 +39,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
     expect(built.stderr).toBe('')
-    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 5 handlers from 1 modules, \d+ KiB/)
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 6 handlers from 1 modules, \d+ KiB/)
   }, 120_000)
 
   it('writes one module that imports nothing (no node: built-in, no TypeScript, no discovery)', () => {
@@ -58,8 +58,10 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect(code).toMatch(/timeOf\(/)
     // A typed tree without static params, surveyed at build time: no part of the table's compilation it does not need.
     expect(code).not.toMatch(/\bfunction (?:compileBinder|findAmbiguity|surveyTable|readSignature|describeParams)\(/)
-    // Its types hold a Date: the reviver. The return checks are development's: never in a Worker.
+    // Its types hold a Date: the reviver; a handler declares answers: their writers. The return checks are
+    // development's: never in a Worker.
     expect(code).toMatch(/\bfunction dateReviver\(/)
+    expect(code).toMatch(/\bfunction statusSerializers\(/)
     expect(code).not.toMatch(/\bfunction (?:answerCheck|returnCheck)\(/)
   })
 
@@ -128,6 +130,16 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       expect((await bad.json()).message).toMatch(/^Invalid parameters: from: must be an ISO 8601 date/)
     })
 
+    it('answers with the status a handler declares, written by its serializer', async () => {
+      const made = await fetch(`${worker.url}/made`)
+      expect(made.status).toBe(201)
+      expect(made.headers.get('location')).toBe('/made/1')
+      expect(await made.json()).toEqual({ id: 1 })
+      const taken = await fetch(`${worker.url}/made?taken=true`)
+      expect(taken.status).toBe(409)
+      expect(await taken.json()).toEqual({ reason: 'taken' })
+    })
+
     it('runs work handed to this.env.waitUntil after the answer', async () => {
       expect(await (await fetch(`${worker.url}/later`)).json()).toBe('scheduled')
       let done = 0
@@ -180,7 +192,9 @@ describe("the starter's Worker", { timeout: 60_000 }, () => {
     expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/)
     expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
     // What it does not use, it does not carry: no Date to revive, no answer helper, no development check, no comment.
-    expect(code).not.toMatch(/\bfunction (?:dateReviver|answerCheck|returnCheck)\(|\b(?:created|noContent) = /)
+    expect(code).not.toMatch(
+      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus)\(|\b(?:created|noContent) = /,
+    )
     expect(code).not.toMatch(/^\s*\/\*\*/m)
   })
 })

@@ -17,6 +17,8 @@ export { dateReviver } from './binding/dates.ts'
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'
 export { notFoundHint } from './tooling/explain.ts'
+// The writers of declared answers, passed by an entry whose handlers declare some (`Created<T> | Conflict<E>`).
+export { statusSerializers } from './binding/responses.ts'
 // The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,

@@ -4,6 +4,7 @@
  * @module
  */
 import { type HandlerTypes, type JsonSchema, type ResponseDecl, schemaKey } from './manifest.ts'
+import { serializerFor, type SerializerFactory } from './serializer-runtime.ts'
 
 /** One status's answers: the body's schema (`null`: none has a body) and media types. */
 export interface StatusAnswer {
@@ -33,6 +34,40 @@ export function answersByStatus(types: HandlerTypes | undefined): Map<number, St
     })
   }
   return out
+}
+
+/**
+ * The answers declared are only the plain return type's: one 200 whose body is `returns` (a handler returning `T`,
+ * not an answer type). Its value is written by the return type's serializer; nothing else needs the answers.
+ */
+export function returnsOnly(types: HandlerTypes): boolean {
+  const only = types.responses
+  if (only === undefined) return true
+  if (only.length !== 1 || only[0]!.status !== 200 || only[0]!.mediaType !== undefined) return false
+  const { schema } = only[0]!
+  const returns = types.returns
+  return schema !== null && returns != null && schemaKey(schema) === schemaKey(returns)
+}
+
+/**
+ * The serializer of each declared status's body (undefined when no status has one that helps): what a handler that
+ * declares its answers writes them with. A service of the app (`app/core-services.ts`), so that a Worker whose
+ * handlers declare none carries neither this nor `answersByStatus`.
+ */
+export function statusSerializers(
+  types: HandlerTypes,
+  made: Record<string, SerializerFactory | null> | undefined,
+  fallback: (value: unknown) => string | undefined,
+): Record<number, (value: unknown) => string | undefined> | undefined {
+  const byStatus = types.responses ? answersByStatus(types) : undefined
+  if (!byStatus) return undefined
+  const out: Record<number, (value: unknown) => string | undefined> = {}
+  let some = false
+  for (const [status, { schema }] of byStatus) {
+    const serialize = schema ? serializerFor(schema, fallback, made) : undefined
+    if (serialize) (out[status] = serialize), (some = true)
+  }
+  return some ? out : undefined
 }
 
 /** Every body schema a serializer is made for: the return type's, and each declared status's. */

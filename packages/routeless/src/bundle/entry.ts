@@ -47,7 +47,14 @@ const PART_EXPORTS = {
   accessLog: ['accessLog'],
   cors: ['cors', 'originCheck'],
   notFoundHint: ['notFoundHint'],
+  answers: ['statusSerializers'],
 } as const
+
+/** How a part is given to `createWorkerApp` when not by its own name. */
+const PART_GIVEN: Partial<Record<EntryPart, string>> = {
+  cors: 'cors: { cors, originCheck }',
+  answers: 'answers: statusSerializers',
+}
 
 export type EntryPart = keyof typeof PART_EXPORTS
 
@@ -62,7 +69,7 @@ export function entrySource({ modules, manifest: whole, config, options, parts =
     ...parts.flatMap((p) => PART_EXPORTS[p]),
     ...formats.map(formatExport),
   ]
-  const given: string[] = parts.map((p) => (p === 'cors' ? 'cors: { cors, originCheck }' : p))
+  const given: string[] = parts.map((p) => PART_GIVEN[p] ?? p)
   // The run-time helpers the validators' code calls (`compile/validator-code.ts` writes `rt.equal`, `rt.ucs2length`).
   const helpers = (['equal', 'ucs2length'] as const).filter((name) => create.includes(`rt.${name}`))
   named.push(...helpers)

@@ -16,6 +16,7 @@ import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { JS_MARK, type Manifest } from '../binding/manifest.ts'
+import { returnsOnly } from '../binding/responses.ts'
 import type { AppOptions } from '../app/options.ts'
 import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
 import { tableCode } from '../compile/handler-source.ts'
@@ -148,6 +149,8 @@ async function checkStarts(
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
     // The typed binder revives `Date`s only where a type holds one (`binding/dates.ts`: `"x-js": "Date"`).
     if (JSON.stringify(manifest).includes(`"${JS_MARK}":"Date"`)) parts.push('dateReviver')
+    // The writers of declared answers, where a handler declares more than its return type (`Created<T> | Conflict<E>`).
+    if (handlers.some((h) => h.types && !returnsOnly(h.types))) parts.push('answers')
     // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
     // code (a Worker evaluates none: `compile/handler-source.ts`).
     const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
@@ -156,7 +159,7 @@ async function checkStarts(
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
-        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver'],
+        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver', 'answers'],
         handlers: {},
       }
     throw error

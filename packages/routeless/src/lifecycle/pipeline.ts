@@ -38,7 +38,8 @@ import type { BodyOptions } from './body.ts'
 import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer, StatusSerializers } from './response.ts'
-import { answersByStatus } from '../binding/responses.ts'
+import { returnsOnly, type statusSerializers } from '../binding/responses.ts'
+import { RoutelessError } from '../base/errors.ts'
 import type { ResponseState } from '../base/controller.ts'
 import type { returnCheck } from './answer-check.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
@@ -70,6 +71,8 @@ export interface PipelineOptions extends ConstructOptions {
    * that does not check (a Worker) carries neither.
    */
   returnCheck?: typeof returnCheck
+  /** `binding/responses.ts`'s writers of declared answers (a service: a Worker whose handlers declare none has none). */
+  statusSerializers?: typeof statusSerializers
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -181,6 +184,7 @@ function typedShape(plan: TypedPlan, body: boolean): TypedShape {
 /** The handler's own values its code uses. */
 export function partsOf(handler: Handler, options: PipelineOptions): HandlerParts {
   const returns = handler.types?.returns
+  const serialize = returns ? serializerFor(returns, stringify, options.serializers) : undefined
   return {
     Cls: handler.cls,
     context: options.context,
@@ -195,8 +199,8 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     },
     binder: handler.binder,
     typed: handler.binder ? undefined : handler.typed,
-    serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
-    answers: answerSerializers(handler, options),
+    serialize,
+    answers: answerSerializers(handler, options, serialize),
     accept: (call, value) => accept(handler, call, value),
     checkReturn:
       options.checkReturns && options.checkReturn && options.returnCheck
@@ -205,17 +209,25 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
   }
 }
 
-/** The serializer of each declared status's body (none when no status has one that helps). */
-function answerSerializers(handler: Handler, options: PipelineOptions): StatusSerializers | undefined {
-  const byStatus = handler.types?.responses ? answersByStatus(handler.types) : undefined
-  if (!byStatus) return undefined
-  const out: Record<number, (value: unknown) => string | undefined> = {}
-  let some = false
-  for (const [status, { schema }] of byStatus) {
-    const serialize = schema ? serializerFor(schema, stringify, options.serializers) : undefined
-    if (serialize) (out[status] = serialize), (some = true)
-  }
-  return some ? out : undefined
+/**
+ * The serializers of a handler's declared answers, by status (`binding/responses.ts`, a service of the app); a plain
+ * return type's one 200 is written as the return type is (`ok(value)` as `value`).
+ */
+function answerSerializers(
+  handler: Handler,
+  options: PipelineOptions,
+  serialize: HandlerParts['serialize'],
+): StatusSerializers | undefined {
+  const types = handler.types
+  if (!types?.responses) return undefined
+  if (returnsOnly(types)) return serialize && { 200: serialize }
+  if (!options.statusSerializers)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_BUNDLE',
+      `${handler.className}.${handler.name} (${handler.file}): its declared answers were not there when this ` +
+        'bundle was built: run routeless build --target=worker again',
+    )
+  return options.statusSerializers(types, options.serializers, stringify)
 }
 
 /** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
