@@ -39,7 +39,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
     expect(built.stderr).toBe('')
-    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 6 handlers from 1 modules, \d+ KiB/)
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 7 handlers from 1 modules, \d+ KiB/)
   }, 120_000)
 
   it('writes one module that imports nothing (no node: built-in, no TypeScript, no discovery)', () => {
@@ -62,6 +62,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     // development's: never in a Worker.
     expect(code).toMatch(/\bfunction dateReviver\(/)
     expect(code).toMatch(/\bfunction statusSerializers\(/)
+    expect(code).toMatch(/\bfunction nestForm\(/)
     expect(code).not.toMatch(/\bfunction (?:answerCheck|returnCheck)\(/)
   })
 
@@ -130,6 +131,13 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       expect((await bad.json()).message).toMatch(/^Invalid parameters: from: must be an ISO 8601 date/)
     })
 
+    it("nests a query's range[from] into the object its keyword type holds", async () => {
+      expect(await (await fetch(`${worker.url}/between?range[from]=2&range[to]=7`)).json()).toBe(5)
+      const bad = await fetch(`${worker.url}/between?range[from]=2&range[to]=x`)
+      expect(bad.status).toBe(400)
+      expect((await bad.json()).message).toMatch(/^Invalid parameters: range\.to: must be a number/)
+    })
+
     it('answers with the status a handler declares, written by its serializer', async () => {
       const made = await fetch(`${worker.url}/made`)
       expect(made.status).toBe(201)
@@ -193,7 +201,7 @@ describe("the starter's Worker", { timeout: 60_000 }, () => {
     expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
     // What it does not use, it does not carry: no Date to revive, no answer helper, no development check, no comment.
     expect(code).not.toMatch(
-      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus)\(|\b(?:created|noContent) = /,
+      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus|nestForm)\(|\b(?:created|noContent) = /,
     )
     expect(code).not.toMatch(/^\s*\/\*\*/m)
   })

@@ -17,8 +17,10 @@ export { dateReviver } from './binding/dates.ts'
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'
 export { notFoundHint } from './tooling/explain.ts'
-// The writers of declared answers, passed by an entry whose handlers declare some (`Created<T> | Conflict<E>`).
+// What only some handlers use, passed by an entry whose handlers do (`compile/handlers.ts`'s `LifecycleParts`): the
+// writers of declared answers (`Created<T> | Conflict<E>`), `rt.nest` (typed keywords holding objects).
 export { statusSerializers } from './binding/responses.ts'
+export { nest } from './binding/typed-binder.ts'
 // The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,

@@ -112,7 +112,6 @@ export class Application {
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
       returnCheck: this.services.returnCheck,
-      statusSerializers: this.services.answers,
     }
     const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()

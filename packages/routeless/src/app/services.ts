@@ -12,7 +12,6 @@ import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-
 import type { docs } from '../wrappers/docs.ts'
 import type { checkReturn } from '../binding/return-check.ts'
 import type { returnCheck } from '../lifecycle/answer-check.ts'
-import type { statusSerializers } from '../binding/responses.ts'
 import type { accessLog } from '../wrappers/access-log.ts'
 import type { cors, originCheck } from '../wrappers/cors.ts'
 import type { notFoundHint } from '../tooling/explain.ts'
@@ -23,8 +22,6 @@ export interface AppServices {
   accessLog?: typeof accessLog
   /** The `cors` option's wrapper, and its check of a WebSocket upgrade's origin. */
   cors?: { cors: typeof cors; originCheck: typeof originCheck }
-  /** The writers of the answers handlers declare (`Created<T> | Conflict<E>`), by status. */
-  answers?: typeof statusSerializers
   /** The `explainNotFound` option's hint. */
   notFoundHint?: typeof notFoundHint
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */

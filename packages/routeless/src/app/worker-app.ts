@@ -10,6 +10,7 @@ import type { FormatCheck } from '../binding/formats.ts'
 import type { Manifest } from '../binding/manifest.ts'
 import { isFresh, type CompiledModule } from '../compile/app-module.ts'
 import { CompiledValidators, type Runtime } from '../compile/runtime.ts'
+import { registerParts, type LifecycleParts } from '../compile/handlers.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
@@ -21,13 +22,17 @@ import type { AppServices } from './services.ts'
  * format checks and helpers its validators call (`binding/formats.ts`, `compile/runtime.ts`), the parts of the
  * table's compilation its tree needs (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types
  * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
- * (`cors`, `accessLog`, `explainNotFound`), and the writers of declared answers when a handler declares some.
+ * (`cors`, `accessLog`, `explainNotFound`), and what only some handlers use (`compile/handlers.ts`'s `LifecycleParts`).
  */
 export interface WorkerParts
   extends TableParts,
-    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'answers'>,
+    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint'>,
     Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
   formats?: Record<string, FormatCheck>
+  /** The writers of declared answers (`binding/responses.ts`), for a tree whose handlers declare some. */
+  answers?: LifecycleParts['statusSerializers']
+  /** `rt.nest`, for handlers whose code calls it (typed keywords holding objects, which a form nests). */
+  nest?: NonNullable<LifecycleParts['runtime']>['nest']
 }
 
 /** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
@@ -35,8 +40,9 @@ export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
-  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, answers, ...parts }: WorkerParts = {},
+  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, answers, nest, ...parts }: WorkerParts = {},
 ): Promise<Application> {
+  registerParts({ statusSerializers: answers, runtime: { nest } })
   const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(
@@ -46,5 +52,5 @@ export function createWorkerApp(
     const made = compiled.create({ ucs2length, equal, formats } as Runtime)
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
-  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, answers })
+  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint })
 }

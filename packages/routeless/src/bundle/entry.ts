@@ -48,6 +48,7 @@ const PART_EXPORTS = {
   cors: ['cors', 'originCheck'],
   notFoundHint: ['notFoundHint'],
   answers: ['statusSerializers'],
+  nest: ['nest'],
 } as const
 
 /** How a part is given to `createWorkerApp` when not by its own name. */
@@ -58,11 +59,23 @@ const PART_GIVEN: Partial<Record<EntryPart, string>> = {
 
 export type EntryPart = keyof typeof PART_EXPORTS
 
+/** The parts a handler's code calls as `rt.<name>(…)` (`compile/handler-code.ts`). */
+const HANDLER_CALLS = ['nest'] as const satisfies EntryPart[]
+
 /** The entry module's source text. */
-export function entrySource({ modules, manifest: whole, config, options, parts = [], handlers }: EntryOptions): string {
+export function entrySource({
+  modules,
+  manifest: whole,
+  config,
+  options,
+  parts: asked = [],
+  handlers,
+}: EntryOptions): string {
   const manifest = servedPart(whole)
   const create = createSource(manifest, handlers)
   const formats = formatsCalled(create)
+  // And what only some handlers' code calls (`compile/handlers.ts`'s `LifecycleParts`), where theirs does.
+  const parts = [...asked, ...HANDLER_CALLS.filter((name) => create.includes(`rt.${name}(`) && !asked.includes(name))]
   const named: string[] = [
     'appOptionsFromConfig',
     'createWorkerApp',

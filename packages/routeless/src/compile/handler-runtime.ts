@@ -6,9 +6,10 @@
  * @module
  */
 import type { Kwargs } from '../base/controller.ts'
+import type { nest } from '../binding/typed-binder.ts'
 import { HttpError } from '../base/errors.ts'
 import type { ParamIssue } from '../binding/standard-schema.ts'
-import { invalid, missing, nest, notAnObject, reject, unknownKey, wholeFailed } from '../binding/typed-binder.ts'
+import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '../binding/typed-binder.ts'
 import { readBody, type ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
@@ -62,11 +63,11 @@ export const HANDLER_RUNTIME = {
   missing,
   wholeFailed,
   notAnObject,
-  nest,
   reject,
   callArguments,
   toReply,
   withoutBody,
 }
 
-export type HandlerRuntime = typeof HANDLER_RUNTIME
+/** `HANDLER_RUNTIME` and what only some handlers' code calls (`handlers.ts`'s `LifecycleParts`: `rt.nest`). */
+export type HandlerRuntime = typeof HANDLER_RUNTIME & { nest?: typeof nest }

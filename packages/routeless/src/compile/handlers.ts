@@ -19,6 +19,8 @@ import type { Answer } from '../lifecycle/response.ts'
 import type { Handler } from '../routing/table.ts'
 import { textKey } from './app-module.ts'
 import { HANDLER_RUNTIME, type HandlerRuntime } from './handler-runtime.ts'
+import type { statusSerializers } from '../binding/responses.ts'
+import type { nest } from '../binding/typed-binder.ts'
 
 /** A generated factory: given the handler's values and the helpers, its function. */
 export type HandlerFactory = (p: HandlerParts, rt: HandlerRuntime) => (call: Call) => Answer | Promise<Answer>
@@ -48,24 +50,62 @@ export function registerEvaluator(evaluate: Evaluate): void {
   evaluator = evaluate
 }
 
+/**
+ * What only some handlers use, registered apart so that a Worker carries it only when its handlers do: the writers
+ * of declared answers (`Created<T> | Conflict<E>`, `binding/responses.ts`), and the helpers only some handlers' code
+ * calls (`rt.nest`: a form's `a[0].b` fields, for typed keywords holding objects). `load.ts` registers all of them
+ * (so everything `routeless` exports does); a Worker's entry passes those its handlers use (`app/worker-app.ts`).
+ */
+export interface LifecycleParts {
+  statusSerializers?: typeof statusSerializers
+  runtime?: { nest?: typeof nest }
+}
+
+const registered: { statusSerializers?: typeof statusSerializers; runtime: NonNullable<LifecycleParts['runtime']> } = {
+  runtime: {},
+}
+
+export function registerParts({ statusSerializers, runtime = {} }: LifecycleParts): void {
+  registered.statusSerializers ??= statusSerializers
+  for (const [name, fn] of Object.entries(runtime)) if (fn) Object.assign(registered.runtime, { [name]: fn })
+}
+
 /** Compiles handlers one by one, from the generated module's code or the code evaluated at start-up. */
 export class HandlerCompiler {
+  private readonly options: PipelineOptions
+  private readonly rt: HandlerRuntime
+
   constructor(
-    private readonly options: PipelineOptions,
+    options: PipelineOptions,
     private readonly generated: HandlerFactories | undefined,
-  ) {}
+  ) {
+    this.options = { statusSerializers: registered.statusSerializers, ...options }
+    this.rt = { ...HANDLER_RUNTIME, ...registered.runtime }
+  }
 
   compile(handler: Handler): Pipeline {
     const shape = shapeOf(handler, this.options)
     const key = shapeKey(shape)
     const made = this.generated && Object.hasOwn(this.generated, key) ? this.generated[key] : undefined
     const factory = made ?? evaluated(shape, handler)
+    const lacking = callsOf(shape).filter((name) => this.rt[name] === undefined)
+    if (lacking.length > 0)
+      throw new RoutelessError(
+        'ROUTELESS_ERR_BUNDLE',
+        `${handler.className}.${handler.name} (${handler.file}): its code calls ${lacking.join(', ')}, which this ` +
+          'bundle was built without: run routeless build --target=worker again',
+      )
     return {
       shape,
       origin: made ? 'generated' : 'evaluated',
-      run: factory(partsOf(handler, this.options), HANDLER_RUNTIME),
+      run: factory(partsOf(handler, this.options), this.rt),
     }
   }
+}
+
+/** The helpers apart from `HANDLER_RUNTIME` a shape's code calls (`handler-code.ts` writes `rt.nest` for these). */
+function callsOf(shape: HandlerShape): (keyof NonNullable<LifecycleParts['runtime']>)[] {
+  return typeof shape.bind === 'object' && shape.bind.kwargs?.structured ? ['nest'] : []
 }
 
 function evaluated(shape: HandlerShape, handler: Handler): HandlerFactory {

@@ -6,12 +6,16 @@
 import type { Manifest } from '../binding/manifest.ts'
 import type { Validators } from '../binding/validators.ts'
 import { isFresh, whyStale, type CompiledModule } from './app-module.ts'
-import { registerEvaluator } from './handlers.ts'
+import { registerEvaluator, registerParts } from './handlers.ts'
+import { statusSerializers } from '../binding/responses.ts'
+import { nest } from '../binding/typed-binder.ts'
 import { evaluateHandler } from './handler-source.ts'
 import { CompiledValidators, RUNTIME } from './runtime.ts'
 
 // What `routeless` exports evaluates, at start-up, the handler code a generated module lacks (`handlers.ts`).
 registerEvaluator(evaluateHandler)
+// And everything only some handlers use (`handlers.ts`'s `LifecycleParts`), which a Worker's entry passes apart.
+registerParts({ statusSerializers, runtime: { nest } })
 
 /** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
 export interface CompiledSource {
