@@ -39,7 +39,7 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     const built = await cli(['build', '--target=worker', '--prefix=test/fixtures/worker', `--out=${out}`])
     expect(built.stderr).toBe('')
-    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 7 handlers from 1 modules, \d+ KiB/)
+    expect(built.stdout).toMatch(/routeless: wrote .*worker\.js: 8 handlers from 1 modules, \d+ KiB/)
   }, 120_000)
 
   it('writes one module that imports nothing (no node: built-in, no TypeScript, no discovery)', () => {
@@ -136,6 +136,14 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
       const bad = await fetch(`${worker.url}/between?range[from]=2&range[to]=x`)
       expect(bad.status).toBe(400)
       expect((await bad.json()).message).toMatch(/^Invalid parameters: range\.to: must be a number/)
+    })
+
+    it('reads a multipart form with no Buffer (a Worker without nodejs_compat has none)', async () => {
+      const form = new FormData()
+      form.set('note', 'hi')
+      const res = await fetch(`${worker.url}/note`, { method: 'POST', body: form })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toBe('hi')
     })
 
     it('answers with the status a handler declares, written by its serializer', async () => {

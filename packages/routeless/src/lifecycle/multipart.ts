@@ -41,15 +41,19 @@ export function boundaryOf(contentType: string): string {
   return boundary
 }
 
+const LATIN1 = new TextDecoder('latin1')
+
 /**
  * How many parts the multipart body holds at most (its delimiter lines, RFC 2046 §5.1.1), counting no further than
  * `limit + 1`. Every delimiter a parser takes is one of these, so the parser finds no more parts than this.
  */
 export function countParts(bytes: Uint8Array, boundary: string, limit = Infinity): number {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const delimiter = Buffer.from(`\r\n--${boundary}`)
+  // One character per byte (windows-1252 decodes every byte to one), so the ASCII delimiter is found where its bytes
+  // are; no `Buffer`, which a Worker without `nodejs_compat` does not have.
+  const buffer = LATIN1.decode(bytes)
+  const delimiter = `\r\n--${boundary}`
   // The first delimiter may open the body without a line break before it; each part ends at the next delimiter.
-  let delimiters = buffer.subarray(0, delimiter.length - 2).equals(delimiter.subarray(2)) ? 1 : 0
+  let delimiters = buffer.startsWith(delimiter.slice(2)) ? 1 : 0
   let at = buffer.indexOf(delimiter)
   while (at >= 0) {
     delimiters++
