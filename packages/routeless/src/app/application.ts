@@ -111,6 +111,7 @@ export class Application {
       serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
+      heartbeat: this.options.sse?.heartbeat,
     }
     const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()

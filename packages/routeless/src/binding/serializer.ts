@@ -34,6 +34,7 @@
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import { schemaKey } from './manifest.ts'
 import { Compiler } from './serializer-compiler.ts'
+import { serializedSchemas } from './stream-item.ts'
 import { SERIALIZER_PARAMETERS, serializerOf, type Serializer, type SerializerFactory } from './serializer-runtime.ts'
 
 export {
@@ -101,9 +102,9 @@ export function compileSerializers(
   defs: Record<string, JsonSchema>,
 ): Record<string, SerializerFactory | null> {
   const out: Record<string, SerializerFactory | null> = {}
-  for (const { returns } of handlers) {
-    const key = returns && schemaKey(returns)
-    if (key && !Object.hasOwn(out, key)) out[key] = compileFactory(returns, defs) ?? null
+  for (const schema of handlers.flatMap((types) => serializedSchemas(types, defs))) {
+    const key = schemaKey(schema)
+    if (!Object.hasOwn(out, key)) out[key] = compileFactory(schema, defs) ?? null
   }
   return out
 }

@@ -38,6 +38,8 @@ import type { BodyOptions } from './body.ts'
 import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer } from './response.ts'
+import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
+import { dataSchemas } from '../binding/stream-item.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -62,6 +64,8 @@ export interface PipelineOptions extends ConstructOptions {
    * it then), so that serving without it never loads Ajv.
    */
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
+  /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
+  heartbeat?: number
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -87,6 +91,10 @@ export interface HandlerShape {
   websocket: boolean
   /** Development: each returned value checked against the return type. */
   checkReturn: boolean
+  /** The return type is a stream of server-sent events (`lifecycle/event-stream.ts`); absent otherwise. */
+  stream?: true
+  /** A stream handler whose keywords declare `lastEventId`: the `Last-Event-ID` header fills it. */
+  lastEventId?: true
 }
 
 /** One checked value: validated (`validate`) and, for `Date`s, revived. */
@@ -123,6 +131,7 @@ export interface HandlerParts {
   serialize: ((value: unknown) => string | undefined) | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
   checkReturn: ((value: unknown) => void) | undefined
+  stream?: StreamParts
 }
 
 /** What decides `handler`'s code. */
@@ -132,7 +141,8 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
   // as `id?: never` with its own message does).
   const declared = keywordsDeclared(handler, options.defs)
   const typed = !handler.binder && handler.typed
-  return {
+  const stream = handler.types?.stream !== undefined && handler.method !== 'WEBSOCKET'
+  const shape: HandlerShape = {
     guards: handler.guards.length,
     before: handler.before !== undefined,
     read,
@@ -142,6 +152,9 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
     websocket: handler.method === 'WEBSOCKET',
     checkReturn: !!(handler.types?.returns && options.checkReturns && options.checkReturn),
   }
+  if (stream) shape.stream = true
+  if (stream && declared.has('lastEventId')) shape.lastEventId = true
+  return shape
 }
 
 function typedShape(plan: TypedPlan, body: boolean): TypedShape {
@@ -186,6 +199,26 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
       returns && options.checkReturns && options.checkReturn
         ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
         : undefined,
+    stream: handler.types?.stream ? streamParts(handler, options) : undefined,
+  }
+}
+
+/** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
+function streamParts(handler: Handler, options: PipelineOptions): StreamParts {
+  const stream = handler.types!.stream!
+  const data: StreamParts['data'] = {}
+  for (const [event, schema] of Object.entries(dataSchemas(stream, options.defs)))
+    data[event] = serializerFor(schema, stringify, options.serializers)
+  const { checkReturns: report, checkReturn, heartbeat = DEFAULT_HEARTBEAT } = options
+  if (!(typeof heartbeat === 'number' && heartbeat >= 0 && heartbeat < 2 ** 31))
+    throw new RangeError(`sse.heartbeat must be a number of milliseconds from 0 to 2^31 - 1, got ${heartbeat}`)
+  const check = report && checkReturn ? checkReturn(stream.item, options.defs) : undefined
+  return {
+    data,
+    item: serializerFor(stream.item, stringify, options.serializers),
+    heartbeat,
+    check: check && ((event) => check(event)?.replace(/\bthe returned value\b/g, 'the event')),
+    report: report && ((message) => report(`${handler.className}.${handler.name} (${handler.file}): ${message}`)),
   }
 }
 
