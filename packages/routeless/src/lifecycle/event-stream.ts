@@ -3,7 +3,8 @@
  * `text/event-stream` (or `application/jsonl`, one event as JSON per line, where the client's `Accept` prefers it).
  * Each event is written as it comes, its data by the compiled serializer of its type; the next one is asked of the
  * generator only once the server took the last (backpressure); a comment goes out when the generator is idle (the
- * heartbeat), and the generator's `return()` is called when the client goes away.
+ * heartbeat), and the generator's `return()` is called when the client goes away. An error (the generator threw, an
+ * event cannot be written: an `id` with a line break) is logged and ends the stream where it is.
  * @module
  */
 import type { Call } from './call.ts'
@@ -41,6 +42,8 @@ export interface StreamParts {
   /** Development: the check of each event against its type, and where a mismatch is reported. */
   check: ((event: unknown) => string | undefined) | undefined
   report: ((message: string) => void) | undefined
+  /** Where an error that ends the stream is logged (the generator threw, or an event cannot be written). */
+  fail: ((error: unknown) => void) | undefined
 }
 
 /** A stream handler's keyword `lastEventId`, from the `Last-Event-ID` header when the query does not give it. */
@@ -64,7 +67,7 @@ export function streamReply(value: unknown, call: Call, parts: StreamParts): Ans
     status: call.state.status ?? 200,
     headers,
     type,
-    body: eventStream(iterator, encode, jsonl ? 0 : parts.heartbeat, parts),
+    body: eventStream(iterator, encode, jsonl ? 0 : parts.heartbeat, parts, call.env.waitUntil),
   }
 }
 
@@ -107,10 +110,19 @@ function eventStream(
   encode: (event: unknown) => string,
   heartbeat: number,
   parts: StreamParts,
+  waitUntil: unknown,
 ): ReadableStream<Uint8Array> {
   let count = 0
   let timer: ReturnType<typeof setInterval> | undefined
   let ended = false
+  // On a Workers-style host the request's context lives on until the generator finished (its `finally` ran), even
+  // once the client left: without it, a generator awaiting a timer when the client goes would never resume.
+  let settle = () => {}
+  if (typeof waitUntil === 'function') waitUntil(new Promise<void>((resolve) => (settle = resolve)))
+  const finish = (returned: Promise<unknown> | undefined) => {
+    if (returned) returned.then(settle, settle)
+    else settle()
+  }
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -130,14 +142,17 @@ function eventStream(
           if (ended) return
           if (result.done) {
             ended = true
+            settle()
             return controller.close()
           }
           text = encode(result.value)
         } catch (error) {
-          // A generator that threw has finished; one whose event cannot be written is ended here.
+          // The stream ends where the error is, cleanly (what was sent stays whole), and the error is logged. A
+          // generator that threw has finished; one whose event cannot be written is ended here.
           ended = true
-          iterator.return?.(undefined)?.catch(() => {})
-          throw error
+          finish(iterator.return?.(undefined))
+          parts.fail?.(error)
+          return controller.close()
         } finally {
           clearInterval(timer)
         }
@@ -156,8 +171,7 @@ function eventStream(
         ended = true
         clearInterval(timer)
         // An async generator suspended in an `await` runs its `finally` once that await settles.
-        const returned = iterator.return?.(undefined)
-        returned?.catch(() => {})
+        finish(iterator.return?.(undefined))
       },
     },
     { highWaterMark: 0 },

@@ -64,6 +64,8 @@ export interface PipelineOptions extends ConstructOptions {
    * it then), so that serving without it never loads Ajv.
    */
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
+  /** Where an error that ends a stream after its head was sent is logged (the application's logger). */
+  logError?: (message: string, error: unknown) => void
   /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
   heartbeat?: number
 }
@@ -206,6 +208,7 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
 /** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
 function streamParts(handler: Handler, options: PipelineOptions): StreamParts {
   const stream = handler.types!.stream!
+  const where = `${handler.className}.${handler.name} (${handler.file})`
   const data: StreamParts['data'] = {}
   for (const [event, schema] of Object.entries(dataSchemas(stream, options.defs)))
     data[event] = serializerFor(schema, stringify, options.serializers)
@@ -218,7 +221,8 @@ function streamParts(handler: Handler, options: PipelineOptions): StreamParts {
     item: serializerFor(stream.item, stringify, options.serializers),
     heartbeat,
     check: check && ((event) => check(event)?.replace(/\bthe returned value\b/g, 'the event')),
-    report: report && ((message) => report(`${handler.className}.${handler.name} (${handler.file}): ${message}`)),
+    report: report && ((message) => report(`${where}: ${message}`)),
+    fail: options.logError && ((error) => options.logError!(`${where}: the event stream ended on an error`, error)),
   }
 }
 
