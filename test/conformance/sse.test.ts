@@ -73,8 +73,6 @@ async function open(t: Target, path: string, headers: Record<string, string> = {
   return new EventReader(res, abort)
 }
 
-const events = (blocks: Block[]) => blocks.filter((b) => b.data !== undefined)
-
 describeTargets('Server-sent events', fixtureApp('sse', { sse: { heartbeat: 50 } }), (t) => {
   it('answers text/event-stream with each event on the wire as the spec writes it', async () => {
     const res = await t().request('/events/lines')
