@@ -95,7 +95,7 @@ describeTargets('Server-sent events', fixtureApp('sse', { sse: { heartbeat: 50 }
     ])
   })
 
-  it('resumes after the Last-Event-ID a reconnecting client sends (or the query keyword lastEventId)', async () => {
+  it('resumes after the Last-Event-ID a reconnecting client sends (or the query keyword lastEventId, under it)', async () => {
     const first = await open(t(), '/events/count')
     expect((await first.event())?.id).toBe('1')
     const last = (await first.event())!.id!
@@ -104,6 +104,9 @@ describeTargets('Server-sent events', fixtureApp('sse', { sse: { heartbeat: 50 }
     expect(resumed.map((b) => b.id ?? b.event)).toEqual(['3', '4', '5', 'done'])
     const byQuery = await (await open(t(), '/events/count?lastEventId=4')).rest()
     expect(byQuery.map((b) => b.id ?? b.event)).toEqual(['5', 'done'])
+    // EventSource keeps its URL and sends the newer position in the header: the header wins.
+    const both = await (await open(t(), '/events/count?lastEventId=1', { 'last-event-id': '3' })).rest()
+    expect(both.map((b) => b.id ?? b.event)).toEqual(['4', '5', 'done'])
   })
 
   it('answers application/jsonl, one event per line, where the Accept header prefers it', async () => {

@@ -46,10 +46,13 @@ export interface StreamParts {
   fail: ((error: unknown) => void) | undefined
 }
 
-/** A stream handler's keyword `lastEventId`, from the `Last-Event-ID` header when the query does not give it. */
+/**
+ * A stream handler's keyword `lastEventId`: the `Last-Event-ID` header, over the query's `lastEventId` (the query holds
+ * where a first connection resumes; `EventSource` keeps that URL and sends the newer position in the header).
+ */
 export function lastEventId(call: Call): void {
   const id = call.incoming.header('last-event-id')
-  if (id !== null && call.kwargs.lastEventId === undefined) call.kwargs.lastEventId = id
+  if (id !== null) call.kwargs.lastEventId = id
 }
 
 /** The answer of a stream handler: its events, as the client's `Accept` asks. */
