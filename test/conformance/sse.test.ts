@@ -126,6 +126,20 @@ describeTargets('Server-sent events', fixtureApp('sse', { sse: { heartbeat: 50 }
     await sse.body?.cancel()
   })
 
+  it('answers data or a stream from one handler typed Promise<T | AsyncGenerator<Sse<E>>>, by what it returns', async () => {
+    const json = await t().request('/events/either')
+    expect(json.headers.get('content-type')).toBe('application/json')
+    expect(await json.json()).toEqual([
+      { n: 1, left: 1 },
+      { n: 2, left: 0 },
+    ])
+    const events = await (await open(t(), '/events/either', { accept: 'text/event-stream' })).rest()
+    expect(events.map((b) => b.raw)).toEqual([
+      'event: tick\nid: 1\ndata: {"n":1,"left":1}',
+      'event: tick\nid: 2\ndata: {"n":2,"left":0}',
+    ])
+  })
+
   it('sends a heartbeat comment while the generator is idle', async () => {
     const blocks = await (await open(t(), '/events/idle/500')).rest()
     const raw = blocks.map((b) => b.raw)

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PAGES = ['docs/sse.md']
 
-const ts = createRequire(import.meta.url)('typescript-classic') as typeof import('typescript')
+const ts = createRequire(import.meta.url)('typescript-classic') as typeof import('typescript-classic')
 
 /** The ```ts blocks of `page`, with the line each starts on. */
 function blocks(page: string): { line: number; code: string }[] {

@@ -238,9 +238,10 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
     }
     kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
-  const stream = streamOf(reader, writer, method)
-  const out: HandlerTypes = { positional, kwargs, returns: stream ? null : returnSchema(reader, writer, method) }
-  if (stream) out.stream = stream
+  const streamed = streamOf(reader, writer, method)
+  const returns = streamed ? streamed.returns : returnSchema(reader, writer, method)
+  const out: HandlerTypes = { positional, kwargs, returns }
+  if (streamed) out.stream = streamed.stream
   if (warnings.length) out.warnings = warnings
   return out
 }

@@ -2,12 +2,13 @@
  * Internal, loaded only with `analyze.ts`: a handler whose return type is an async iterable of server-sent events
  * (`AsyncIterable<Sse<Progress>>`, `AsyncGenerator<Sse<Progress, 'progress'> | Sse<Done, 'done'>>`, either in a
  * promise) answers a stream: its `StreamDecl`, the schema of one event (`{data, event?, id?, retry?}`, a union's
- * members as `anyOf`). An iterable of anything else keeps its meaning (a JSON array streamed, bytes).
+ * members as `anyOf`). An iterable of anything else keeps its meaning (a JSON array streamed, bytes). A union of such
+ * a stream with data answers either (the handler decides, by the request's `Accept`).
  * @module
  */
-import type { MethodInfo, TypeReader } from './type-reader.ts'
+import type { MethodInfo, TypeHandle, TypeReader } from './type-reader.ts'
 import { Kind } from './type-reader.ts'
-import type { StreamDecl } from './manifest.ts'
+import type { JsonSchema, StreamDecl } from './manifest.ts'
 import type { SchemaWriter } from './type-schema.ts'
 
 /** The iterables a handler may return events in: their first type argument is the item. */
@@ -16,17 +17,41 @@ const ITERABLES = new Set(['AsyncIterable', 'AsyncIterableIterator', 'AsyncGener
 /** The event type routeless exports (`lifecycle/event-stream.ts`), recognised by name. */
 const EVENT = 'Sse'
 
-/** The stream `method` answers, when its return type is an async iterable of `Sse` events. */
-export function streamOf(reader: TypeReader, writer: SchemaWriter, method: MethodInfo): StreamDecl | undefined {
+/**
+ * The stream `method` answers, when its return type is an async iterable of `Sse` events, or a union of one with data
+ * (`Promise<Records | AsyncGenerator<Sse<Change>>>`: the handler answers either, by the request); `returns` is then
+ * the schema of the data (null when the stream is all it returns).
+ */
+export function streamOf(
+  reader: TypeReader,
+  writer: SchemaWriter,
+  method: MethodInfo,
+): { stream: StreamDecl; returns: JsonSchema | null } | undefined {
   const returned = method.returns()
   if (!returned) return undefined
-  const types = reader.hasProperty(returned, 'then') ? reader.awaited(returned) : [returned]
-  if (types.length !== 1) return undefined
-  const iterable = types[0]!
-  if (!(reader.kind(iterable) & Kind.Object) || !ITERABLES.has(reader.symbolName(iterable) ?? '')) return undefined
-  const [item] = reader.typeArguments(iterable)
+  const awaited = reader.hasProperty(returned, 'then') ? reader.awaited(returned) : [returned]
+  const types = awaited.flatMap((t) => (reader.kind(t) & Kind.Union ? reader.members(t) : [t]))
+  const streams = types.filter((t) => eventsOf(reader, t) !== undefined)
+  if (streams.length !== 1) return undefined
+  const stream: StreamDecl = {
+    mediaType: 'text/event-stream',
+    item: writer.schemaOfUnion(eventsOf(reader, streams[0]!)!),
+  }
+  const nothing = Kind.Any | Kind.Unknown | Kind.Void | Kind.Undefined | Kind.Never
+  const rest = types.filter((t) => t !== streams[0] && !(reader.kind(t) & nothing))
+  if (rest.length === 0) return { stream, returns: null }
+  try {
+    return { stream, returns: writer.schemaOfUnion(rest) }
+  } catch {
+    return { stream, returns: null } // a Response, bytes: documented as they are
+  }
+}
+
+/** The event types of an async iterable of `Sse` events (each member of its item's union), or undefined. */
+function eventsOf(reader: TypeReader, type: TypeHandle): TypeHandle[] | undefined {
+  if (!(reader.kind(type) & Kind.Object) || !ITERABLES.has(reader.symbolName(type) ?? '')) return undefined
+  const [item] = reader.typeArguments(type)
   if (!item) return undefined
   const events = reader.kind(item) & Kind.Union ? reader.members(item) : [item]
-  if (!events.every((t) => reader.symbolName(t) === EVENT)) return undefined
-  return { mediaType: 'text/event-stream', item: writer.schemaOfUnion(events) }
+  return events.every((t) => reader.symbolName(t) === EVENT) ? events : undefined
 }

@@ -71,13 +71,8 @@ function prelude(shape: HandlerShape): string[] {
     if (typeof kw?.extra === 'object') out.push(...checkConsts('x', 'p.typed.kwargs.extra', kw.extra))
     if (kw) out.push('const kw = p.typed.kwargs')
   }
-  out.push(
-    shape.websocket
-      ? 'const accept = p.accept'
-      : shape.stream
-        ? 'const stream = p.stream'
-        : 'const serialize = p.serialize',
-  )
+  if (shape.stream) out.push('const stream = p.stream')
+  if (shape.stream !== 'always') out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize')
   if (shape.checkReturn) out.push('const checkReturn = p.checkReturn')
   return out
 }
@@ -246,12 +241,14 @@ function invoke(shape: HandlerShape): string[] {
 /** The reply: the returned value as the answer (HEAD keeps status and headers); a WebSocket's acceptance instead. */
 function done(shape: HandlerShape): string[] {
   if (shape.websocket) return ['return accept(call, value)']
-  if (shape.stream)
-    return [
-      'const answer = rt.streamReply(value, call, stream)',
-      'return call.r.head ? rt.withoutBody(answer) : answer',
-    ]
+  const streamed = [
+    'const answer = rt.streamReply(value, call, stream)',
+    'return call.r.head ? rt.withoutBody(answer) : answer',
+  ]
+  if (shape.stream === 'always') return streamed
   return [
+    // Data or a stream: an async iterable returned is the stream.
+    ...(shape.stream === 'iterable' ? ['if (rt.isAsyncIterable(value)) {', ...indent(streamed), '}'] : []),
     ...(shape.checkReturn ? ['checkReturn(value)'] : []),
     'const answer = rt.toReply(value, call.state, serialize)',
     'return call.r.head ? rt.withoutBody(answer) : answer',

@@ -12,7 +12,7 @@ import { invalid, missing, nest, notAnObject, reject, unknownKey, wholeFailed } 
 import { readBody, type ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
-import { lastEventId, streamReply } from '../lifecycle/event-stream.ts'
+import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 
 /** The body's fields join the keywords (body over query); the controller sees the body and the keywords. */
 export function takeBody(call: Call, parsed: ParsedBody): void {
@@ -70,6 +70,7 @@ export const HANDLER_RUNTIME = {
   withoutBody,
   streamReply,
   lastEventId,
+  isAsyncIterable,
 }
 
 export type HandlerRuntime = typeof HANDLER_RUNTIME

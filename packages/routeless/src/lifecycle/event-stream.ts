@@ -74,6 +74,11 @@ export function streamReply(value: unknown, call: Call, parts: StreamParts): Ans
   }
 }
 
+/** A returned async iterable (a generator): the stream of a handler that answers either data or a stream. */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value
+}
+
 function iteratorOf(value: unknown): AsyncIterator<unknown> {
   if (typeof value === 'object' && value !== null) {
     if (Symbol.asyncIterator in value) return (value as AsyncIterable<unknown>)[Symbol.asyncIterator]()

@@ -93,8 +93,11 @@ export interface HandlerShape {
   websocket: boolean
   /** Development: each returned value checked against the return type. */
   checkReturn: boolean
-  /** The return type is a stream of server-sent events (`lifecycle/event-stream.ts`); absent otherwise. */
-  stream?: true
+  /**
+   * The return type is a stream of server-sent events (`lifecycle/event-stream.ts`): `always`, or `iterable` when it
+   * is a union with data (an async iterable returned is the stream, anything else the data); absent otherwise.
+   */
+  stream?: 'always' | 'iterable'
   /** A stream handler whose keywords declare `lastEventId`: the `Last-Event-ID` header fills it. */
   lastEventId?: true
 }
@@ -154,7 +157,7 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
     websocket: handler.method === 'WEBSOCKET',
     checkReturn: !!(handler.types?.returns && options.checkReturns && options.checkReturn),
   }
-  if (stream) shape.stream = true
+  if (stream) shape.stream = handler.types?.returns ? 'iterable' : 'always'
   if (stream && declared.has('lastEventId')) shape.lastEventId = true
   return shape
 }
