@@ -17,7 +17,6 @@ const PENDING = new Set([
   'docs/responses.md',
   'docs/openapi.md',
   'docs/fuzzing.md',
-  'docs/sse.md',
   'docs/websockets.md',
 ])
 
