@@ -24,6 +24,7 @@ import {
 } from './manifest.ts'
 import { streamOf } from './stream-types.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
+import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
   findConfigFile,
   Kind,
@@ -49,7 +50,7 @@ let id: string | undefined
  */
 export function analyzerId(): string {
   return (id ??= createHash('sha256')
-    .update([analyze, describeMethod, SchemaWriter, applyConstraints, streamOf].map(String).join('\n'))
+    .update([analyze, describeMethod, SchemaWriter, applyConstraints, returnDecls, streamOf].map(String).join('\n'))
     .digest('hex')
     .slice(0, 16))
 }
@@ -86,8 +87,9 @@ export function analysisKey(typescriptVersion: string, cwd: string): string {
 }
 
 /**
- * Whether TypeScript `version` can analyse in this runtime: TypeScript 7's API reaches its checker process through
- * Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only (not Bun, not Deno).
+ * Whether TypeScript `version`'s synchronous API runs in this runtime: TypeScript 7's reaches its checker process
+ * through Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only; on Bun and Deno its async
+ * API answers instead, through a worker (`reader-bridge.ts`).
  */
 export function runsHere(version: string): boolean {
   return Number(version.split('.')[0]) < 7 || !(process.versions.bun || 'Deno' in globalThis)
@@ -104,12 +106,13 @@ export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<
   if (!found) return undefined
   const packageRequire = createRequire(found.manifest)
   if (Number(found.version.split('.')[0]) >= 7) {
-    if (!runsHere(found.version))
-      throw new Error(
-        `TypeScript ${found.version}'s API (typescript/unstable/sync) runs under Node.js only: on Bun or Deno, install ` +
-          'typescript@5.9 for the signature analysis, or run `routeless build` under Node.js and serve its manifest',
-      )
     const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
+    // Bun and Deno: the async API, in a worker, behind a synchronous facade (reader-bridge.ts).
+    if (!runsHere(found.version))
+      return (await import('./reader-bridge.ts')).bridgedCompiler(found.version, {
+        async: url('typescript/unstable/async'),
+        ast: url('typescript/unstable/ast'),
+      })
     const [{ nativeCompiler }, sync, ast] = await Promise.all([
       import('./reader-native.ts'),
       import(url('typescript/unstable/sync')),
@@ -239,9 +242,16 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
     kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
   const streamed = streamOf(reader, writer, method)
-  const returns = streamed ? streamed.returns : returnSchema(reader, writer, method)
-  const out: HandlerTypes = { positional, kwargs, returns }
+  // A stream's other members (`Promise<Records | AsyncGenerator<Sse<E>>>`) are the data it answers besides.
+  const answers = streamed
+    ? streamed.rest.length
+      ? returnDecls(reader, writer, streamed.rest)
+      : { returns: null, warnings: [] }
+    : returnsOf(reader, writer, method)
+  const out: HandlerTypes = { positional, kwargs, returns: answers.returns }
+  if (answers.responses) out.responses = answers.responses
   if (streamed) out.stream = streamed.stream
+  warnings.push(...answers.warnings)
   if (warnings.length) out.warnings = warnings
   return out
 }
@@ -256,17 +266,11 @@ function isPathValue(schema: JsonSchema, defs: Record<string, JsonSchema>): bool
   return types.every((t) => t !== 'object' && t !== 'array')
 }
 
-function returnSchema(reader: TypeReader, writer: SchemaWriter, method: MethodInfo): JsonSchema | null {
+function returnsOf(reader: TypeReader, writer: SchemaWriter, method: MethodInfo): ReturnDecls {
   const returned = method.returns()
-  if (!returned) return null
+  if (!returned) return { returns: null, warnings: [] }
   const awaited = isThenable(reader, returned) ? reader.awaited(returned) : [returned]
-  const nothing = Kind.Any | Kind.Unknown | Kind.Void | Kind.Undefined | Kind.Never
-  if (awaited.length === 0 || (awaited.length === 1 && reader.kind(awaited[0]!) & nothing)) return null
-  try {
-    return writer.schemaOfUnion(awaited)
-  } catch {
-    return null // a Response, bytes, a stream, a generator: documented as they are, not as a schema
-  }
+  return returnDecls(reader, writer, awaited)
 }
 
 /**

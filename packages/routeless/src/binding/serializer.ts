@@ -94,8 +94,9 @@ function compileFactory(schema: JsonSchema, defs: Record<string, JsonSchema>): S
 }
 
 /**
- * The factory of every return type of `handlers`, by `schemaKey` (`null`: none helps), compiled at start-up: what
- * the generated module holds, for validators that come without one (Ajv's, `routing/route-table.ts`).
+ * The factory of every return type (and declared answer's body) of `handlers`, by `schemaKey` (`null`: none helps),
+ * compiled at start-up: what the generated module holds, for validators that come without one (Ajv's,
+ * `routing/route-table.ts`).
  */
 export function compileSerializers(
   handlers: readonly HandlerTypes[],

@@ -6,6 +6,7 @@
  * @module
  */
 import type { HandlerTypes, JsonSchema, StreamDecl } from './manifest.ts'
+import { bodySchemas } from './responses.ts'
 
 /** One kind of event a stream sends: its name when the type fixes one (`Sse<Done, 'done'>`), and its data's schema. */
 export interface EventKind {
@@ -42,9 +43,12 @@ export function dataSchemas(stream: StreamDecl, defs: Record<string, JsonSchema>
   return out
 }
 
-/** Every schema a handler's answers are written with by a compiled serializer: its return type, its stream's items. */
+/**
+ * Every schema a handler's answers are written with by a compiled serializer: its return type and declared answers'
+ * bodies (`responses.ts`), its stream's items.
+ */
 export function serializedSchemas(types: HandlerTypes, defs: Record<string, JsonSchema>): JsonSchema[] {
-  const out: JsonSchema[] = types.returns ? [types.returns] : []
+  const out = bodySchemas(types)
   if (types.stream) out.push(types.stream.item, ...Object.values(dataSchemas(types.stream, defs)))
   return out
 }

@@ -8,7 +8,7 @@
  */
 import type { MethodInfo, TypeHandle, TypeReader } from './type-reader.ts'
 import { Kind } from './type-reader.ts'
-import type { JsonSchema, StreamDecl } from './manifest.ts'
+import type { StreamDecl } from './manifest.ts'
 import type { SchemaWriter } from './type-schema.ts'
 
 /** The iterables a handler may return events in: their first type argument is the item. */
@@ -19,32 +19,22 @@ const EVENT = 'Sse'
 
 /**
  * The stream `method` answers, when its return type is an async iterable of `Sse` events, or a union of one with data
- * (`Promise<Records | AsyncGenerator<Sse<Change>>>`: the handler answers either, by the request); `returns` is then
- * the schema of the data (null when the stream is all it returns).
+ * (`Promise<Records | AsyncGenerator<Sse<Change>>>`: the handler answers either, by the request); `rest` holds the
+ * union's other members (empty when the stream is all it returns), whose answers `analyze.ts` reads as for any type.
  */
 export function streamOf(
   reader: TypeReader,
   writer: SchemaWriter,
   method: MethodInfo,
-): { stream: StreamDecl; returns: JsonSchema | null } | undefined {
+): { stream: StreamDecl; rest: TypeHandle[] } | undefined {
   const returned = method.returns()
   if (!returned) return undefined
   const awaited = reader.hasProperty(returned, 'then') ? reader.awaited(returned) : [returned]
   const types = awaited.flatMap((t) => (reader.kind(t) & Kind.Union ? reader.members(t) : [t]))
   const streams = types.filter((t) => eventsOf(reader, t) !== undefined)
   if (streams.length !== 1) return undefined
-  const stream: StreamDecl = {
-    mediaType: 'text/event-stream',
-    item: writer.schemaOfUnion(eventsOf(reader, streams[0]!)!),
-  }
-  const nothing = Kind.Any | Kind.Unknown | Kind.Void | Kind.Undefined | Kind.Never
-  const rest = types.filter((t) => t !== streams[0] && !(reader.kind(t) & nothing))
-  if (rest.length === 0) return { stream, returns: null }
-  try {
-    return { stream, returns: writer.schemaOfUnion(rest) }
-  } catch {
-    return { stream, returns: null } // a Response, bytes: documented as they are
-  }
+  const item = writer.schemaOfUnion(eventsOf(reader, streams[0]!)!)
+  return { stream: { mediaType: 'text/event-stream', item }, rest: types.filter((t) => t !== streams[0]) }
 }
 
 /** The event types of an async iterable of `Sse` events (each member of its item's union), or undefined. */

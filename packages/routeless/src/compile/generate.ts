@@ -27,8 +27,8 @@ export function createSource(manifest: Manifest, handlers: Record<string, string
 }
 
 /**
- * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type and of every
- * stream's items (`null`: the type says too little for one, `JSON.stringify`-like writing it is).
+ * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type, declared
+ * answer's body and stream's items (`null`: the type says too little for one, `JSON.stringify`-like writing it is).
  */
 function serializersSource(handlers: HandlerTypes[], defs: Record<string, JsonSchema>): string {
   const seen = new Set<string>()

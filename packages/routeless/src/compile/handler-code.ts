@@ -72,7 +72,8 @@ function prelude(shape: HandlerShape): string[] {
     if (kw) out.push('const kw = p.typed.kwargs')
   }
   if (shape.stream) out.push('const stream = p.stream')
-  if (shape.stream !== 'always') out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize')
+  if (shape.stream !== 'always')
+    out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize, answers = p.answers')
   if (shape.checkReturn) out.push('const checkReturn = p.checkReturn')
   return out
 }
@@ -249,8 +250,8 @@ function done(shape: HandlerShape): string[] {
   return [
     // Data or a stream: an async iterable returned is the stream.
     ...(shape.stream === 'iterable' ? ['if (rt.isAsyncIterable(value)) {', ...indent(streamed), '}'] : []),
-    ...(shape.checkReturn ? ['checkReturn(value)'] : []),
-    'const answer = rt.toReply(value, call.state, serialize)',
+    ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
+    'const answer = rt.toReply(value, call.state, serialize, answers)',
     'return call.r.head ? rt.withoutBody(answer) : answer',
   ]
 }
