@@ -35,7 +35,9 @@ export function valid(doc: OpenApiDocument, schema: Schema, depth = 0): fc.Arbit
 }
 
 function isAssertion(key: string): boolean {
-  return !['description', 'title', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'].includes(key)
+  return !['description', 'title', 'example', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly'].includes(
+    key,
+  )
 }
 
 function implied(s: Record<string, any>): string[] {

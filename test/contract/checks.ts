@@ -28,7 +28,10 @@ export function checkAnswer(validator: Validator, op: Operation, kind: Kind, ans
   const { status } = answer
   if (status >= 500) findings.push({ check: 'not_a_server_error', message: `${status}` })
   if (kind === 'invalid' && (status < 400 || status >= 500))
-    findings.push({ check: 'negative_data_rejection', message: `a request that violates the document answered ${status}` })
+    findings.push({
+      check: 'negative_data_rejection',
+      message: `a request that violates the document answered ${status}`,
+    })
   if (kind === 'unauthenticated' && status !== 401 && status !== 403)
     findings.push({ check: 'missing_required_auth', message: `no credentials answered ${status}` })
   const documented =

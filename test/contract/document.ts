@@ -48,7 +48,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
     for (const method of METHODS) {
       const op = item[method]
       if (!op) continue
-      const pointer = `#/paths/${escape(path)}/${method}`
+      const pointer = `#/paths/${pointerSegment(path)}/${method}`
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
         (p: any, i: number): Parameter => ({
           name: p.name,
@@ -85,7 +85,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
   return operations
 }
 
-function escape(segment: string): string {
+function pointerSegment(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 

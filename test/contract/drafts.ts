@@ -10,9 +10,12 @@ const LOCATIONS = { path: 'path', query: 'query', header: 'header' } as const
 export function validDraft(doc: OpenApiDocument, op: Operation): fc.Arbitrary<Draft> {
   const group = (where: 'path' | 'query' | 'header') => {
     const params = op.parameters.filter((p) => p.in === where)
-    return fc.record(Object.fromEntries(params.map((p) => [p.name, where === 'header' ? header(doc, p) : valid(doc, p.schema)])), {
-      requiredKeys: params.filter((p) => p.required).map((p) => p.name),
-    })
+    return fc.record(
+      Object.fromEntries(params.map((p) => [p.name, where === 'header' ? header(doc, p) : valid(doc, p.schema)])),
+      {
+        requiredKeys: params.filter((p) => p.required).map((p) => p.name),
+      },
+    )
   }
   const media = op.body?.media ?? []
   const body =

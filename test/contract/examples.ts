@@ -2,7 +2,11 @@
  * The three example APIs as the contract test serves them (each test's own helper: routeless/node on a free port, a
  * fresh SQLite database), and the credentials of each declared security scheme.
  */
-import { API_KEY as V_API_KEY, PARTNER_ID, startServer as startVerification } from '../../examples/verification/test/helpers/server.ts'
+import {
+  API_KEY as V_API_KEY,
+  PARTNER_ID,
+  startServer as startVerification,
+} from '../../examples/verification/test/helpers/server.ts'
 import { ADMIN_KEY, API_KEY, startServer as startTranslation } from '../../examples/translation/test/_server.ts'
 import { ALICE, SQLITE, startApi } from '../../examples/configurations/test/harness.ts'
 import type { Operation } from './document.ts'
@@ -29,7 +33,7 @@ export const EXAMPLES: Record<string, () => Promise<Served>> = {
     }
     return {
       url: api.url,
-      async credentials(op: Operation) {
+      async credentials(op: Operation): Promise<Record<string, string>> {
         const token = await login()
         return op.security.includes('session') ? { cookie: `session=${token}` } : { authorization: `Bearer ${token}` }
       },
@@ -41,7 +45,7 @@ export const EXAMPLES: Record<string, () => Promise<Served>> = {
     const server = await startTranslation()
     return {
       url: server.url,
-      async credentials(op: Operation) {
+      async credentials(op: Operation): Promise<Record<string, string>> {
         // A signature scheme: one that matches no job (the generated job ids match none either).
         if (op.security.some((name) => /signature/i.test(name))) return { authorization: 'DeepL-Signature 0000' }
         return { authorization: `DeepL-Auth-Key ${op.path.startsWith('/v2/admin/') ? ADMIN_KEY : API_KEY}` }

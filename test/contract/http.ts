@@ -53,7 +53,8 @@ export async function send(base: string, op: Operation, wire: WireRequest, auth:
 export function curl(base: string, op: Operation, wire: WireRequest, auth: Record<string, string>): string {
   const words = ['curl', '-i', '-X', op.method, quote(urlOf(base, op, wire))]
   for (const [name, value] of Object.entries({ ...wire.headers, ...auth })) words.push('-H', quote(`${name}: ${value}`))
-  if (wire.body?.json !== undefined) words.push('-H', quote(`content-type: ${wire.body.type}`), '--data-binary', quote(wire.body.json))
+  if (wire.body?.json !== undefined)
+    words.push('-H', quote(`content-type: ${wire.body.type}`), '--data-binary', quote(wire.body.json))
   else if (wire.body?.type === 'application/x-www-form-urlencoded')
     for (const f of wire.body.fields ?? []) words.push('--data-urlencode', quote(`${f.name}=${f.value}`))
   else if (wire.body)

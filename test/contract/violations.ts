@@ -72,8 +72,7 @@ function objectViolations(doc: OpenApiDocument, s: Record<string, any>, depth: n
         return rest
       }),
     )
-  if (s.additionalProperties === false)
-    out.push(whole.map((o) => ({ ...o, contract_test_unknown_property: 'x' })))
+  if (s.additionalProperties === false) out.push(whole.map((o) => ({ ...o, contract_test_unknown_property: 'x' })))
   for (const [name, sub] of Object.entries<Schema>(s.properties ?? {})) {
     const flat = flatten(doc, sub)
     if (typeof flat === 'object' && flat.not && Object.keys(flat.not).length === 0)

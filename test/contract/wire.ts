@@ -131,7 +131,8 @@ export function conforms(doc: OpenApiDocument, validator: Validator, op: Operati
 function readFields(doc: OpenApiDocument, validator: Validator, media: MediaType, fields: Part[]): unknown {
   const schema = flatten(doc, media.schema)
   const properties: Record<string, Schema> = typeof schema === 'object' ? (schema.properties ?? {}) : {}
-  const extra: Schema = typeof schema === 'object' && typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {}
+  const extra: Schema =
+    typeof schema === 'object' && typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {}
   const grouped = new Map<string, Part[]>()
   for (const f of fields) grouped.set(f.name, [...(grouped.get(f.name) ?? []), f])
   const out: Record<string, unknown> = {}
