@@ -37,7 +37,10 @@ import type { Handler } from '../routing/table.ts'
 import type { BodyOptions } from './body.ts'
 import type { Call } from './call.ts'
 import { stringify } from './json.ts'
-import type { Answer } from './response.ts'
+import type { Answer, StatusSerializers } from './response.ts'
+import { answersByStatus } from '../binding/responses.ts'
+import type { ResponseState } from '../base/controller.ts'
+import { answerCheck } from './answer-check.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -121,8 +124,10 @@ export interface HandlerParts {
   binder: Binder | undefined
   typed: TypedPlan | undefined
   serialize: ((value: unknown) => string | undefined) | undefined
+  /** The serializers of the declared answers' bodies, by status (`Created<Glossary>`: 201's). */
+  answers: StatusSerializers | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
-  checkReturn: ((value: unknown) => void) | undefined
+  checkReturn: ((value: unknown, state?: ResponseState) => void) | undefined
 }
 
 /** What decides `handler`'s code. */
@@ -140,7 +145,11 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
     bind: handler.binder ? 'schemas' : typed ? typedShape(typed, read !== undefined) : undefined,
     kwargs: handler.signature.kwargs ? { slots: handler.signature.slots } : undefined,
     websocket: handler.method === 'WEBSOCKET',
-    checkReturn: !!(handler.types?.returns && options.checkReturns && options.checkReturn),
+    checkReturn: !!(
+      (handler.types?.returns || handler.types?.responses) &&
+      options.checkReturns &&
+      options.checkReturn
+    ),
   }
 }
 
@@ -181,12 +190,26 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     binder: handler.binder,
     typed: handler.binder ? undefined : handler.typed,
     serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
+    answers: answerSerializers(handler, options),
     accept: (call, value) => accept(handler, call, value),
     checkReturn:
-      returns && options.checkReturns && options.checkReturn
-        ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
+      options.checkReturns && options.checkReturn
+        ? returnCheck(handler, options, options.checkReturns, options.checkReturn)
         : undefined,
   }
+}
+
+/** The serializer of each declared status's body (none when no status has one that helps). */
+function answerSerializers(handler: Handler, options: PipelineOptions): StatusSerializers | undefined {
+  const byStatus = handler.types?.responses ? answersByStatus(handler.types) : undefined
+  if (!byStatus) return undefined
+  const out: Record<number, (value: unknown) => string | undefined> = {}
+  let some = false
+  for (const [status, { schema }] of byStatus) {
+    const serialize = schema ? serializerFor(schema, stringify, options.serializers) : undefined
+    if (serialize) (out[status] = serialize), (some = true)
+  }
+  return some ? out : undefined
 }
 
 /** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
@@ -198,19 +221,32 @@ function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
   return { accepted: true, handlers: value as SocketHandlers, protocol }
 }
 
-/** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */
+/**
+ * Development: a check of each returned value against the return type (per status, when the type declares its
+ * answers), reporting a mismatch with the handler's name.
+ */
 function returnCheck(
   handler: Handler,
-  returns: JsonSchema,
   { defs }: PipelineOptions,
   report: (message: string) => void,
   checkReturn: NonNullable<PipelineOptions['checkReturn']>,
-): (value: unknown) => void {
+): ((value: unknown, state?: ResponseState) => void) | undefined {
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  const byStatus = handler.types?.responses && answersByStatus(handler.types)
+  if (byStatus) {
+    const check = answerCheck(byStatus, defs, checkReturn)
+    return (value, state) => {
+      const problem = check(value, state)
+      if (problem) report(`${where}: ${problem}`)
+    }
+  }
+  const returns = handler.types?.returns
+  if (!returns) return undefined
   const check = checkReturn(returns, defs)
   return (value) => {
     if (value === undefined || value === null || typeof value !== 'object' || value instanceof Response) return
     const problem = check(value)
-    if (problem) report(`${handler.className}.${handler.name} (${handler.file}): ${problem}`)
+    if (problem) report(`${where}: ${problem}`)
   }
 }
 
