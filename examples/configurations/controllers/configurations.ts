@@ -3,7 +3,7 @@
 // POST   /configurations/      → configurations.ts Default.POST()
 // PATCH  /configurations/:name → configurations.ts Default.PATCH(name)
 // DELETE /configurations/:name → configurations.ts Default.DELETE(name)
-import { params } from 'routeless'
+import { type Answer, answer, params } from 'routeless'
 import { SignedInController } from '../src/api-controller.ts'
 import type { ConfigurationPatch, ListQuery, NewConfiguration, NoInput } from '../src/inputs.ts'
 import { checkRecord, listOptions, noListOptions } from '../src/record-rules.ts'
@@ -57,9 +57,8 @@ export class Default extends SignedInController {
     return wrap([found(name, await this.context.configurations.update(name, changes).catch(nameTakenAsConflict))])
   }
 
-  async DELETE(name: string, {}: NoInput): Promise<Records> {
+  async DELETE(name: string, {}: NoInput): Promise<Answer<209, Records>> {
     const deleted = found(name, await this.context.configurations.remove(name))
-    this.response.status = 209
-    return wrap([deleted])
+    return answer(209, wrap([deleted]))
   }
 }

@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
 import {
   createGlossary,
@@ -21,8 +21,7 @@ export class Default extends ApiController {
   async POST(request: NewGlossaryV2) {
     const name = glossaryName(request.name)
     const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, [readDictionary(request)])
-    this.response.status = 201
-    return v2GlossaryJson(glossary)
+    return created(v2GlossaryJson(glossary))
   }
 
   async GET(id?: string) {
@@ -43,8 +42,9 @@ export class Default extends ApiController {
     })
   }
 
-  async DELETE(id: string) {
+  async DELETE(id: string): Promise<NoContent> {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     await this.context.glossaries.delete(glossary.glossaryId)
+    return noContent()
   }
 }

@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
 import {
   createGlossary,
@@ -32,8 +32,7 @@ export class Default extends ApiController {
       name,
       readDictionaries(request.dictionaries ?? []),
     )
-    this.response.status = 201
-    return glossaryJson(glossary)
+    return created(glossaryJson(glossary))
   }
 
   async GET(id?: string) {
@@ -80,17 +79,19 @@ export class Default extends ApiController {
     })
   }
 
-  async DELETE(id: string) {
+  async DELETE(id: string): Promise<NoContent> {
     const store = this.context.glossaries
     await store.delete((await findGlossary(store, id, this.key.keyId)).glossaryId)
+    return noContent()
   }
 
   /** DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang: one dictionary. */
-  async DELETE_$_dictionaries(id: string, pair: LanguagePair) {
+  async DELETE_$_dictionaries(id: string, pair: LanguagePair): Promise<NoContent> {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
     const [source, target] = languagePair(pair)
     if (!(await store.deleteDictionary(glossary.glossaryId, source, target)))
       throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
+    return noContent()
   }
 }

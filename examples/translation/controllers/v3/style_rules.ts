@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { notSpecified } from '../../src/http/params.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE } from '../../src/http/paging.ts'
@@ -20,8 +20,7 @@ const NOT_FOUND = 'Style rule list not found'
 export class Default extends ApiController {
   async POST(request: NewStyleRule) {
     const id = await this.context.styles.create(this.key.keyId, request)
-    this.response.status = 201
-    return styleJson((await this.context.styles.get(id, this.key.keyId))!)
+    return created(styleJson((await this.context.styles.get(id, this.key.keyId))!))
   }
 
   async GET(id?: string, { page, page_size, detailed }: StyleRuleListQuery = {}) {
@@ -46,15 +45,14 @@ export class Default extends ApiController {
     return styleJson(await this.find(id))
   }
 
-  async DELETE(id: string) {
+  async DELETE(id: string): Promise<NoContent> {
     await this.context.styles.delete((await this.find(id)).style_id)
+    return noContent()
   }
 
   /** POST /v3/style_rules/{id}/custom_instructions: adds one (201). */
   async POST_$_custom_instructions(id: string, input: InstructionInput) {
-    const created = await this.context.customInstructions.create(id, this.key.keyId, input)
-    this.response.status = 201
-    return created
+    return created(await this.context.customInstructions.create(id, this.key.keyId, input))
   }
 
   /** GET /v3/style_rules/{id}/custom_instructions, or one: GET …/custom_instructions/{instruction_id}. */
@@ -69,8 +67,9 @@ export class Default extends ApiController {
   }
 
   /** DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (204). */
-  async DELETE_$_custom_instructions(id: string, instructionId: string) {
+  async DELETE_$_custom_instructions(id: string, instructionId: string): Promise<NoContent> {
     await this.context.customInstructions.delete(id, this.key.keyId, instructionId)
+    return noContent()
   }
 
   private async find(id: string) {

@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE, type ListPage } from '../../src/http/paging.ts'
 import {
@@ -40,15 +40,14 @@ export class Default extends ApiController {
   async POST(request: NewMemory) {
     const store = this.context.memories
     const m = memoryParams(request)
-    const created = await store.create(
+    const memoryId = await store.create(
       this.key.keyId,
       m.name,
       m.source,
       m.targets,
       segmentInputs(request.segments ?? [], m.targets),
     )
-    this.response.status = 201
-    return store.get(created, this.key.keyId)
+    return created((await store.get(memoryId, this.key.keyId))!)
   }
 
   /** POST /v3/translation_memories/{id}/segments: adds segments. */
@@ -79,8 +78,9 @@ export class Default extends ApiController {
     return this.context.tmx.import(memory, this.body)
   }
 
-  async DELETE(id: string) {
+  async DELETE(id: string): Promise<NoContent> {
     await this.context.memories.delete((await this.find(id)).translation_memory_id)
+    return noContent()
   }
 
   private async find(id: string) {

@@ -2,6 +2,7 @@
  * POST /v3/replay/{job_id}: queues the job's stored result for delivery again (to the stored callback URL, or to the
  * `callback_url` of an optional multipart body). 409 while the job is still processing.
  */
+import { accepted } from 'routeless'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError } from '../http/errors.ts'
 import { isValidCallbackUrl } from '../validation/callback-url.ts'
@@ -35,6 +36,10 @@ export async function replayCallback(c: ApiController, jobId: ReplayJobId, form:
   if (!url) throw apiError(400, 'No valid callback URL available')
   await c.context.deliveries.schedule(job.id, job.partnerId, 'replay', url)
   c.context.wake()
-  c.response.status = 202
-  return { status: 'accepted', job_id: job.id, user_id: job.userId, message: 'Callback replay queued successfully.' }
+  return accepted({
+    status: 'accepted' as const,
+    job_id: job.id,
+    user_id: job.userId,
+    message: 'Callback replay queued successfully.',
+  })
 }

@@ -1,4 +1,5 @@
 /** POST /v3/users/{user_id}/report_fraud: flags (is_fraud=true) or clears (false) a user known to the partner. */
+import { accepted } from 'routeless'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError, required } from '../http/errors.ts'
 import type { FraudReason } from './fraud-reports.ts'
@@ -40,6 +41,5 @@ export async function reportFraud(c: ApiController, userId: string, form: FraudR
   const { partnerId } = c.auth
   if (!(await c.context.jobs.knowsUser(partnerId, userId))) throw apiError(404, 'User not found')
   await c.context.fraud.add(partnerId, userId, { isFraud, reason: reason ?? null, notes: notes ?? null, reportedBy })
-  c.response.status = 202
-  return { status: 'accepted', message: 'Fraud report accepted', user_id: userId }
+  return accepted({ status: 'accepted' as const, message: 'Fraud report accepted', user_id: userId })
 }
