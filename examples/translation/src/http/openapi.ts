@@ -20,9 +20,7 @@ export function deeplOpenApi(app: Application): Record<string, unknown> {
       version: '1.0.0',
       description: 'A self-hostable server speaking the DeepL API.',
     },
-    // The translator page (`/`) answers its errors as the page itself; the API, DeepL's `{"message"}` body.
-    errorSchema: (site) =>
-      site.path === '/' ? { schema: { type: 'string' }, mediaType: 'text/html' } : { schema: DEEPL_ERROR },
+    errorSchema: DEEPL_ERROR,
     securitySchemes: {
       auth_header: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'DeepL-Auth-Key <key>' },
     },
@@ -31,5 +29,10 @@ export function deeplOpenApi(app: Application): Record<string, unknown> {
   // The page and this document need no key.
   for (const path of ['/', '/openapi.json', '/healthz', '/readyz'])
     for (const op of Object.values(doc.paths[path] ?? {}) as Record<string, unknown>[]) op.security = []
+  // The translator page answers its errors as the page itself (its renderError), not in DeepL's body.
+  for (const op of Object.values(doc.paths['/'] ?? {}) as Record<string, any>[])
+    for (const response of Object.values(op.responses ?? {}) as Record<string, any>[])
+      if (response.content?.['application/json']?.schema?.$ref === '#/components/schemas/Error')
+        response.content = { 'text/html': { schema: { type: 'string' } } }
   return doc
 }
