@@ -36,6 +36,7 @@ export class Default extends SignedInController {
     DELETE: params({ summary: 'Delete a record', tags: ['configurations'], responses: { 209: 'The deleted record' } }),
   }
 
+  /** A page of the records (sorted and paged by the query), or the one named. */
   async GET(name?: string, query: ListQuery = {}): Promise<Records> {
     const { configurations } = this.context
     if (name === undefined) {
@@ -47,16 +48,19 @@ export class Default extends SignedInController {
     return wrap([found(name, await configurations.get(name))])
   }
 
+  /** Adds a record (409 when its name is taken). */
   async POST(record: NewConfiguration): Promise<Records> {
     const input = checkRecord(record)
     return wrap([await this.context.configurations.create(input).catch(nameTakenAsConflict)])
   }
 
+  /** Changes a record's fields (409 when renamed to a taken name). */
   async PATCH(name: string, body: ConfigurationPatch): Promise<Records> {
     const changes = checkRecord(body)
     return wrap([found(name, await this.context.configurations.update(name, changes).catch(nameTakenAsConflict))])
   }
 
+  /** Deletes a record, answering it (209). */
   async DELETE(name: string, {}: NoInput): Promise<Answer<209, Records>> {
     const deleted = found(name, await this.context.configurations.remove(name))
     return answer(209, wrap([deleted]))

@@ -18,12 +18,14 @@ import { ApiController } from '../../src/http/api-controller.ts'
 export class Default extends ApiController {
   static bodyLimit = GLOSSARY_BODY_LIMIT
 
+  /** Creates a glossary of one language pair (201). */
   async POST(request: NewGlossaryV2) {
     const name = glossaryName(request.name)
     const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, [readDictionary(request)])
     return created(v2GlossaryJson(glossary))
   }
 
+  /** Lists the key's glossaries, or (with an id) describes one. */
   async GET(id?: string) {
     if (id === undefined)
       return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
@@ -42,6 +44,7 @@ export class Default extends ApiController {
     })
   }
 
+  /** Deletes a glossary (204). */
   async DELETE(id: string): Promise<NoContent> {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     await this.context.glossaries.delete(glossary.glossaryId)

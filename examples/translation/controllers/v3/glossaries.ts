@@ -24,6 +24,7 @@ import { ApiController } from '../../src/http/api-controller.ts'
 export class Default extends ApiController {
   static bodyLimit = GLOSSARY_BODY_LIMIT
 
+  /** Creates a multilingual glossary (201). */
   async POST(request: NewGlossary) {
     const name = glossaryName(request.name)
     const glossary = await createGlossary(
@@ -35,6 +36,7 @@ export class Default extends ApiController {
     return created(glossaryJson(glossary))
   }
 
+  /** Lists the key's glossaries, or (with an id) describes one. */
   async GET(id?: string) {
     const store = this.context.glossaries
     if (id === undefined) return { glossaries: (await store.list(this.key.keyId)).map(glossaryJson) }
@@ -79,6 +81,7 @@ export class Default extends ApiController {
     })
   }
 
+  /** Deletes a glossary (204). */
   async DELETE(id: string): Promise<NoContent> {
     const store = this.context.glossaries
     await store.delete((await findGlossary(store, id, this.key.keyId)).glossaryId)

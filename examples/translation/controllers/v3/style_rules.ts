@@ -18,11 +18,13 @@ const NOT_FOUND = 'Style rule list not found'
  * POST|GET /v3/style_rules/{id}/custom_instructions, GET|PUT|DELETE …/custom_instructions/{instruction_id}.
  */
 export class Default extends ApiController {
+  /** Creates a style rule list (201). */
   async POST(request: NewStyleRule) {
     const id = await this.context.styles.create(this.key.keyId, request)
     return created(styleJson((await this.context.styles.get(id, this.key.keyId))!))
   }
 
+  /** Lists the key's style rule lists (paged), or (with an id) describes one. */
   async GET(id?: string, { page, page_size, detailed }: StyleRuleListQuery = {}) {
     if (id === undefined) {
       const rows = await this.context.styles.list(this.key.keyId, page ?? 0, page_size ?? DEFAULT_PAGE_SIZE)
@@ -31,6 +33,7 @@ export class Default extends ApiController {
     return styleJson(await this.find(id))
   }
 
+  /** Renames a style rule list. */
   async PATCH(id: string, { name }: StyleRulePatch) {
     const style = await this.find(id)
     if (name === '') throw notSpecified('name')
@@ -45,6 +48,7 @@ export class Default extends ApiController {
     return styleJson(await this.find(id))
   }
 
+  /** Deletes a style rule list (204). */
   async DELETE(id: string): Promise<NoContent> {
     await this.context.styles.delete((await this.find(id)).style_id)
     return noContent()

@@ -22,6 +22,7 @@ export class Default extends ApiController {
   /** TMX bodies are read as bytes (the XML parser decides what they are). */
   static accepts = TMX_TYPES
 
+  /** Lists the key's translation memories (paged), or (with an id) describes one. */
   async GET(id?: string, { page, page_size }: ListPage = {}) {
     const store = this.context.memories
     if (id === undefined) {
@@ -37,6 +38,7 @@ export class Default extends ApiController {
     return this.context.memories.segments(memory.translation_memory_id, page_size ?? 25, page_cursor ?? 0)
   }
 
+  /** Creates a translation memory, optionally with segments (201). */
   async POST(request: NewMemory) {
     const store = this.context.memories
     const m = memoryParams(request)
@@ -78,6 +80,7 @@ export class Default extends ApiController {
     return this.context.tmx.import(memory, this.body)
   }
 
+  /** Deletes a translation memory (204). */
   async DELETE(id: string): Promise<NoContent> {
     await this.context.memories.delete((await this.find(id)).translation_memory_id)
     return noContent()
