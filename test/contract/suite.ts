@@ -1,7 +1,7 @@
 /**
  * The contract test: Schemathesis's default checks, in Node, against each example's own served /openapi.json
  * (`runner.ts`). `npm test` runs it with CONTRACT_COUNT requests of each kind per operation (default 5) and a fixed
- * seed; `npm run test:contract` with 50 and a new seed each run (CONTRACT_SEED replays one). Each failure is printed
+ * seed; `npm run test:contract` with 50 and a new seed each run (printed; CONTRACT_SEED=<n> replays it). Each failure is printed
  * with its request as a curl line and its answer.
  */
 import { describe, expect, it } from 'vitest'
@@ -11,7 +11,8 @@ import { KNOWN_FAILURES } from './known-failures.ts'
 import { describeFailures, runContract } from './runner.ts'
 
 const COUNT = Number(process.env.CONTRACT_COUNT ?? 5)
-const SEED = Number(process.env.CONTRACT_SEED ?? 38)
+const SEED =
+  process.env.CONTRACT_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.CONTRACT_SEED ?? 38)
 
 /** The contract test of one example (one file each, so that vitest runs the three side by side). */
 export function contractSuite(name: keyof typeof EXAMPLES): void {

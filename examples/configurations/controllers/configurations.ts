@@ -3,17 +3,11 @@
 // POST   /configurations/      → configurations.ts Default.POST()
 // PATCH  /configurations/:name → configurations.ts Default.PATCH(name)
 // DELETE /configurations/:name → configurations.ts Default.DELETE(name)
-import { type Answer, answer, params } from 'routeless'
+import { type Answer, answer, type Conflict, params } from 'routeless'
 import { SignedInController } from '../src/api-controller.ts'
 import type { ConfigurationPatch, ListQuery, NewConfiguration, NoInput } from '../src/inputs.ts'
 import { checkRecord, listOptions, noListOptions } from '../src/record-rules.ts'
-import { found, nameTakenAsConflict, type Records, wrap } from '../src/responses.ts'
-
-/** A 409 carries the records holding the name, in the shape of every record answer. */
-const conflict = {
-  description: 'The name is taken: the record holding it, nothing changed',
-  schema: 'returns',
-} as const
+import { found, type Records, unlessNameTaken, wrap } from '../src/responses.ts'
 
 export class Default extends SignedInController {
   /** For OpenAPI only: the types below are the contract. */
@@ -26,12 +20,12 @@ export class Default extends SignedInController {
     POST: params({
       summary: 'Add a record',
       tags: ['configurations'],
-      responses: { 200: 'The added record', 409: conflict },
+      responses: { 200: 'The added record', 409: 'The name is taken: the record holding it, nothing changed' },
     }),
     PATCH: params({
       summary: 'Change some fields of a record',
       tags: ['configurations'],
-      responses: { 200: 'The changed record', 409: conflict },
+      responses: { 200: 'The changed record', 409: 'The name is taken: the record holding it, nothing changed' },
     }),
     DELETE: params({ summary: 'Delete a record', tags: ['configurations'], responses: { 209: 'The deleted record' } }),
   }
@@ -49,15 +43,13 @@ export class Default extends SignedInController {
   }
 
   /** Adds a record (409 when its name is taken). */
-  async POST(record: NewConfiguration): Promise<Records> {
-    const input = checkRecord(record)
-    return wrap([await this.context.configurations.create(input).catch(nameTakenAsConflict)])
+  async POST(record: NewConfiguration): Promise<Records | Conflict<Records>> {
+    return unlessNameTaken(this.context.configurations.create(checkRecord(record)))
   }
 
   /** Changes a record's fields (409 when renamed to a taken name). */
-  async PATCH(name: string, body: ConfigurationPatch): Promise<Records> {
-    const changes = checkRecord(body)
-    return wrap([found(name, await this.context.configurations.update(name, changes).catch(nameTakenAsConflict))])
+  async PATCH(name: string, body: ConfigurationPatch): Promise<Records | Conflict<Records>> {
+    return unlessNameTaken(this.context.configurations.update(name, checkRecord(body)), name)
   }
 
   /** Deletes a record, answering it (209). */
