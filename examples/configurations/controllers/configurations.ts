@@ -7,7 +7,7 @@ import { type Answer, answer, type Conflict, params } from 'routeless'
 import { SignedInController } from '../src/api-controller.ts'
 import type { ConfigurationPatch, ListQuery, NewConfiguration, NoInput } from '../src/inputs.ts'
 import { checkRecord, listOptions, noListOptions } from '../src/record-rules.ts'
-import { found, type Records, unlessNameTaken, wrap } from '../src/responses.ts'
+import { found, type NoSuchRecord, type Records, unlessNameTaken, wrap } from '../src/responses.ts'
 
 export class Default extends SignedInController {
   /** For OpenAPI only: the types below are the contract. */
@@ -48,12 +48,12 @@ export class Default extends SignedInController {
   }
 
   /** Changes a record's fields (409 when renamed to a taken name). */
-  async PATCH(name: string, body: ConfigurationPatch): Promise<Records | Conflict<Records>> {
+  async PATCH(name: string, body: ConfigurationPatch): Promise<Records | Conflict<Records> | NoSuchRecord> {
     return unlessNameTaken(this.context.configurations.update(name, checkRecord(body)), name)
   }
 
   /** Deletes a record, answering it (209). */
-  async DELETE(name: string, {}: NoInput): Promise<Answer<209, Records>> {
+  async DELETE(name: string, {}: NoInput): Promise<Answer<209, Records> | NoSuchRecord> {
     const deleted = found(name, await this.context.configurations.remove(name))
     return answer(209, wrap([deleted]))
   }

@@ -1,5 +1,5 @@
 /** The shapes of this API's record answers: the `{"configurations": [...]}` wrapper, 404 and 409. */
-import { type Conflict, conflict, HttpError } from 'routeless'
+import { type Conflict, conflict, HttpError, type NotFound } from 'routeless'
 import { type Configuration, NameTaken } from './store.ts'
 
 /** Every record answer, the 409 included, wraps its records so. */
@@ -10,6 +10,16 @@ export interface Records {
 export function wrap(configurations: Configuration[]): Records {
   return { configurations }
 }
+
+/** The error envelope (routeless's): a 404 or 401 body. */
+export interface Problem {
+  status: number
+  error: string
+  message: string
+}
+
+/** The 404 of a name no record has (thrown by `found`, declared by the handlers that answer it). */
+export type NoSuchRecord = NotFound<Problem>
 
 /** The record, or a 404 naming what was asked for. */
 export function found(name: string, record: Configuration | undefined): Configuration {

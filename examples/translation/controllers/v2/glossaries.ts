@@ -10,6 +10,7 @@ import {
   v2GlossaryJson,
 } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
 
 /**
  * POST /v2/glossaries (create, one language pair), GET /v2/glossaries (list), GET|DELETE /v2/glossaries/{id},
@@ -45,7 +46,7 @@ export class Default extends ApiController {
   }
 
   /** Deletes a glossary (204). */
-  async DELETE(id: string): Promise<NoContent> {
+  async DELETE(id: string): Promise<NoContent | Missing> {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     await this.context.glossaries.delete(glossary.glossaryId)
     return noContent()

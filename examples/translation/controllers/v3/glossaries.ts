@@ -16,6 +16,7 @@ import {
   readDictionary,
 } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
 
 /**
  * Multilingual glossaries: POST|GET /v3/glossaries, GET|PATCH|DELETE /v3/glossaries/{id},
@@ -82,14 +83,14 @@ export class Default extends ApiController {
   }
 
   /** Deletes a glossary (204). */
-  async DELETE(id: string): Promise<NoContent> {
+  async DELETE(id: string): Promise<NoContent | Missing> {
     const store = this.context.glossaries
     await store.delete((await findGlossary(store, id, this.key.keyId)).glossaryId)
     return noContent()
   }
 
   /** DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang: one dictionary. */
-  async DELETE_$_dictionaries(id: string, pair: LanguagePair): Promise<NoContent> {
+  async DELETE_$_dictionaries(id: string, pair: LanguagePair): Promise<NoContent | Missing> {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
     const [source, target] = languagePair(pair)

@@ -1,4 +1,4 @@
-import { created, HttpError, type NoContent, noContent } from 'routeless'
+import { type Created, created, HttpError, type NoContent, noContent } from 'routeless'
 import { notSpecified } from '../../src/http/params.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE } from '../../src/http/paging.ts'
@@ -10,6 +10,8 @@ import type {
   StyleRulePatch,
 } from '../../src/styles/style-request.ts'
 import { styleJson } from '../../src/styles/style-store.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
+import type { CustomInstruction } from '../../src/styles/style-store.ts'
 
 const NOT_FOUND = 'Style rule list not found'
 
@@ -49,13 +51,13 @@ export class Default extends ApiController {
   }
 
   /** Deletes a style rule list (204). */
-  async DELETE(id: string): Promise<NoContent> {
+  async DELETE(id: string): Promise<NoContent | Missing> {
     await this.context.styles.delete((await this.find(id)).style_id)
     return noContent()
   }
 
   /** POST /v3/style_rules/{id}/custom_instructions: adds one (201). */
-  async POST_$_custom_instructions(id: string, input: InstructionInput) {
+  async POST_$_custom_instructions(id: string, input: InstructionInput): Promise<Created<CustomInstruction> | Missing> {
     return created(await this.context.customInstructions.create(id, this.key.keyId, input))
   }
 
@@ -71,7 +73,7 @@ export class Default extends ApiController {
   }
 
   /** DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (204). */
-  async DELETE_$_custom_instructions(id: string, instructionId: string): Promise<NoContent> {
+  async DELETE_$_custom_instructions(id: string, instructionId: string): Promise<NoContent | Missing> {
     await this.context.customInstructions.delete(id, this.key.keyId, instructionId)
     return noContent()
   }

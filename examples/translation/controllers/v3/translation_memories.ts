@@ -9,6 +9,7 @@ import {
   type SegmentPage,
 } from '../../src/memories/memory-params.ts'
 import { TMX_TYPES, type TmxImportResult } from '../../src/memories/tmx-transfer.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
 
 const NOT_FOUND = 'Translation memory not found'
 
@@ -81,7 +82,7 @@ export class Default extends ApiController {
   }
 
   /** Deletes a translation memory (204). */
-  async DELETE(id: string): Promise<NoContent> {
+  async DELETE(id: string): Promise<NoContent | Missing> {
     await this.context.memories.delete((await this.find(id)).translation_memory_id)
     return noContent()
   }

@@ -1,5 +1,6 @@
 /** POST /v3/users/{user_id}/report_fraud: flags (is_fraud=true) or clears (false) a user known to the partner. */
-import { accepted } from 'routeless'
+import { type Accepted, accepted } from 'routeless'
+import type { V3NotFound } from '../http/errors.ts'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError, required } from '../http/errors.ts'
 import type { FraudReason } from './fraud-reports.ts'
@@ -29,7 +30,11 @@ export interface FraudReportForm {
 }
 
 /** The types say each field's shape; the rules between fields are here. */
-export async function reportFraud(c: ApiController, userId: string, form: FraudReportForm) {
+export async function reportFraud(
+  c: ApiController,
+  userId: string,
+  form: FraudReportForm,
+): Promise<Accepted<{ status: 'accepted'; message: string; user_id: string }> | V3NotFound> {
   const isFraud = form.is_fraud
   const reason = isFraud ? form.reason : undefined
   if (isFraud && !reason) throw required('reason')
