@@ -12,14 +12,14 @@ export function wrap(configurations: Configuration[]): Records {
 }
 
 /** The error envelope (routeless's): a 404 or 401 body. */
-export interface Problem {
+export interface ErrorEnvelope {
   status: number
   error: string
   message: string
 }
 
 /** The 404 of a name no record has (thrown by `found`, declared by the handlers that answer it). */
-export type NoSuchRecord = NotFound<Problem>
+export type NoSuchRecord = NotFound<ErrorEnvelope>
 
 /** The record, or a 404 naming what was asked for. */
 export function found(name: string, record: Configuration | undefined): Configuration {
