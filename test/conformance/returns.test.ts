@@ -128,6 +128,10 @@ describeTargets('Answers declared in the return type', fixtureApp('returns'), (t
     expect(await page.text()).toBe('<p>missing</p>')
     const csv = await get('/answers/csv')
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    const gone = await get('/answers/gone')
+    expect(gone.status).toBe(410)
+    expect(gone.headers.get('content-type')).toBe('application/problem+json')
+    expect(await gone.text()).toBe('{"title":"Retired","status":410,"retired":"2024-01-01"}')
     expect(await csv.text()).toBe('a,b\n1,2\n')
   })
   it('answers a declared answer without a body as its status, empty', async () => {
@@ -162,7 +166,7 @@ describeTargets(
       skipWhere(t(), 'logs', ctx)
       expect(reported).toEqual([
         expect.stringMatching(
-          /Answers\.GET .*answered 418 \(a returned answer\), which its return type does not declare \(it declares 200, 201, 202, 303, 404\)/,
+          /Answers\.GET .*answered 418 \(a returned answer\), which its return type does not declare \(it declares 200, 201, 202, 303, 404, 410\)/,
         ),
       ])
     })
@@ -176,7 +180,9 @@ describeTargets(
       const { res, reported } = await report('/answers/bad-body')
       expect(res.status).toBe(202)
       skipWhere(t(), 'logs', ctx)
-      expect(reported).toEqual([expect.stringMatching(/Answers\.GET .*member \/job of the returned value must be string/)])
+      expect(reported).toEqual([
+        expect.stringMatching(/Answers\.GET .*member \/job of the returned value must be string/),
+      ])
     })
     it('reports nothing for the answers the type declares', async (ctx) => {
       const before = warned.length

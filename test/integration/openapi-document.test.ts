@@ -55,8 +55,9 @@ describe('OpenAPI: answers', () => {
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses)
     // A declared handler: its answers, 400 (a bound body), 413/415 (a body is read), 5XX; no 4XX range.
     expect(statuses('/things', 'post')).toEqual(['201', '400', '409', '413', '415', '5XX'])
-    // A path parameter is bound (400), no body is read on GET.
-    expect(statuses('/things/{id}', 'get')).toEqual(['200', '303', '400', '404', '5XX'])
+    // A string path part cannot be refused, and no body is read on GET; a number path part can be (400).
+    expect(statuses('/things/{id}', 'get')).toEqual(['200', '303', '404', '5XX'])
+    expect(statuses('/things/{id}', 'delete')).toEqual(['204', '400', '404', '413', '415', '5XX'])
     // Undeclared, nothing bound, nothing read: the return type as 200, and the ranges.
     expect(statuses('/', 'get')).toEqual(['200', '4XX', '5XX'])
     // A POST whose handler takes nothing: routeless still reads (and may refuse) the body, but publishes none.
@@ -179,7 +180,9 @@ describe('OpenAPI: security from the guards', () => {
     // `check()` names no credentials (none are published); `rateLimit` answers 429 with Retry-After.
     expect(doc.paths['/keyed/who'].get.security).toEqual([])
     expect(Object.keys(doc.paths['/keyed/who'].get.responses)).toEqual(['200', '403', '4XX', '5XX'])
-    expect(doc.paths['/limited'].get.responses['429'].headers['Retry-After'].schema.type).toBe('integer')
+    const limited = doc.paths['/limited'].get.responses
+    expect(limited['429'].headers['Retry-After'].schema.type).toBe('integer')
+    expect(limited['200'].headers['RateLimit-Remaining']).toEqual({ schema: { type: 'integer', minimum: 0 } })
     expect(doc.paths['/mixed'].get.responses['401']).toBeUndefined()
   })
 

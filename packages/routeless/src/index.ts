@@ -29,6 +29,7 @@ export {
   ok,
   permanentRedirect,
   preconditionFailed,
+  problem,
   resetContent,
   seeOther,
   serviceUnavailable,
@@ -57,6 +58,8 @@ export type {
   Ok,
   PermanentRedirect,
   PreconditionFailed,
+  Problem,
+  ProblemDetails,
   ResetContent,
   SeeOther,
   ServiceUnavailable,
@@ -106,7 +109,7 @@ export type {
   StandardSchemaV1,
 } from './binding/standard-schema.ts'
 export { generateOpenAPI } from './tooling/openapi.ts'
-export type { OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
+export type { ErrorBody, ErrorSite, OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
 export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
 export { describeGuard, guardInfoOf } from './guards/guard-info.ts'

@@ -66,6 +66,26 @@ export type PreconditionFailed<B, H extends object = {}> = Answer<412, B, H>
 export type UnprocessableContent<B, H extends object = {}> = Answer<422, B, H>
 export type TooManyRequests<B, H extends object = {}> = Answer<429, B, H>
 export type ServiceUnavailable<B, H extends object = {}> = Answer<503, B, H>
+/** Problem Details (RFC 9457): what went wrong, in a shape clients know. */
+export interface ProblemDetails {
+  /** A URI naming the kind of problem (`about:blank` when absent). */
+  type?: string
+  /** A short summary of the kind of problem. */
+  title?: string
+  /** The HTTP status. */
+  status?: number
+  /** What went wrong this time. */
+  detail?: string
+  /** A URI naming this occurrence. */
+  instance?: string
+}
+/** A Problem Details answer (`application/problem+json`) of status `S`; `X` adds members (`{errors: Issue[]}`). */
+export type Problem<S extends number, X extends object = {}, H extends object = {}> = Answer<
+  S,
+  ProblemDetails & X,
+  H,
+  'application/problem+json'
+>
 /** An HTML page (`text/html; charset=utf-8`), 200 unless another status is given. */
 export type Html<B extends string = string, S extends number = 200, H extends object = {}> = Answer<
   S,
@@ -135,20 +155,33 @@ export const unprocessableContent = withBody(422)
 export const tooManyRequests = withBody(429)
 export const serviceUnavailable = withBody(503)
 
-/** An HTML page: `html(page)`, `html(page, 404)`. */
-export function html<B extends string, S extends number = 200, H extends object = {}>(
-  text: B,
-  status?: S,
+/** A Problem Details answer: `problem(404, {title: 'No such glossary'})` (its `status` member is filled in). */
+export function problem<S extends number, X extends ProblemDetails, H extends object = {}>(
+  status: S,
+  details: X,
   headers?: H,
-): Html<B, S, H> {
-  return new Answer(status ?? (200 as S), text, headers ?? ({} as H), 'text/html')
+): Problem<S, X, H> {
+  return new Answer(status, { ...details, status }, headers ?? ({} as H), 'application/problem+json')
+}
+
+/** An HTML page: `html(page)`, `html(page, 404)`. */
+export function html<B extends string>(text: B): Html<B>
+export function html<B extends string, S extends number, H extends object = {}>(
+  text: B,
+  status: S,
+  headers?: H,
+): Html<B, S, H>
+export function html(text: string, status?: number, headers?: object): Answer<number, string, object, string> {
+  return new Answer(status ?? 200, text, headers ?? {}, 'text/html')
 }
 
 /** Plain text: `text('ok')`, `text(message, 503)`. */
-export function text<B extends string, S extends number = 200, H extends object = {}>(
+export function text<B extends string>(body: B): Text<B>
+export function text<B extends string, S extends number, H extends object = {}>(
   body: B,
-  status?: S,
+  status: S,
   headers?: H,
-): Text<B, S, H> {
-  return new Answer(status ?? (200 as S), body, headers ?? ({} as H), 'text/plain')
+): Text<B, S, H>
+export function text(body: string, status?: number, headers?: object): Answer<number, string, object, string> {
+  return new Answer(status ?? 200, body, headers ?? {}, 'text/plain')
 }

@@ -47,8 +47,10 @@ export function handlerAnswers(
   const out: Responses = {}
   const decls = types?.responses ?? []
   const declared = decls.some((d) => d.status !== 200 || d.mediaType || d.headers)
-  if (decls.length) for (const decl of decls) addDecl(out, decl, reason)
-  else legacy(out, h.params?.responses, h.method, types?.returns ? linked(types.returns) : undefined)
+  // A plain `T` whose `static params` document another success (`201`): theirs replaces the 200.
+  const paramsSucceed = Object.keys(h.params?.responses ?? {}).some((k) => k.startsWith('2'))
+  if (declared || !paramsSucceed) for (const decl of decls) addDecl(out, decl, reason)
+  fromParams(out, h.params?.responses, h.method, types?.returns ? linked(types.returns) : undefined)
   if (types?.stream) {
     const ok = (out['200'] ??= { description: SUCCESS_TEXT[200]! })
     ok.content = { ...ok.content, ...streamContent(types.stream, version, defs) }
@@ -76,19 +78,23 @@ function addDecl(out: Responses, decl: ResponseDecl, reason: (status: number) =>
 }
 
 /**
- * A handler without `types.responses` (a manifest written before them, or no types): its return type as a 200, and
- * `static params`' `responses` (a success among them replaces the 200).
+ * `static params`' `responses`: a status the types do not declare is added (a success among them replaces the
+ * default 200 of a handler whose types declare nothing); the description of one they declare is taken.
  */
-function legacy(out: Responses, declared: ParamSpec['responses'], method: string, returns: JsonSchema | undefined) {
+function fromParams(out: Responses, declared: ParamSpec['responses'], method: string, returns: JsonSchema | undefined) {
   const entries = Object.entries(declared ?? {}).filter(([, v]) => v !== undefined) as [string, string | ResponseSpec][]
   const successes = entries.some(([k]) => k.startsWith('2'))
-  if (!successes)
+  if (!successes && Object.keys(out).length === 0)
     out['200'] = {
       description: method === 'DELETE' ? 'Deleted' : 'Success',
       ...(returns ? { content: { 'application/json': { schema: returns } } } : {}),
     }
   for (const [status, value] of entries) {
     const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
+    if (out[status]) {
+      out[status].description = r.description
+      continue
+    }
     // A success documented without a schema takes the declared return type's.
     const schema =
       r.schema === 'returns'

@@ -39,8 +39,7 @@ export class ErrorBodies {
 
   constructor(private readonly option: OpenAPIOptions['errorSchema']) {
     this.fallback = typeof option === 'object' && option !== null ? option : ENVELOPE_SCHEMA
-    this.byText.set(JSON.stringify(this.fallback), 'Error')
-    this.components.Error = this.fallback
+    this.byText.set(JSON.stringify(this.fallback), 'Error') // listed once an operation uses it
   }
 
   /** The `content` of an error answered at `site`; undefined: the API sends it without a body. */
@@ -54,10 +53,14 @@ export class ErrorBodies {
   private nameOf(schema: JsonSchema): string {
     const text = JSON.stringify(schema)
     let name = this.byText.get(text)
-    if (name) return name
+    if (name) {
+      this.components[name] ??= schema
+      return name
+    }
     const base = typeof schema.title === 'string' && /^[A-Za-z0-9._-]+$/.test(schema.title) ? schema.title : 'Error'
+    const taken = new Set([...this.byText.values()])
     name = base
-    for (let i = 2; name in this.components; i++) name = `${base}${i}`
+    for (let i = 2; taken.has(name); i++) name = `${base}${i}`
     this.byText.set(text, name)
     this.components[name] = schema
     return name

@@ -51,6 +51,15 @@ export function addFrameworkAnswers(out: Responses, facts: FrameworkFacts, error
   }
   if (facts.binds || facts.readsBody) add(400)
   for (const refusal of facts.refusals) add(refusal.status, refusal.headers)
+  // A rate limit's headers come with the answers it lets through too (when it counted the request).
+  const counted = facts.refusals.find((r) => r.status === 429)?.headers.filter((h) => /^ratelimit-/i.test(h)) ?? []
+  for (const [status, response] of Object.entries(out)) {
+    if (!counted.length || !/^2/.test(status)) continue
+    response.headers = {
+      ...Object.fromEntries(counted.map((h) => [h, { schema: headerSchema(h) }])),
+      ...response.headers,
+    }
+  }
   if (facts.readsBody) {
     add(413)
     add(415, ['Accept-Post', 'Accept-Patch'])
@@ -66,7 +75,11 @@ export function addFrameworkAnswers(out: Responses, facts: FrameworkFacts, error
 }
 
 function headerObject(name: string): Record<string, unknown> {
-  return { schema: HEADER_SCHEMAS[name.toLowerCase()] ?? { type: 'string' }, required: true }
+  return { schema: headerSchema(name), required: true }
+}
+
+function headerSchema(name: string): Record<string, unknown> {
+  return HEADER_SCHEMAS[name.toLowerCase()] ?? { type: 'string' }
 }
 
 /** Orders responses as readers expect: by status, ranges after the statuses they cover. */

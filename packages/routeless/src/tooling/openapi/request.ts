@@ -77,10 +77,12 @@ export function requestOf(
   for (const type of h.accepts ?? []) content[type] ??= { schema: { type: 'string', contentMediaType: type } }
   const requestBody = Object.keys(content).length ? { required: Boolean(kwargs?.required?.length), content } : undefined
   const queried = parameters.length > pathParams.length
+  // A path part any string fills cannot be refused; a number, a pattern, a union of literals can.
+  const checked = pathParams.some((p) => !(p.schema.type === 'string' && Object.keys(p.schema).length === 1))
   return {
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
-    binds: pathParams.length > 0 || queried || takesKeywords,
+    binds: checked || queried || takesKeywords,
   }
 }
 
