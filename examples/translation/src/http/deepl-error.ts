@@ -4,7 +4,7 @@
  * names one, so the first becomes the message in DeepL's words: `Parameter 'x' not specified.` for a missing one,
  * the type's own `@errorMessage` where it has one, else `Value for 'x' not supported.`.
  */
-import type { HttpError, NotFound, ParamIssue } from 'routeless'
+import type { BadRequest, HttpError, NotFound, ParamIssue } from 'routeless'
 import { notSpecifiedMessage, notSupportedMessage } from './params.ts'
 
 /** DeepL's error body. */
@@ -18,6 +18,9 @@ export interface DeepLError {
  * thrown where the lookup fails, and rendered by `renderDeepLError`).
  */
 export type Missing = NotFound<DeepLError>
+
+/** A 400 in DeepL's body that a handler answers itself (a rule its parameter types cannot say). */
+export type Refused = BadRequest<DeepLError>
 
 export function renderDeepLError(error: HttpError): Response {
   const headers = new Headers(error.headers)
