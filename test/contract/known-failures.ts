@@ -11,5 +11,13 @@ export const KNOWN_FAILURES: Record<string, string[]> = {
     // Binding (core) or the document (docs): an empty query value (`?page_size=`) is taken as absent, where the
     // document's integer refuses it (it could say `allowEmptyValue`).
     'GET /v3/style_rules negative_data_rejection',
+    'GET /v3/translation_memories negative_data_rejection',
+  ],
+  verification: [
+    // Routing (core): a path part spelt like an Object.prototype member (`/links/key/valueOf`, `/links/toString/…`)
+    // reaches no controller: the application's JSON 404, not the hosted page's documented HTML one. fast-check
+    // generates such strings on purpose; other seeds find it on other operations.
+    'POST /links/{partnerId}/{refId} content_type_conformance',
+    'GET /links/{partnerId}/{refId}/{jobId} content_type_conformance',
   ],
 }
