@@ -60,7 +60,8 @@ export function returnDecls(r: TypeReader, writer: SchemaWriter, awaited: TypeHa
     .filter((d) => d.status === 200 && d.schema && (!d.mediaType || /json/i.test(d.mediaType)))
     .map((d) => d.schema!)
   const returns = ok.length === 0 ? null : ok.length === 1 ? ok[0]! : { anyOf: ok }
-  return { returns, responses, warnings }
+  // Nothing describable (a status typed `number`): readers fall back to `returns`, as for an older manifest.
+  return responses.length ? { returns, responses, warnings } : { returns, warnings }
 }
 
 /** The declarations of one `Answer` type: one per status literal it allows (`Answer<200 | 201, T>` gives two). */
