@@ -184,7 +184,8 @@ function declaredReply(answer: Declared, draft: Headers | undefined, byStatus: S
   if (status === 204 || status === 205 || status === 304 || body === undefined)
     return { status, headers, type: undefined, body: null }
   const type = answer.type
-  if (type === JSON_TYPE || JSON_MEDIA.test(type)) return { status, headers, type, body: json(body, byStatus?.[status]) }
+  if (type === JSON_TYPE || JSON_MEDIA.test(type))
+    return { status, headers, type, body: json(body, byStatus?.[status]) }
   if (typeof body === 'string')
     return { status, headers, type: /^text\/[^;]*$/i.test(type) ? `${type}; charset=utf-8` : type, body }
   if (body instanceof Uint8Array || body instanceof Blob || body instanceof ReadableStream)
