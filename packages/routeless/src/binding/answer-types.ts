@@ -30,27 +30,34 @@ export function isAnswerType(r: TypeReader, type: TypeHandle): boolean {
 
 /** The answers of `awaited`, the members of a handler's awaited return type. */
 export function returnDecls(r: TypeReader, writer: SchemaWriter, awaited: TypeHandle[]): ReturnDecls {
+  const warnings: string[] = []
   const members = awaited.flatMap((t) => (r.kind(t) & Kind.Union ? r.members(t) : [t]))
   const answers = members.filter((t) => isAnswerType(r, t))
-  const warnings: string[] = []
-  const plain = members.filter((t) => !isAnswerType(r, t))
-  const data = plain.filter((t) => !(r.kind(t) & NOTHING))
-  let plainSchema: JsonSchema | null = null
-  let undescribed = false
-  if (data.length > 0) {
+  if (answers.length === 0) {
+    // A plain return type: its schema as it always was (the whole awaited type, its alias's JSDoc included), a 200.
+    if (awaited.length === 0) return { returns: null, warnings }
+    if (awaited.length === 1 && r.kind(awaited[0]!) & NOTHING) {
+      // `void`, `undefined`: no body, so 204 (`any`, `unknown`, `never` say nothing).
+      const empty = r.kind(awaited[0]!) & (Kind.Void | Kind.Undefined)
+      return empty
+        ? { returns: null, responses: [{ status: 204, schema: null }], warnings }
+        : { returns: null, warnings }
+    }
     try {
-      plainSchema = writer.schemaOfUnion(plain)
+      const schema = writer.schemaOfUnion(awaited)
+      return { returns: schema, responses: [{ status: 200, schema }], warnings }
     } catch {
-      undescribed = true // a Response, bytes, a stream, a generator: documented as they are, not as a schema
+      return { returns: null, warnings } // a Response, bytes, a stream, a generator: documented as they are
     }
   }
-  if (answers.length === 0) {
-    if (undescribed || plain.some((t) => r.kind(t) & (Kind.Any | Kind.Unknown))) return { returns: null, warnings }
-    if (plainSchema) return { returns: plainSchema, responses: [{ status: 200, schema: plainSchema }], warnings }
-    // `void`, `undefined`: no body, so 204.
-    return members.length
-      ? { returns: null, responses: [{ status: 204, schema: null }], warnings }
-      : { returns: null, warnings }
+  const plain = members.filter((t) => !isAnswerType(r, t))
+  let plainSchema: JsonSchema | null = null
+  if (plain.some((t) => !(r.kind(t) & NOTHING))) {
+    try {
+      plainSchema = writer.schemaOfUnion(plain)
+    } catch (error) {
+      warnings.push(`return type: ${(error as Error).message} beside the declared answers cannot be described as a 200`)
+    }
   }
   const responses: ResponseDecl[] = []
   if (plainSchema) responses.push({ status: 200, schema: plainSchema })
@@ -111,9 +118,9 @@ function bodySchema(
   try {
     return writer.schemaOfUnion(present)
   } catch (error) {
-    if (!(error instanceof Unsupported)) throw error
-    if (!(r.kind(type) & Kind.Object) || !/Uint8Array|ArrayBuffer|Blob|ReadableStream/.test(error.message))
-      warnings.push(`return type: ${label}'s body: ${error.message} cannot be described; it is documented as any value`)
+    const message = (error as Error).message
+    if (!(error instanceof Unsupported) || !/Uint8Array|ArrayBuffer|Blob|ReadableStream/.test(message))
+      warnings.push(`return type: ${label}'s body: ${message}; it is documented as any value`)
     return {}
   }
 }
@@ -133,8 +140,7 @@ function headerDecls(
     try {
       schema = writer.declared(p.annotation, p.type)
     } catch (error) {
-      if (!(error instanceof Unsupported)) throw error
-      warnings.push(`return type: ${label}'s header ${p.name}: ${error.message} cannot be described`)
+      warnings.push(`return type: ${label}'s header ${p.name}: ${(error as Error).message}`)
       schema = {}
     }
     if (p.doc) schema = { ...schema, description: p.doc }
