@@ -55,6 +55,13 @@ describe('HandlerTypes.responses', async () => {
     expect(either[0]!.headers).toEqual({ ETag: { schema: { type: 'string' }, required: false } })
   })
 
+  it('declares 204 for `| undefined` beside the answers (returning nothing answers 204)', () => {
+    expect(types('Glossaries', 'PATCH').responses).toEqual([
+      { status: 202, schema: expect.objectContaining({ type: 'object' }) },
+      { status: 204, schema: null },
+    ])
+  })
+
   it('leaves out a status that is not a literal, with a warning', () => {
     const loose = types('Loose', 'GET')
     expect(loose.responses).toBeUndefined()

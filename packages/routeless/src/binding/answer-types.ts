@@ -62,6 +62,9 @@ export function returnDecls(r: TypeReader, writer: SchemaWriter, awaited: TypeHa
   const responses: ResponseDecl[] = []
   if (plainSchema) responses.push({ status: 200, schema: plainSchema })
   for (const answer of answers) responses.push(...answerDecls(r, writer, answer, warnings))
+  // `| undefined` (or `| void`) beside the answers: returning nothing answers 204.
+  if (plain.some((t) => r.kind(t) & (Kind.Void | Kind.Undefined)) && !responses.some((d) => d.status === 204))
+    responses.push({ status: 204, schema: null })
   responses.sort((a, b) => a.status - b.status)
   const ok = responses
     .filter((d) => d.status === 200 && d.schema && (!d.mediaType || /json/i.test(d.mediaType)))
