@@ -109,9 +109,11 @@ export type {
   StandardSchemaV1,
 } from './binding/standard-schema.ts'
 export { generateOpenAPI } from './tooling/openapi.ts'
-export type { OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
+export type { ErrorBody, ErrorSite, OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
 export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
+export { describeGuard, guardInfoOf } from './guards/guard-info.ts'
+export type { GuardInfo, SecurityScheme } from './guards/guard-info.ts'
 export { clientAddress, MemoryStore, rateLimit, RedisStore } from './guards/rate-limit.ts'
 export type { RateLimitOptions, RateLimitStore, RedisLike } from './guards/rate-limit.ts'
 export { withCors } from './wrappers/cors.ts'

@@ -86,8 +86,9 @@ export function analysisKey(typescriptVersion: string, cwd: string): string {
 }
 
 /**
- * Whether TypeScript `version` can analyse in this runtime: TypeScript 7's API reaches its checker process through
- * Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only (not Bun, not Deno).
+ * Whether TypeScript `version`'s synchronous API runs in this runtime: TypeScript 7's reaches its checker process
+ * through Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only; on Bun and Deno its async
+ * API answers instead, through a worker (`reader-bridge.ts`).
  */
 export function runsHere(version: string): boolean {
   return Number(version.split('.')[0]) < 7 || !(process.versions.bun || 'Deno' in globalThis)
@@ -104,12 +105,13 @@ export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<
   if (!found) return undefined
   const packageRequire = createRequire(found.manifest)
   if (Number(found.version.split('.')[0]) >= 7) {
-    if (!runsHere(found.version))
-      throw new Error(
-        `TypeScript ${found.version}'s API (typescript/unstable/sync) runs under Node.js only: on Bun or Deno, install ` +
-          'typescript@5.9 for the signature analysis, or run `routeless build` under Node.js and serve its manifest',
-      )
     const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
+    // Bun and Deno: the async API, in a worker, behind a synchronous facade (reader-bridge.ts).
+    if (!runsHere(found.version))
+      return (await import('./reader-bridge.ts')).bridgedCompiler(found.version, {
+        async: url('typescript/unstable/async'),
+        ast: url('typescript/unstable/ast'),
+      })
     const [{ nativeCompiler }, sync, ast] = await Promise.all([
       import('./reader-native.ts'),
       import(url('typescript/unstable/sync')),

@@ -5,8 +5,8 @@
  */
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { configFileOf, defaultServer, loadConfig, SERVERS, type ServerName } from './config.ts'
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
+import { configFileOf, defaultServer, loadConfig, SERVERS } from './config.ts'
+import { LOG_FORMATS, LOG_LEVELS } from '../base/logging.ts'
 import { MANIFEST_PATH } from '../binding/manifest.ts'
 import { findBuilt } from '../bundle/node-load.ts'
 import { serveCommand } from './serve.ts'
@@ -14,6 +14,7 @@ import { defaultIO, type CliIO } from './io.ts'
 import { bodyLimitOf, choiceOf, drainDelayOf, flagOf, metricsOf, UsageError, usageErrors } from './arguments.ts'
 import { buildCommand, nodeBuildCommand, WORKER_OUT, workerCommand } from './build.ts'
 import { checkCommand, clientCommand, explainCommand, openapiCommand, routesCommand } from './tools.ts'
+import { commonFlags, type ServeArgs } from './common-flags.ts'
 
 export type { CliIO } from './io.ts'
 
@@ -108,9 +109,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       io,
     )
   }
-  // `routeless` alone (`npm start`, `npx routeless`: settings from ROUTELESS_* and the config file) serves without
-  // loading yargs, whose parser and help layout cost more start-up than the rest of the CLI together.
-  if (argv.length === 0) return usageErrors(io, async () => (await serve({}), code))
+  // `routeless` alone (`npm start`, `npx routeless`: settings from ROUTELESS_* and the config file), or with only the
+  // common flags (`--host`, `--prefix`, `--server`, `--workers`, `--watch`), serves without loading yargs, whose parser
+  // and help layout cost more start-up than the rest of the CLI together. Anything else is yargs's to read.
+  const common = commonFlags(argv)
+  if (common) return usageErrors(io, async () => (await serve(common), code))
   const { default: yargs } = await import('yargs')
   const parser = yargs(argv)
     .scriptName('routeless')
@@ -270,7 +273,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     )
     .command(
       'openapi',
-      'Print the OpenAPI 3.1 document generated from the controllers',
+      'Print the OpenAPI document generated from the controllers (3.1; --spec=3.2 for OpenAPI 3.2)',
       (y) =>
         y
           .option('title', {
@@ -281,10 +284,21 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           .option('api-version', {
             type: 'string',
             describe: "info.version of the document (default: the config's, else 0.0.0)",
+          })
+          .option('spec', {
+            type: 'string',
+            choices: ['3.1', '3.2'] as const,
+            describe: "OpenAPI version: 3.2 adds QUERY operations and streamed items (default: the config's, else 3.1)",
+          })
+          .option('host', {
+            type: 'string',
+            describe:
+              "The document's server, http://<host> (default: the config's openapi.servers, else its host, else /)",
           }),
       async (args) => {
         const { config, prefix } = await settings(args)
         const info = config.openapi?.info
+        const host = args.host ?? env.ROUTELESS_HOST ?? config.host
         code = await openapiCommand(
           prefix,
           {
@@ -294,6 +308,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
               title: args.title ?? info?.title ?? 'routeless application',
               version: args['api-version'] ?? info?.version ?? '0.0.0',
             },
+            ...(args.spec ? { version: args.spec } : {}),
+            ...(config.openapi?.servers || !host ? {} : { servers: [{ url: serverUrl(host) }] }),
           },
           io,
         )
@@ -310,18 +326,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   return usageErrors(io, async () => (await parser.parseAsync(), code))
 }
 
-/** The serve command's flags, as yargs parses them. */
-interface ServeArgs {
-  prefix?: unknown
-  config?: string
-  'body-limit'?: number
-  host?: string
-  'log-level'?: LogLevel
-  'log-format'?: LogFormat
-  watch?: boolean
-  server?: ServerName
-  metrics?: string
-  workers?: string
-  'drain-delay'?: number
-  docs?: boolean
+/** `--host=api.example.com:8443` → `http://api.example.com:8443`; a URL stays as it is. */
+function serverUrl(host: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host.replace(/\/+$/, '') : `http://${host}`
 }
