@@ -1,9 +1,11 @@
 // GET    /configurations/      → configurations.ts Default.GET()          list: ?sort=[-]field&page=&per_page=
+//        with Accept: text/event-stream: the change feed (creates, updates, deletes as events; Last-Event-ID resumes)
 // GET    /configurations/:name → configurations.ts Default.GET(name)
 // POST   /configurations/      → configurations.ts Default.POST()
 // PATCH  /configurations/:name → configurations.ts Default.PATCH(name)
 // DELETE /configurations/:name → configurations.ts Default.DELETE(name)
-import { params } from 'routeless'
+import { HttpError, params } from 'routeless'
+import type { ChangeEvent } from '../src/changes.ts'
 import { SignedInController } from '../src/api-controller.ts'
 import type { ConfigurationPatch, ListQuery, NewConfiguration, NoInput } from '../src/inputs.ts'
 import { checkRecord, listOptions, noListOptions } from '../src/record-rules.ts'
@@ -36,8 +38,18 @@ export class Default extends SignedInController {
     DELETE: params({ summary: 'Delete a record', tags: ['configurations'], responses: { 209: 'The deleted record' } }),
   }
 
-  async GET(name?: string, query: ListQuery = {}): Promise<Records> {
-    const { configurations } = this.context
+  async GET(name?: string, query: ListQuery = {}): Promise<Records | AsyncGenerator<ChangeEvent>> {
+    const { configurations, changes } = this.context
+    if (name === undefined && this.request.headers.get('accept')?.includes('text/event-stream')) {
+      const { lastEventId, ...listOptions } = query
+      const given = Object.keys(listOptions)
+      if (given.length) throw new HttpError(400, `The change feed takes no list options: ${given.join(', ')}`)
+      if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId))
+        throw new HttpError(400, 'Last-Event-ID must be the id of a change (a whole number)')
+      return changes.events(lastEventId === undefined ? undefined : Number(lastEventId))
+    }
+    if (query.lastEventId !== undefined)
+      throw new HttpError(400, 'lastEventId is for the change feed: ask for it with Accept: text/event-stream')
     if (name === undefined) {
       const page = await configurations.list(listOptions(query))
       this.response.headers.set('X-Total-Count', String(page.total))

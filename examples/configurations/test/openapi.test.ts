@@ -51,6 +51,7 @@ describe('GET /openapi.json', () => {
       ['sort', 'query', false],
       ['page', 'query', false],
       ['per_page', 'query', false],
+      ['lastEventId', 'query', false], // the change feed's resume point (Accept: text/event-stream)
     ])
     expect(list.parameters[0].schema.enum).toContain('-port')
     expect(doc.paths['/configurations/{name}'].get.parameters.map((p: any) => p.name)).toEqual(['name'])

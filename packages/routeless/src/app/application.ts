@@ -111,6 +111,8 @@ export class Application {
       serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
+      heartbeat: this.options.sse?.heartbeat,
+      logError: (message: string, error: unknown) => this.logger.error(message, error),
     }
     const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()

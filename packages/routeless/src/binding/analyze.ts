@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseHandlerName } from '../base/handler-names.ts'
+import { analyzerId } from './analyzer-version.ts'
 import { fileHashes } from './manifest-file.ts'
 import {
   handlerKey,
@@ -22,7 +23,8 @@ import {
   type Manifest,
   type PositionalParam,
 } from './manifest.ts'
-import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
+import { streamOf } from './stream-types.ts'
+import { SchemaWriter, Unsupported } from './type-schema.ts'
 import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
   findConfigFile,
@@ -41,18 +43,7 @@ export interface AnalyzeInput {
   module: string
 }
 
-let id: string | undefined
-
-/**
- * Names this analyser's code (its functions' own source, so it is the same from `src` and from a bundle): a manifest
- * another version wrote is read again instead of trusted — the schemas it holds may say less than this one would.
- */
-export function analyzerId(): string {
-  return (id ??= createHash('sha256')
-    .update([analyze, describeMethod, SchemaWriter, applyConstraints, returnDecls].map(String).join('\n'))
-    .digest('hex')
-    .slice(0, 16))
-}
+export { analyzerId }
 
 /** Where the `typescript` package `name` the application would import is (its own install first), and its version. */
 export function findTypeScript(cwd: string, name = 'typescript'): { version: string; manifest: string } | undefined {
@@ -240,9 +231,16 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
     }
     kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
-  const answers = returnsOf(reader, writer, method)
+  const streamed = streamOf(reader, writer, method)
+  // A stream's other members (`Promise<Records | AsyncGenerator<Sse<E>>>`) are the data it answers besides.
+  const answers = streamed
+    ? streamed.rest.length
+      ? returnDecls(reader, writer, streamed.rest)
+      : { returns: null, warnings: [] }
+    : returnsOf(reader, writer, method)
   const out: HandlerTypes = { positional, kwargs, returns: answers.returns }
   if (answers.responses) out.responses = answers.responses
+  if (streamed) out.stream = streamed.stream
   warnings.push(...answers.warnings)
   if (warnings.length) out.warnings = warnings
   return out

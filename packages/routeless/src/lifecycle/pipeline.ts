@@ -41,6 +41,8 @@ import type { Answer, StatusSerializers } from './response.ts'
 import { answersByStatus } from '../binding/responses.ts'
 import type { ResponseState } from '../base/controller.ts'
 import { answerCheck } from './answer-check.ts'
+import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
+import { dataSchemas } from '../binding/stream-item.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -65,6 +67,10 @@ export interface PipelineOptions extends ConstructOptions {
    * it then), so that serving without it never loads Ajv.
    */
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
+  /** Where an error that ends a stream after its head was sent is logged (the application's logger). */
+  logError?: (message: string, error: unknown) => void
+  /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
+  heartbeat?: number
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -90,6 +96,13 @@ export interface HandlerShape {
   websocket: boolean
   /** Development: each returned value checked against the return type. */
   checkReturn: boolean
+  /**
+   * The return type is a stream of server-sent events (`lifecycle/event-stream.ts`): `always`, or `iterable` when it
+   * is a union with data (an async iterable returned is the stream, anything else the data); absent otherwise.
+   */
+  stream?: 'always' | 'iterable'
+  /** A stream handler whose keywords declare `lastEventId`: the `Last-Event-ID` header fills it. */
+  lastEventId?: true
 }
 
 /** One checked value: validated (`validate`) and, for `Date`s, revived. */
@@ -128,6 +141,7 @@ export interface HandlerParts {
   answers: StatusSerializers | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
   checkReturn: ((value: unknown, state?: ResponseState) => void) | undefined
+  stream?: StreamParts
 }
 
 /** What decides `handler`'s code. */
@@ -137,7 +151,8 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
   // as `id?: never` with its own message does).
   const declared = keywordsDeclared(handler, options.defs)
   const typed = !handler.binder && handler.typed
-  return {
+  const stream = handler.types?.stream !== undefined && handler.method !== 'WEBSOCKET'
+  const shape: HandlerShape = {
     guards: handler.guards.length,
     before: handler.before !== undefined,
     read,
@@ -151,6 +166,9 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
       options.checkReturn
     ),
   }
+  if (stream) shape.stream = handler.types?.returns || handler.types?.responses ? 'iterable' : 'always'
+  if (stream && declared.has('lastEventId')) shape.lastEventId = true
+  return shape
 }
 
 function typedShape(plan: TypedPlan, body: boolean): TypedShape {
@@ -196,6 +214,28 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
       options.checkReturns && options.checkReturn
         ? returnCheck(handler, options, options.checkReturns, options.checkReturn)
         : undefined,
+    stream: handler.types?.stream ? streamParts(handler, options) : undefined,
+  }
+}
+
+/** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
+function streamParts(handler: Handler, options: PipelineOptions): StreamParts {
+  const stream = handler.types!.stream!
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  const data: StreamParts['data'] = {}
+  for (const [event, schema] of Object.entries(dataSchemas(stream, options.defs)))
+    data[event] = serializerFor(schema, stringify, options.serializers)
+  const { checkReturns: report, checkReturn, heartbeat = DEFAULT_HEARTBEAT } = options
+  if (!(typeof heartbeat === 'number' && heartbeat >= 0 && heartbeat < 2 ** 31))
+    throw new RangeError(`sse.heartbeat must be a number of milliseconds from 0 to 2^31 - 1, got ${heartbeat}`)
+  const check = report && checkReturn ? checkReturn(stream.item, options.defs) : undefined
+  return {
+    data,
+    item: serializerFor(stream.item, stringify, options.serializers),
+    heartbeat,
+    check: check && ((event) => check(event)?.replace(/\bthe returned value\b/g, 'the event')),
+    report: report && ((message) => report(`${where}: ${message}`)),
+    fail: options.logError && ((error) => options.logError!(`${where}: the event stream ended on an error`, error)),
   }
 }
 
