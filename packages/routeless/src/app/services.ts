@@ -14,6 +14,7 @@ import type { checkReturn } from '../binding/return-check.ts'
 import type { accessLog } from '../wrappers/access-log.ts'
 import type { cors, originCheck } from '../wrappers/cors.ts'
 import type { notFoundHint } from '../tooling/explain.ts'
+import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { CORE_SERVICES } from './core-services.ts'
 
 export interface AppServices {
@@ -21,6 +22,8 @@ export interface AppServices {
   accessLog?: typeof accessLog
   /** The `cors` option's wrapper, and its check of a WebSocket upgrade's origin. */
   cors?: { cors: typeof cors; originCheck: typeof originCheck }
+  /** WebSocket upgrades through `app.fetch` on Bun, Deno and Workers (`lifecycle/host-sockets.ts`). */
+  sockets?: HostSockets
   /** The `explainNotFound` option's hint. */
   notFoundHint?: typeof notFoundHint
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
