@@ -115,6 +115,8 @@ export class Application {
       serializers: table.serializers,
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
+      validator: table.validator,
+      typedSocket: this.services.sockets?.typed,
     }
     const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()

@@ -22,6 +22,7 @@ import {
   type Manifest,
   type PositionalParam,
 } from './manifest.ts'
+import { socketDecl } from './socket-types.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
 import {
   findConfigFile,
@@ -48,7 +49,7 @@ let id: string | undefined
  */
 export function analyzerId(): string {
   return (id ??= createHash('sha256')
-    .update([analyze, describeMethod, SchemaWriter, applyConstraints].map(String).join('\n'))
+    .update([analyze, describeMethod, SchemaWriter, applyConstraints, socketDecl].map(String).join('\n'))
     .digest('hex')
     .slice(0, 16))
 }
@@ -238,6 +239,9 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
     kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
   const out: HandlerTypes = { positional, kwargs, returns: returnSchema(reader, writer, method) }
+  const returned = method.name.startsWith('WEBSOCKET') ? method.returns() : undefined
+  const socket = returned && socketDecl(reader, writer, returned, (w) => warnings.push(w))
+  if (socket) out.socket = socket
   if (warnings.length) out.warnings = warnings
   return out
 }

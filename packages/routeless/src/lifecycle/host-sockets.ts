@@ -7,9 +7,11 @@
  *
  * The app decides the upgrade as everywhere (`Application.upgrade`: guards, `before()`, the `WEBSOCKET` handler);
  * this module only joins the host's socket to the handlers. A service of the app (`app/services.ts`), so that a
- * Worker whose tree takes no WebSockets carries none of it. node:http and uWS upgrade in their own servers.
+ * Worker whose tree takes no WebSockets carries none of it (nor the typed messages', `typed-socket.ts`). node:http and
+ * uWS upgrade in their own servers.
  * @module
  */
+import { typedSocket } from './typed-socket.ts'
 import { runSocketHandler, type Socket, type SocketHandlers, type UpgradingApp } from './websocket.ts'
 
 /** The largest WebSocket message the servers take by default, in bytes. */
@@ -183,6 +185,6 @@ function wrapBun(ws: BunSocket): Socket {
   }
 }
 
-/** The service `app/services.ts` gives the app. */
-export const hostSockets = { upgrade: upgradeOnHost, bun: bunWebSocket }
+/** The service `app/services.ts` gives the app: with typed messages (`typed-socket.ts`), for every server. */
+export const hostSockets = { upgrade: upgradeOnHost, bun: bunWebSocket, typed: typedSocket }
 export type HostSockets = typeof hostSockets

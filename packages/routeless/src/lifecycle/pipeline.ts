@@ -27,6 +27,7 @@
  * (`partsOf`).
  * @module
  */
+import { RoutelessError } from '../base/errors.ts'
 import type { Binder } from '../binding/standard-schema.ts'
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
@@ -39,6 +40,8 @@ import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer } from './response.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
+import type { SocketPlan, typedSocket } from './typed-socket.ts'
+import type { ValidateFunction } from '../binding/validators.ts'
 
 /** What every controller instance is given, besides the request. */
 export interface ConstructOptions {
@@ -62,6 +65,10 @@ export interface PipelineOptions extends ConstructOptions {
    * it then), so that serving without it never loads Ajv.
    */
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
+  /** The validator of a schema the types hold (`RouteTable.validator`): a socket's incoming messages. */
+  validator?: (schema: JsonSchema) => ValidateFunction
+  /** Typed WebSocket messages (`typed-socket.ts`), a service of the app given where a handler takes WebSockets. */
+  typedSocket?: typeof typedSocket
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -181,7 +188,7 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     binder: handler.binder,
     typed: handler.binder ? undefined : handler.typed,
     serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
-    accept: (call, value) => accept(handler, call, value),
+    accept: acceptor(handler, options),
     checkReturn:
       returns && options.checkReturns && options.checkReturn
         ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
@@ -189,13 +196,45 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
   }
 }
 
-/** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
-function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
-  if (typeof value !== 'object' || value === null) {
-    throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+/**
+ * A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned, between the
+ * frames and them the typed messages its types declare (`typed-socket.ts`).
+ */
+function acceptor(handler: Handler, options: PipelineOptions): (call: Call, value: unknown) => UpgradeDecision {
+  const plan = handler.method === 'WEBSOCKET' ? socketPlan(handler, options) : undefined
+  const typed = options.typedSocket
+  return (call, value) => {
+    if (typeof value !== 'object' || value === null) {
+      throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+    }
+    const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
+    const handlers = plan && typed ? typed(value as SocketHandlers<unknown, unknown>, plan) : (value as SocketHandlers)
+    return { accepted: true, handlers, protocol }
   }
-  const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
-  return { accepted: true, handlers: value as SocketHandlers, protocol }
+}
+
+/** How the handler's declared messages are read and written, or undefined for raw frames. */
+function socketPlan(handler: Handler, options: PipelineOptions): SocketPlan | undefined {
+  const decl = handler.types?.socket
+  if (!decl) return undefined
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  if (!options.typedSocket || (decl.receives && !options.validator))
+    throw new RoutelessError(
+      'ROUTELESS_ERR_BUNDLE',
+      `${where} declares its messages: build the application with createApp() or createAppFromModules()`,
+    )
+  const { checkReturns: report, checkReturn } = options
+  const check = decl.sends && report && checkReturn ? checkReturn(decl.sends, options.defs) : undefined
+  return {
+    receives: decl.receives ? options.validator!(decl.receives) : undefined,
+    sends: decl.sends !== null,
+    checkSend:
+      check &&
+      ((value) => {
+        const problem = check(value)
+        if (problem) report!(`${where}: a message sent: ${problem.replace(/the returned value/g, 'the message')}`)
+      }),
+  }
 }
 
 /** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */

@@ -78,6 +78,7 @@ export async function compileRouteTable(
   table.validators = validators ? validators.origin : undefined
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
+  table.validator = validators && ((schema) => validators.compile(schema))
   const compile = (types: HandlerTypes) => (validators ? compileTypedBinder(types, validators) : undefined)
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
