@@ -50,7 +50,11 @@ export async function clientCommand(prefix: string[], out: string, io: CliIO): P
   const file = path.resolve(process.cwd(), out)
   writeFileSync(file, generateClient(app.table))
   const operations = app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length
-  io.stdout(`routeless: wrote ${path.relative(process.cwd(), file)}: ${operations} operations`)
+  const sockets = app.table.rows.filter((r) => r.method === 'WEBSOCKET').length
+  io.stdout(
+    `routeless: wrote ${path.relative(process.cwd(), file)}: ${operations} operations` +
+      (sockets ? `, ${sockets} socket${sockets === 1 ? '' : 's'}` : ''),
+  )
   return 0
 }
 
