@@ -19,6 +19,7 @@ import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { resolve } from '../routing/resolver.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import type { AsyncAPIOptions } from '../tooling/asyncapi.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 import { VERSION } from '../base/version.ts'
 
@@ -77,8 +78,13 @@ export class Application {
       telemetry,
       docs:
         docs &&
-        page!.wrapper(new page!.ApiReference(docs, (o) => this.openapi(o)), (error, incoming) =>
-          this.renderError(error, incoming, undefined),
+        page!.wrapper(
+          new page!.ApiReference(
+            docs,
+            (o) => this.openapi(o),
+            (o) => this.asyncapi(o),
+          ),
+          (error, incoming) => this.renderError(error, incoming, undefined),
         ),
     })
     const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
@@ -296,6 +302,13 @@ export class Application {
     if (!this.services.openapi)
       throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'app.openapi(): build the application with createApp()')
     return this.services.openapi(this.table, options)
+  }
+
+  /** The AsyncAPI 3.0 document of this application's WebSockets and event streams (see `generateAsyncAPI`). */
+  asyncapi(options?: AsyncAPIOptions): Record<string, unknown> {
+    if (!this.services.asyncapi)
+      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'app.asyncapi(): build the application with createApp()')
+    return this.services.asyncapi(this.table, options)
   }
 
   /** In-process test helper: `app.request('/path', init)` with a bare path. */
