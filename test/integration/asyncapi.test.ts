@@ -46,14 +46,15 @@ describe('the AsyncAPI document', { timeout: 60_000 }, () => {
       },
       bindingVersion: '0.1.0',
     })
-    expect(Object.keys(signals.messages).sort()).toEqual(['Leave', 'Say', 'bye', 'heard', 'refused'])
-    expect(signals.messages.Say.payload).toEqual({ $ref: '#/components/schemas/Say' })
+    // Named as the wire tells them apart: by their tag (`kind`).
+    expect(Object.keys(signals.messages).sort()).toEqual(['bye', 'heard', 'leave', 'refused', 'say'])
+    expect(signals.messages.say).toEqual({ name: 'say', title: 'Say', payload: { $ref: '#/components/schemas/Say' } })
     expect(doc.components.schemas.Say).toMatchObject({ properties: { times: { minimum: 1, maximum: 3 } } })
     expect(signals.messages.heard.payload).toMatchObject({ properties: { kind: { const: 'heard' } } })
     expect(doc.operations.receiveSignalsSay).toEqual({
       action: 'receive',
       channel: { $ref: '#/channels/signals' },
-      messages: [{ $ref: '#/channels/signals/messages/Say' }],
+      messages: [{ $ref: '#/channels/signals/messages/say' }],
     })
     expect(doc.operations.sendSignalsHeard.action).toBe('send')
     // A raw handler: its frames, at each path it answers (an optional positional: with and without it).
@@ -70,7 +71,7 @@ describe('the AsyncAPI document', { timeout: 60_000 }, () => {
     try {
       const doc = generateAsyncAPI(app.table) as Record<string, any>
       expect(await problems(doc)).toEqual([])
-      expect(doc.channels.chatEvents.messages.Say).toMatchObject({ contentType: 'text/event-stream' })
+      expect(doc.channels.chatEvents.messages.say).toMatchObject({ contentType: 'text/event-stream' })
       expect(doc.operations.sendChatEventsSay).toMatchObject({
         action: 'send',
         bindings: { http: { method: 'GET', bindingVersion: '0.3.0' } },

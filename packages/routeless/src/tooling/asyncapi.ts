@@ -8,8 +8,8 @@
  *   side left raw is one message, `frame`, of any payload;
  * - each event stream (`HandlerTypes.stream`) is a channel the application sends its items on, over HTTP.
  *
- * A message is named for its named type (`Say`), else for its tag (`{ kind: 'heard', … }` → `heard`), else for its
- * one key (`{ end_of_stream: {} }` → `end_of_stream`, DeepL's style). Schemas are written as AsyncAPI's schema
+ * A message is named as it is told apart on the wire: for its tag (`{ kind: 'heard', … }` → `heard`), for its one key
+ * (`{ end_of_stream: {} }` → `end_of_stream`, DeepL's style), else for its named type (`Say`). Schemas are written as AsyncAPI's schema
  * format reads them (JSON Schema draft-07: a tuple's `prefixItems` become `items`), named types under
  * `components.schemas`.
  * @module
@@ -101,23 +101,29 @@ function messagesOf(schema: JsonSchema | null, defs: Record<string, Schema>, con
   }))
 }
 
-/** A member's name: its named type's, its tag's (a `const` string property), or its one key's. */
+/**
+ * A member's name: its tag's (a `const` string property), its one key's (`{ say: {…} }`: an envelope named for its
+ * message, DeepL's style), else its named type's.
+ */
 function nameOf(member: Schema, defs: Record<string, Schema>): string | undefined {
-  if (typeof member.$ref === 'string') {
-    const name = member.$ref.slice(8)
-    const def = defs[name]
-    return def?.anyOf ? undefined : name
-  }
-  const properties = Object.entries((member.properties ?? {}) as Record<string, Schema>)
+  const named = typeof member.$ref === 'string' ? member.$ref.slice(8) : undefined
+  const schema = named ? defs[named] : member
+  if (!schema || schema.anyOf) return undefined
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>)
   const tag = properties.find(([, s]) => typeof s.const === 'string')
-  if (tag) return tag[1].const
-  if (properties.length === 1 && member.required?.length === 1) return properties[0]![0]
-  return undefined
+  if (!tag && properties.length === 1 && schema.required?.length === 1) return properties[0]![0]
+  return tag ? tag[1].const : named
 }
 
 function message(m: Message): Schema {
   if (!m.schema) return { name: m.name, title: 'A text or binary frame, as it is sent', payload: {} }
-  return { name: m.name, ...(m.contentType ? { contentType: m.contentType } : {}), payload: draft07(m.schema) }
+  const title = typeof m.schema.$ref === 'string' ? { title: m.schema.$ref.slice(8) } : {}
+  return {
+    name: m.name,
+    ...title,
+    ...(m.contentType ? { contentType: m.contentType } : {}),
+    payload: draft07(m.schema),
+  }
 }
 
 /** A positional argument as a channel parameter (AsyncAPI 3.0 gives parameters no schema: its enum and default). */
