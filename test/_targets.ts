@@ -35,7 +35,7 @@ export const RUNTIMES: Runtime[] = ['bun', 'deno', 'workerd']
 export const TARGETS: TargetName[] =
   process.env.ROUTELESS_COMPILED === 'generated' ? IN_PROCESS : [...IN_PROCESS, ...RUNTIMES]
 
-/** What a target cannot do, and why: the README's runtime table says the same. */
+/** What a target cannot do, and why: docs/runtimes.md's table says the same. */
 export type Limit = 'websockets' | 'logs' | 'get-body' | 'early-refusal'
 
 export const LIMITS: Partial<Record<TargetName, Partial<Record<Limit, string>>>> = {

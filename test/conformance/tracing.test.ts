@@ -139,7 +139,7 @@ describeTargets('Tracing', fixtureApp('telemetry', { accessLog: true, logger }),
   })
 
   it('counts an unknown method under _OTHER, with its original', async (ctx) => {
-    if (t().name === 'uws') return ctx.skip() // uWS closes the connection on methods outside RFC 9110 (README, "Servers")
+    if (t().name === 'uws') return ctx.skip() // uWS closes the connection on methods outside RFC 9110 (docs/runtimes.md)
     const response = await t().request('/users', { method: 'PURGE' })
     expect(response.status).toBe(501)
     const span = serverSpans('/users').find((s) => s.attributes['http.request.method_original'] === 'PURGE')

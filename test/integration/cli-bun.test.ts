@@ -44,7 +44,7 @@ afterEach(() => {
 })
 
 describe.skipIf(!existsSync(BIN) || !existsSync(BUN))('routeless run by bun (built CLI)', { timeout: 60_000 }, () => {
-  // The repository's TypeScript is 7, whose API runs under Node.js only: as the README tells a Bun user, the types
+  // The repository's TypeScript is 7, whose API runs under Node.js only: as docs/contract.md tells a Bun user, the types
   // are read under node first (here by `routeless check`, which writes the fixtures' manifest), and Bun serves them.
   beforeAll(() => {
     for (const prefix of ['typed', 'features', 'basic']) {

@@ -1,5 +1,5 @@
 /**
- * The README's way to trace an app served by the CLI: an SDK registered by `node --import` before `routeless` starts
+ * The guide's way (docs/operations.md) to trace an app served by the CLI: an SDK registered by `node --import` before `routeless` starts
  * (no flag), in one process and in each of `--workers=2`; the spans reach an OTLP endpoint on loopback.
  */
 import { fileURLToPath } from 'node:url'

@@ -1,7 +1,7 @@
 /**
- * The README's "Runtimes" recipes, run as written from the packed tarball: a fresh project serves one controller tree
+ * The recipes of docs/runtimes.md, run as written from the packed tarball: a fresh project serves one controller tree
  * with the CLI on node, with its own `server.ts` on Bun (`Bun.serve`) and `main.ts` on Deno (`Deno.serve`), and built
- * with `routeless build --target=worker` under the README's `wrangler.toml`, served by workerd — and every runtime
+ * with `routeless build --target=worker` under the page's `wrangler.toml`, served by workerd — and every runtime
  * answers every request with the bytes node answers (status, content type, `Allow`, body; only a malformed JSON body's
  * 400 words the parser's complaint as each engine does).
  */
@@ -10,17 +10,17 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { itOn } from '../_matrix.ts'
 import { BINARIES, serveModule, type Runtime } from '../_runtimes.ts'
+import { fences } from '../_docs-code.ts'
 import { installProject, REPO, run, start, write, type Project } from './_project.ts'
 
-/** The README's fenced blocks of the Runtimes section whose first line names a file (`// server.ts`, `# wrangler.toml`). */
+/** The recipes of docs/runtimes.md: its fenced blocks whose first line names a file (`// server.ts`, `# wrangler.toml`). */
 function recipes(): Record<string, string> {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8')
-  const section = readme.slice(
-    readme.indexOf('## Runtimes'),
-    readme.indexOf('\n## ', readme.indexOf('## Runtimes') + 1),
-  )
   const files: Record<string, string> = {}
-  for (const m of section.matchAll(/```\w+\n(?:\/\/|#) ([\w.]+)\n([\s\S]*?)```/g)) files[m[1]!] = m[2]!
+  const page = { file: 'docs/runtimes.md', text: readFileSync(path.join(REPO, 'docs/runtimes.md'), 'utf8') }
+  for (const { code } of fences(page)) {
+    const m = /^(?:\/\/|#) ([\w.]+)\n/.exec(code)
+    if (m) files[m[1]!] = code.slice(m[0].length)
+  }
   return files
 }
 
@@ -133,7 +133,7 @@ async function serve(file: string, args: string[]): Promise<string> {
   return (await s.listening).replace(/\/$/, '')
 }
 
-describe('the README recipes, from the packed tarball', { timeout: 120_000 }, () => {
+describe('the runtimes page recipes, from the packed tarball', { timeout: 120_000 }, () => {
   let expected: string[]
 
   beforeAll(async () => {
@@ -157,7 +157,7 @@ describe('the README recipes, from the packed tarball', { timeout: 120_000 }, ()
 
   itOn(
     'workerd',
-    "builds it with routeless build --target=worker and serves it on workerd under the README's wrangler.toml",
+    "builds it with routeless build --target=worker and serves it on workerd under the runtimes page's wrangler.toml",
     async () => {
       const toml = recipes()['wrangler.toml']!
       const setting = (key: string) => new RegExp(`^${key} = "([^"]+)"$`, 'm').exec(toml)?.[1]

@@ -65,7 +65,7 @@ describe('create-routeless, its mistakes', { timeout: 120_000 }, () => {
     const pkg = JSON.parse(readFileSync(path.join(packs.dir, 'routeless-app', 'package.json'), 'utf8'))
     expect(pkg.name).toBe('routeless-app')
     expect(pkg.scripts.dev).toBe('routeless --watch')
-    // The Node.js versions the project declares are routeless's and create-routeless's own (README, "Node.js versions").
+    // The Node.js versions the project declares are routeless's and create-routeless's own (docs/runtimes.md, "Node.js versions").
     const engines = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).engines
     expect(pkg.engines).toEqual(engines(PACKAGE))
     expect(engines(STARTER)).toEqual(engines(PACKAGE))

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installProject, run, start, write, type Project } from './_project.ts'
+import { blocksOf, fences } from '../_docs-code.ts'
+import { installProject, REPO, run, start, write, type Project } from './_project.ts'
 
 let project: Project
 let dir: string
@@ -368,19 +369,19 @@ export const c = defineConfig({ server: 'apache' })
 })
 
 describe("the README's section for npm users, run as written", { timeout: 120_000 }, () => {
-  /** The README as packed, its "In your project" section, and the "Ten lines" controllers file. */
+  /** The README as packed: its "Ten lines" controllers file and its fenced blocks; docs/testing.md's vitest file. */
   function readme() {
-    const text = readFileSync(path.join(dir, 'node_modules/routeless/README.md'), 'utf8')
-    const section = text.slice(text.indexOf('## In your project'), text.indexOf('## In this repository'))
-    const ten = /`controllers\/index\.ts`:\n\n```ts\n([\s\S]*?)```/.exec(text)![1]!
-    const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, body: m[2]! }))
-    return { ten, blocks }
+    const page = { file: 'README.md', text: readFileSync(path.join(dir, 'node_modules/routeless/README.md'), 'utf8') }
+    const ten = blocksOf(page).find((b) => b.file === 'controllers/index.ts')!.code
+    const blocks = fences(page).map((f) => ({ lang: f.info.split(' ')[0]!, body: f.code }))
+    const testing = { file: 'docs/testing.md', text: readFileSync(path.join(REPO, 'docs/testing.md'), 'utf8') }
+    const vitest = blocksOf(testing).find((b) => b.code.includes("from 'vitest'"))!.code
+    return { ten, blocks, vitest }
   }
 
-  it('passes its vitest file against the "Ten lines" controllers', async () => {
-    const { ten, blocks } = readme()
-    const test = blocks.find((b) => b.lang === 'ts' && b.body.includes("from 'vitest'"))!
-    write(dir, { 'readme/controllers/index.ts': ten, 'readme/test/readme.test.ts': test.body })
+  it('passes the testing page\'s vitest file against the README\'s "Ten lines" controllers', async () => {
+    const { ten, vitest } = readme()
+    write(dir, { 'readme/controllers/index.ts': ten, 'readme/test/readme.test.ts': vitest })
     const r = await run(path.join(dir, 'node_modules/.bin/vitest'), ['run'], {
       cwd: path.join(dir, 'readme'),
       timeout: 120_000,

@@ -42,7 +42,7 @@ export function scaffold(project: Project): string[] {
   return written.sort()
 }
 
-/** The Node.js versions routeless supports and CI tests (its own `engines`: README, "Node.js versions"). */
+/** The Node.js versions routeless supports and CI tests (its own `engines`: docs/runtimes.md, "Node.js versions"). */
 export const NODE_ENGINES = '^20.19.0 || ^22.12.0 || >=24'
 
 /** The project's package.json: ESM, its scripts, routeless, and the runtime's development tools. */

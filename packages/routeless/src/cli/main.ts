@@ -169,7 +169,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           .option('server', {
             choices: SERVERS,
             describe:
-              'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits the README lists) ' +
+              'node (node:http, the default on node), uws (uWebSockets.js: faster, with the limits docs/runtimes.md lists) ' +
               'or bun (Bun.serve, the default on Bun) (env ROUTELESS_SERVER)',
           })
           .option('metrics', {

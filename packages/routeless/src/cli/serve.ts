@@ -184,8 +184,8 @@ type Serve = (app: Application, options: { host: string; port: number; reusePort
  * `--server`: node:http unless uWebSockets.js or Bun's server is asked for (Bun's is the default on Bun). node:http is
  * the default on node because it passes every probe of the protocol suite (test/protocol); uWebSockets.js 20.30 does
  * not answer HTTP/1.0, drops requests pipelined behind an asynchronous answer, and leaves some malformed requests
- * unanswered (README, "Servers"). On Bun, `Bun.serve` serves about twice the requests per CPU second of node:http
- * through Bun's node compatibility (docs/BENCHMARKS.md).
+ * unanswered (docs/runtimes.md, "node:http and uWebSockets.js"). On Bun, `Bun.serve` serves about twice the requests
+ * per CPU second of node:http through Bun's node compatibility (docs/BENCHMARKS.md).
  */
 async function chooseServer(wanted: ServerName, io: CliIO): Promise<{ name: ServerName; serve: Serve } | undefined> {
   if (wanted === 'bun') {

@@ -2,7 +2,7 @@
  * Internal: reads a handler's parameter list once, at start-up, to know how many positional path parts it takes
  * and whether its last parameter receives the keyword arguments.
  *
- * Rules (documented in the README):
+ * Rules (documented in docs/controllers.md):
  * - every parameter is a positional path part, except a last parameter that is a destructuring pattern `{…}` or is
  *   named `kwargs`: that one receives the keyword arguments object;
  * - a positional parameter is optional when it has a default value (`id = ''`), a rest parameter takes any number.
