@@ -50,6 +50,7 @@ export type {
   StandardSchemaV1,
 } from './binding/standard-schema.ts'
 export { generateOpenAPI } from './tooling/openapi.ts'
+export { generateAsyncAPI, type AsyncAPIOptions } from './tooling/asyncapi.ts'
 export type { OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
 export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'

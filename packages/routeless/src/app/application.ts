@@ -19,7 +19,6 @@ import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { resolve } from '../routing/resolver.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
-import type { AsyncAPIOptions } from '../tooling/asyncapi.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 import { VERSION } from '../base/version.ts'
 
@@ -82,7 +81,7 @@ export class Application {
           new page!.ApiReference(
             docs,
             (o) => this.openapi(o),
-            (o) => this.asyncapi(o),
+            services.asyncapi && ((o) => services.asyncapi!(this.table, o)),
           ),
           (error, incoming) => this.renderError(error, incoming, undefined),
         ),
@@ -283,10 +282,7 @@ export class Application {
     return given(this.services.notFoundHint, 'explainNotFound')(this.table, method, pathname)
   }
 
-  /**
-   * What `Bun.serve` needs besides `fetch` to accept WebSockets: `Bun.serve({ fetch: app.fetch, websocket:
-   * app.websocket })` (the frames of the sockets `fetch` upgraded). Undefined in a Worker built without WebSockets.
-   */
+  /** `Bun.serve({ fetch: app.fetch, websocket: app.websocket })`: the frames of the sockets `fetch` upgraded on Bun. */
   get websocket(): ReturnType<HostSockets['bun']> | undefined {
     this.bunSockets ??= this.services.sockets?.bun(this)
     return this.bunSockets
@@ -302,13 +298,6 @@ export class Application {
     if (!this.services.openapi)
       throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'app.openapi(): build the application with createApp()')
     return this.services.openapi(this.table, options)
-  }
-
-  /** The AsyncAPI 3.0 document of this application's WebSockets and event streams (see `generateAsyncAPI`). */
-  asyncapi(options?: AsyncAPIOptions): Record<string, unknown> {
-    if (!this.services.asyncapi)
-      throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'app.asyncapi(): build the application with createApp()')
-    return this.services.asyncapi(this.table, options)
   }
 
   /** In-process test helper: `app.request('/path', init)` with a bare path. */

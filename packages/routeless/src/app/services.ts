@@ -33,7 +33,7 @@ export interface AppServices {
   checkReturn?: typeof checkReturn
   /** `app.openapi()`, and the document of the docs page. */
   openapi?: typeof generateOpenAPI
-  /** `app.asyncapi()`: the WebSockets' and event streams' document, served beside OpenAPI's on the docs page. */
+  /** `/docs/asyncapi.json`: the WebSockets' and event streams' document, served beside OpenAPI's on the docs page. */
   asyncapi?: typeof generateAsyncAPI
   /** The `docs` page. */
   docs?: {

@@ -11,7 +11,7 @@
  * uWS upgrade in their own servers.
  * @module
  */
-import { typedSocket } from './typed-socket.ts'
+import { typedSockets } from './typed-socket.ts'
 import { runSocketHandler, type Socket, type SocketHandlers, type UpgradingApp } from './websocket.ts'
 
 /** The largest WebSocket message the servers take by default, in bytes. */
@@ -186,5 +186,5 @@ function wrapBun(ws: BunSocket): Socket {
 }
 
 /** The service `app/services.ts` gives the app: with typed messages (`typed-socket.ts`), for every server. */
-export const hostSockets = { upgrade: upgradeOnHost, bun: bunWebSocket, typed: typedSocket }
+export const hostSockets = { upgrade: upgradeOnHost, bun: bunWebSocket, typed: typedSockets }
 export type HostSockets = typeof hostSockets

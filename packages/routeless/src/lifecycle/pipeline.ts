@@ -40,7 +40,7 @@ import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer } from './response.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
-import type { SocketPlan, typedSocket } from './typed-socket.ts'
+import type { typedSockets } from './typed-socket.ts'
 import type { ValidateFunction } from '../binding/validators.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -68,7 +68,7 @@ export interface PipelineOptions extends ConstructOptions {
   /** The validator of a schema the types hold (`RouteTable.validator`): a socket's incoming messages. */
   validator?: (schema: JsonSchema) => ValidateFunction
   /** Typed WebSocket messages (`typed-socket.ts`), a service of the app given where a handler takes WebSockets. */
-  typedSocket?: typeof typedSocket
+  typedSocket?: typeof typedSockets
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -196,45 +196,22 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
   }
 }
 
-/**
- * A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned, between the
- * frames and them the typed messages its types declare (`typed-socket.ts`).
- */
+/** A WebSocket upgrade's last stage: the handlers it returned, typed when it declares its messages (`typed-socket.ts`). */
 function acceptor(handler: Handler, options: PipelineOptions): (call: Call, value: unknown) => UpgradeDecision {
-  const plan = handler.method === 'WEBSOCKET' ? socketPlan(handler, options) : undefined
-  const typed = options.typedSocket
+  const typed = handler.types?.socket && socketsOf(handler, options)
   return (call, value) => {
     if (typeof value !== 'object' || value === null) {
       throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
     }
     const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
-    const handlers = plan && typed ? typed(value as SocketHandlers<unknown, unknown>, plan) : (value as SocketHandlers)
-    return { accepted: true, handlers, protocol }
+    return { accepted: true, handlers: typed ? typed(value as SocketHandlers) : (value as SocketHandlers), protocol }
   }
 }
 
-/** How the handler's declared messages are read and written, or undefined for raw frames. */
-function socketPlan(handler: Handler, options: PipelineOptions): SocketPlan | undefined {
-  const decl = handler.types?.socket
-  if (!decl) return undefined
-  const where = `${handler.className}.${handler.name} (${handler.file})`
-  if (!options.typedSocket || (decl.receives && !options.validator))
-    throw new RoutelessError(
-      'ROUTELESS_ERR_BUNDLE',
-      `${where} declares its messages: build the application with createApp() or createAppFromModules()`,
-    )
-  const { checkReturns: report, checkReturn } = options
-  const check = decl.sends && report && checkReturn ? checkReturn(decl.sends, options.defs) : undefined
-  return {
-    receives: decl.receives ? options.validator!(decl.receives) : undefined,
-    sends: decl.sends !== null,
-    checkSend:
-      check &&
-      ((value) => {
-        const problem = check(value)
-        if (problem) report!(`${where}: a message sent: ${problem.replace(/the returned value/g, 'the message')}`)
-      }),
-  }
+function socketsOf(handler: Handler, options: PipelineOptions) {
+  if (!options.typedSocket)
+    throw new RoutelessError('ROUTELESS_ERR_BUNDLE', `${handler.file}: typed sockets need createApp()`)
+  return options.typedSocket(handler, options)
 }
 
 /** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */

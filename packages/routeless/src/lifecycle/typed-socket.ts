@@ -7,6 +7,9 @@
  * @module
  */
 import type { ValidateFunction } from '../binding/validators.ts'
+import { RoutelessError } from '../base/errors.ts'
+import type { Handler } from '../routing/table.ts'
+import type { PipelineOptions } from './pipeline.ts'
 import type { Frame, MessageProblem, Socket, SocketHandlers } from './websocket.ts'
 
 /** How a handler's messages are read and written (`lifecycle/pipeline.ts` makes it from the handler's types). */
@@ -17,6 +20,30 @@ export interface SocketPlan {
   sends: boolean
   /** Development: reports an outgoing message its type does not describe. */
   checkSend: ((value: unknown) => void) | undefined
+}
+
+/**
+ * How `handler`'s declared messages are read and written, as the function that types the handlers it returns: the
+ * validator of what it receives (generated with the parameters'), and in development the check of what it sends.
+ */
+export function typedSockets(handler: Handler, options: PipelineOptions): (handlers: SocketHandlers) => SocketHandlers {
+  const decl = handler.types!.socket!
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  if (decl.receives && !options.validator)
+    throw new RoutelessError('ROUTELESS_ERR_BUNDLE', `${where} declares its messages: it needs the handler types`)
+  const { checkReturns: report, checkReturn } = options
+  const check = decl.sends && report && checkReturn ? checkReturn(decl.sends, options.defs) : undefined
+  const plan: SocketPlan = {
+    receives: decl.receives ? options.validator!(decl.receives) : undefined,
+    sends: decl.sends !== null,
+    checkSend:
+      check &&
+      ((value) => {
+        const problem = check(value)
+        if (problem) report!(`${where}: a message sent: ${problem.replace(/the returned value/g, 'the message')}`)
+      }),
+  }
+  return (handlers) => typedSocket(handlers as SocketHandlers<unknown, unknown>, plan)
 }
 
 /** The longest close reason a WebSocket frame carries, in bytes. */

@@ -1,5 +1,5 @@
 /**
- * AsyncAPI 3.0 generated from the route table (`routeless asyncapi`, `app.asyncapi()`, `/docs/asyncapi.json`), from
+ * AsyncAPI 3.0 generated from the route table (`routeless asyncapi`, `generateAsyncAPI`, `/docs/asyncapi.json`), from
  * the handlers' types and nothing else:
  * - each `WEBSOCKET` handler is a channel per path it answers (`/chat/{room}`: its positional arguments are the
  *   address's parameters), with its keyword arguments as `bindings.ws.query`;
