@@ -93,4 +93,4 @@ export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.
 export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
 export type { RoutelessConfig } from './cli/config-options.ts'
 export { runSocketHandler } from './lifecycle/websocket.ts'
-export type { Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'
+export type { Frame, MessageProblem, Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'

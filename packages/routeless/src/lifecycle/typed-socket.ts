@@ -59,7 +59,7 @@ export function typedSocket(handlers: SocketHandlers<unknown, unknown>, plan: So
       socket = {
         send(value) {
           plan.checkSend?.(value)
-          raw.send(JSON.stringify(value))
+          raw.send(handlers.encode ? handlers.encode(value) : JSON.stringify(value))
         },
         close: (code, reason) => raw.close(code, reason),
         remoteAddress: raw.remoteAddress,
@@ -80,15 +80,17 @@ export function typedSocket(handlers: SocketHandlers<unknown, unknown>, plan: So
     if (handlers.message) out.message = (raw, data) => handlers.message!(typed(raw), data)
     return out
   }
-  out.message = (raw: Socket, data: Frame) => {
-    if (typeof data !== 'string') return refuse(raw, { path: '', message: 'must be a JSON text frame' }, 1003)
+  const decode = handlers.decode
+  out.message = (raw: Socket, frame: Frame) => {
+    if (!decode && typeof frame !== 'string')
+      return refuse(raw, { path: '', message: 'must be a JSON text frame', frame }, 1003)
     let value: unknown
     try {
-      value = JSON.parse(data)
-    } catch {
-      return refuse(raw, { path: '', message: 'is not JSON' }, 1007)
+      value = decode ? decode.call(handlers, frame) : JSON.parse(frame as string)
+    } catch (error) {
+      return refuse(raw, { path: '', message: decode ? (error as Error).message : 'is not JSON', frame }, 1007)
     }
-    if (!validate(value)) return refuse(raw, problemOf(validate), 1007)
+    if (!validate(value)) return refuse(raw, { ...problemOf(validate), frame, value }, 1007)
     return handlers.message?.(typed(raw), value)
   }
   return out
@@ -98,7 +100,7 @@ export function typedSocket(handlers: SocketHandlers<unknown, unknown>, plan: So
  * The most telling of the validator's errors: in a union, the member the message came closest to — not one whose tag
  * (a `const`, an `enum`) it does not carry, and the deepest mismatch of the rest.
  */
-function problemOf(validate: ValidateFunction): MessageProblem {
+function problemOf(validate: ValidateFunction): Pick<MessageProblem, 'path' | 'message'> {
   type Error = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }
   const rank = (e: Error) =>
     (e.keyword === 'const' || e.keyword === 'enum' ? 0 : 1000) + e.instancePath.split('/').length
@@ -114,7 +116,7 @@ function problemOf(validate: ValidateFunction): MessageProblem {
 }
 
 /** `Invalid message: source_media_chunk.data must be string`, cut to what a close frame carries. */
-function reasonOf({ path, message }: MessageProblem): string {
+function reasonOf({ path, message }: Pick<MessageProblem, 'path' | 'message'>): string {
   const field = path
     .split('/')
     .slice(1)

@@ -41,12 +41,23 @@ export interface SocketHandlers<In = Frame, Out = Frame> {
   close?(socket: Socket<Out>, code: number, reason: string): void
   /** A message that is not an `In` (typed sockets only): answer it here instead of the close with 1007. */
   invalid?(socket: Socket<Out>, problem: MessageProblem): void | Promise<void>
+  /**
+   * Frames in another encoding than JSON text (MessagePack …), typed sockets only: every frame is decoded here (a
+   * throw refuses it, with the error's message), then checked against `In` as a JSON one is.
+   */
+  decode?(frame: Frame): unknown
+  /** What `send` writes in place of JSON text (typed sockets only). */
+  encode?(message: Out): Frame
 }
 
 /** Why an incoming message was refused: where (a JSON pointer, `''` for the whole message) and what is wrong. */
 export interface MessageProblem {
   path: string
   message: string
+  /** The frame as it came. */
+  frame: Frame
+  /** The message as it was parsed, when it was. */
+  value?: unknown
 }
 
 /** What `Application.upgrade` decides: accept with these handlers, or answer the HTTP request with `response`. */
