@@ -81,6 +81,126 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
   })
 })
 
+describeTargets('Answers declared in the return type', fixtureApp('returns'), (t) => {
+  const get = (path: string, init?: RequestInit) => t().request(path, { redirect: 'manual', ...init })
+  it("answers a declared Created with its status, its Location, and the body in its type's order", async () => {
+    const res = await get('/glossaries/fresh', { method: 'POST' })
+    expect(res.status).toBe(201)
+    expect(res.headers.get('location')).toBe('/glossaries/g1')
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect(await res.text()).toBe('{"id":"g1","name":"fresh"}')
+  })
+  it('answers the other member of the union with its own status and body', async () => {
+    const res = await get('/glossaries/taken', { method: 'POST' })
+    expect(res.status).toBe(409)
+    expect(await res.json()).toEqual({ title: 'Taken', status: 409 })
+    const missing = await get('/glossaries/g9')
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({ title: 'No glossary g9', status: 404 })
+  })
+  it('answers a plain member of the union as a 200', async () => {
+    const res = await get('/glossaries/g1')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('{"id":"g1","name":"first"}')
+  })
+  it('answers NoContent without a body, with its headers and those set on this.response', async () => {
+    const res = await get('/glossaries/g1', { method: 'DELETE' })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('etag')).toBe('"v2"')
+    expect(res.headers.get('x-drafted')).toBe('kept')
+    expect(res.headers.get('content-type')).toBeNull()
+    expect(await res.text()).toBe('')
+  })
+  it('answers Accepted with Retry-After, and a redirect with Location and no body', async () => {
+    const res = await get('/answers/accepted')
+    expect(res.status).toBe(202)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(await res.json()).toEqual({ job: 'j1' })
+    const other = await get('/answers/see-other')
+    expect(other.status).toBe(303)
+    expect(other.headers.get('location')).toBe('/done')
+    expect(await other.text()).toBe('')
+  })
+  it('sends a text body under its own media type, as it is', async () => {
+    const page = await get('/answers/html')
+    expect(page.status).toBe(404)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await page.text()).toBe('<p>missing</p>')
+    const csv = await get('/answers/csv')
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    const gone = await get('/answers/gone')
+    expect(gone.status).toBe(410)
+    expect(gone.headers.get('content-type')).toBe('application/problem+json')
+    expect(await gone.text()).toBe('{"title":"Retired","status":410,"retired":"2024-01-01"}')
+    expect(await csv.text()).toBe('a,b\n1,2\n')
+  })
+  it('answers a declared answer without a body as its status, empty', async () => {
+    const res = await get('/answers/created-empty')
+    expect(res.status).toBe(201)
+    expect(await res.text()).toBe('')
+  })
+  it('answers HEAD with the status and headers of the answer, without its body', async () => {
+    const res = await get('/answers/accepted', { method: 'HEAD' })
+    expect(res.status).toBe(202)
+    expect(res.headers.get('retry-after')).toBe('5')
+    expect(await res.text()).toBe('')
+  })
+})
+
+const warned: string[] = []
+const reporting = { error: () => {}, warn: (m: string) => void warned.push(m) }
+
+describeTargets(
+  'checkReturns and declared answers',
+  fixtureApp('returns', { checkReturns: true, logger: reporting }),
+  (t) => {
+    const report = async (path: string, init?: RequestInit) => {
+      const before = warned.length
+      const res = await t().request(path, { redirect: 'manual', ...init })
+      await res.arrayBuffer()
+      return { res, reported: warned.slice(before) }
+    }
+    it('reports an answer of a status its return type does not declare, and answers it all the same', async (ctx) => {
+      const { res, reported } = await report('/answers/undeclared')
+      expect(res.status).toBe(418)
+      skipWhere(t(), 'logs', ctx)
+      expect(reported).toEqual([
+        expect.stringMatching(
+          /Answers\.GET .*answered 418 \(a returned answer\), which its return type does not declare \(it declares 200, 201, 202, 303, 404, 410\)/,
+        ),
+      ])
+    })
+    it('reports a status set by hand on this.response that the return type does not declare', async (ctx) => {
+      const { res, reported } = await report('/glossaries/g1', { method: 'PUT' })
+      expect(res.status).toBe(202)
+      skipWhere(t(), 'logs', ctx)
+      expect(reported).toEqual([expect.stringMatching(/Glossaries\.PUT .*answered 202 \(this\.response\.status\)/)])
+    })
+    it("checks a declared answer's body against its status's type", async (ctx) => {
+      const { res, reported } = await report('/answers/bad-body')
+      expect(res.status).toBe(202)
+      skipWhere(t(), 'logs', ctx)
+      expect(reported).toEqual([
+        expect.stringMatching(/Answers\.GET .*member \/job of the returned value must be string/),
+      ])
+    })
+    it('reports nothing for the answers the type declares', async (ctx) => {
+      const before = warned.length
+      for (const path of ['/answers/accepted', '/answers/see-other', '/answers/html', '/answers/created-empty'])
+        await (await t().request(path, { redirect: 'manual' })).arrayBuffer()
+      for (const [path, method] of [
+        ['/glossaries/x', 'POST'],
+        ['/glossaries/taken', 'POST'],
+        ['/glossaries/g1', 'GET'],
+        ['/glossaries/g1', 'DELETE'],
+      ])
+        await (await t().request(path, { method })).arrayBuffer()
+      skipWhere(t(), 'logs', ctx)
+      expect(warned.slice(before)).toEqual([])
+    })
+  },
+)
+
 describeTargets('Errors', fixtureApp('returns'), (t) => {
   const get = (kind: string) => t().request(`/${kind}`, { redirect: 'manual' })
   it('renders an HttpError in the envelope with its status and headers', async () => {

@@ -34,6 +34,18 @@ describe('checkTable', () => {
     ])
   })
 
+  it('names a status set by hand that the return type does not declare, and a status that is not a literal', async () => {
+    const { table } = await fixtureApp('returns')()
+    expect(checkTable(table)).toEqual([
+      expect.stringMatching(
+        /returns\/index\.ts: Loose\.GET: return type: Answer has a status of type number, not a number literal/,
+      ),
+      expect.stringMatching(
+        /returns\/index\.ts: Glossaries\.PUT sets this\.response\.status = 202, which its return type does not declare \(it declares 200\): return Accepted<T> instead$/,
+      ),
+    ])
+  })
+
   it('finds nothing in a clean tree', async () => {
     const { table } = await fixtureApp('basic')()
     expect(checkTable(table)).toEqual([])

@@ -33,6 +33,7 @@ function parts(over: Partial<HandlerParts>): HandlerParts {
     body: { limit: 1024 },
     binder: undefined,
     typed: undefined,
+    answers: undefined,
     serialize: undefined,
     accept: () => ({ accepted: false, response: new Response() }),
     checkReturn: undefined,

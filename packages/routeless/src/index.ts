@@ -10,6 +10,65 @@ export type { ControllerModule } from './app/from-modules.ts'
 export type { ExecutionContext } from './app/execution-context.ts'
 export type { Manifest } from './binding/manifest.ts'
 export { Controller } from './base/controller.ts'
+export {
+  accepted,
+  Answer,
+  answer,
+  badRequest,
+  conflict,
+  created,
+  forbidden,
+  found,
+  gone,
+  html,
+  isAnswer,
+  movedPermanently,
+  noContent,
+  notFound,
+  notModified,
+  ok,
+  permanentRedirect,
+  preconditionFailed,
+  problem,
+  resetContent,
+  seeOther,
+  serviceUnavailable,
+  temporaryRedirect,
+  text,
+  tooManyRequests,
+  unauthorized,
+  unprocessableContent,
+} from './base/answer.ts'
+export type {
+  Accepted,
+  AnswerHeaders,
+  BadRequest,
+  Conflict,
+  Created,
+  Forbidden,
+  Found,
+  Gone,
+  Html,
+  Json,
+  LocationHeader,
+  MovedPermanently,
+  NoContent,
+  NotFound,
+  NotModified,
+  Ok,
+  PermanentRedirect,
+  PreconditionFailed,
+  Problem,
+  ProblemDetails,
+  ResetContent,
+  SeeOther,
+  ServiceUnavailable,
+  TemporaryRedirect,
+  Text,
+  TooManyRequests,
+  Unauthorized,
+  UnprocessableContent,
+} from './base/answer.ts'
 export type {
   ErrorRenderer,
   HandlerArgs,
@@ -51,9 +110,11 @@ export type {
 } from './binding/standard-schema.ts'
 export { generateOpenAPI } from './tooling/openapi.ts'
 export { generateAsyncAPI, type AsyncAPIOptions } from './tooling/asyncapi.ts'
-export type { OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
+export type { ErrorBody, ErrorSite, OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
 export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
+export { describeGuard, guardInfoOf } from './guards/guard-info.ts'
+export type { GuardInfo, SecurityScheme } from './guards/guard-info.ts'
 export { clientAddress, MemoryStore, rateLimit, RedisStore } from './guards/rate-limit.ts'
 export type { RateLimitOptions, RateLimitStore, RedisLike } from './guards/rate-limit.ts'
 export { withCors } from './wrappers/cors.ts'

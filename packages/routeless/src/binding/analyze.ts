@@ -24,6 +24,7 @@ import {
 } from './manifest.ts'
 import { socketDecl } from './socket-types.ts'
 import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
+import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
   findConfigFile,
   Kind,
@@ -49,7 +50,7 @@ let id: string | undefined
  */
 export function analyzerId(): string {
   return (id ??= createHash('sha256')
-    .update([analyze, describeMethod, SchemaWriter, applyConstraints, socketDecl].map(String).join('\n'))
+    .update([analyze, describeMethod, SchemaWriter, applyConstraints, returnDecls, socketDecl].map(String).join('\n'))
     .digest('hex')
     .slice(0, 16))
 }
@@ -238,7 +239,10 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
     }
     kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
-  const out: HandlerTypes = { positional, kwargs, returns: returnSchema(reader, writer, method) }
+  const answers = returnsOf(reader, writer, method)
+  const out: HandlerTypes = { positional, kwargs, returns: answers.returns }
+  if (answers.responses) out.responses = answers.responses
+  warnings.push(...answers.warnings)
   const returned = method.name.startsWith('WEBSOCKET') ? method.returns() : undefined
   const socket = returned && socketDecl(reader, writer, returned, (w) => warnings.push(w))
   if (socket) out.socket = socket
@@ -256,17 +260,11 @@ function isPathValue(schema: JsonSchema, defs: Record<string, JsonSchema>): bool
   return types.every((t) => t !== 'object' && t !== 'array')
 }
 
-function returnSchema(reader: TypeReader, writer: SchemaWriter, method: MethodInfo): JsonSchema | null {
+function returnsOf(reader: TypeReader, writer: SchemaWriter, method: MethodInfo): ReturnDecls {
   const returned = method.returns()
-  if (!returned) return null
+  if (!returned) return { returns: null, warnings: [] }
   const awaited = isThenable(reader, returned) ? reader.awaited(returned) : [returned]
-  const nothing = Kind.Any | Kind.Unknown | Kind.Void | Kind.Undefined | Kind.Never
-  if (awaited.length === 0 || (awaited.length === 1 && reader.kind(awaited[0]!) & nothing)) return null
-  try {
-    return writer.schemaOfUnion(awaited)
-  } catch {
-    return null // a Response, bytes, a stream, a generator: documented as they are, not as a schema
-  }
+  return returnDecls(reader, writer, awaited)
 }
 
 /**

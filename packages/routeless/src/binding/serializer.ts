@@ -33,6 +33,7 @@
  */
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import { schemaKey } from './manifest.ts'
+import { bodySchemas } from './responses.ts'
 import { Compiler } from './serializer-compiler.ts'
 import { SERIALIZER_PARAMETERS, serializerOf, type Serializer, type SerializerFactory } from './serializer-runtime.ts'
 
@@ -93,17 +94,19 @@ function compileFactory(schema: JsonSchema, defs: Record<string, JsonSchema>): S
 }
 
 /**
- * The factory of every return type of `handlers`, by `schemaKey` (`null`: none helps), compiled at start-up: what
- * the generated module holds, for validators that come without one (Ajv's, `routing/route-table.ts`).
+ * The factory of every return type (and declared answer's body) of `handlers`, by `schemaKey` (`null`: none helps),
+ * compiled at start-up: what the generated module holds, for validators that come without one (Ajv's,
+ * `routing/route-table.ts`).
  */
 export function compileSerializers(
   handlers: readonly HandlerTypes[],
   defs: Record<string, JsonSchema>,
 ): Record<string, SerializerFactory | null> {
   const out: Record<string, SerializerFactory | null> = {}
-  for (const { returns } of handlers) {
-    const key = returns && schemaKey(returns)
-    if (key && !Object.hasOwn(out, key)) out[key] = compileFactory(returns, defs) ?? null
-  }
+  for (const types of handlers)
+    for (const schema of bodySchemas(types)) {
+      const key = schemaKey(schema)
+      if (!Object.hasOwn(out, key)) out[key] = compileFactory(schema, defs) ?? null
+    }
   return out
 }

@@ -273,11 +273,22 @@ export function applyConstraints(schema: JsonSchema, tags: Record<string, string
     out.errorMessage = tags.errorMessage.startsWith('{') ? keywordMessages(tags.errorMessage, where) : tags.errorMessage
   }
   if ('json' in tags) out[JSON_MARK] = true // sent as JSON text (a multipart part holding a list or an object)
+  // `@example "lamp"`, `@example 3`, `@example {"a": 1}`: JSON when it reads as JSON, else the text itself. An annotation
+  // (no check reads it); the OpenAPI document shows it.
+  if ('example' in tags && tags.example !== '') out.examples = [exampleOf(tags.example!)]
   if ('integer' in tags || 'isInt' in tags) {
     need('integer', 'number')
     out.type = Array.isArray(out.type) ? out.type.map((t: string) => (t === 'number' ? 'integer' : t)) : 'integer'
   }
   return out
+}
+
+function exampleOf(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
 }
 
 /**

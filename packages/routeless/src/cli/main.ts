@@ -271,7 +271,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     )
     .command(
       'openapi',
-      'Print the OpenAPI 3.1 document generated from the controllers',
+      'Print the OpenAPI document generated from the controllers (3.1; --spec=3.2 for OpenAPI 3.2)',
       (y) =>
         y
           .option('title', {
@@ -282,10 +282,21 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           .option('api-version', {
             type: 'string',
             describe: "info.version of the document (default: the config's, else 0.0.0)",
+          })
+          .option('spec', {
+            type: 'string',
+            choices: ['3.1', '3.2'] as const,
+            describe: "OpenAPI version: 3.2 adds QUERY operations and streamed items (default: the config's, else 3.1)",
+          })
+          .option('host', {
+            type: 'string',
+            describe:
+              "The document's server, http://<host> (default: the config's openapi.servers, else its host, else /)",
           }),
       async (args) => {
         const { config, prefix } = await settings(args)
         const info = config.openapi?.info
+        const host = args.host ?? env.ROUTELESS_HOST ?? config.host
         code = await openapiCommand(
           prefix,
           {
@@ -295,6 +306,8 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
               title: args.title ?? info?.title ?? 'routeless application',
               version: args['api-version'] ?? info?.version ?? '0.0.0',
             },
+            ...(args.spec ? { version: args.spec } : {}),
+            ...(config.openapi?.servers || !host ? {} : { servers: [{ url: serverUrl(host) }] }),
           },
           io,
         )
@@ -344,4 +357,9 @@ interface ServeArgs {
   workers?: string
   'drain-delay'?: number
   docs?: boolean
+}
+
+/** `--host=api.example.com:8443` → `http://api.example.com:8443`; a URL stays as it is. */
+function serverUrl(host: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host.replace(/\/+$/, '') : `http://${host}`
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { HandlerTypes, JsonSchema, Manifest } from '../binding/manifest.ts'
+import { bodySchemas } from '../binding/responses.ts'
 import { SERIALIZER_PARAMETERS, serializerSource } from '../binding/serializer.ts'
 import { schemaKey } from '../binding/validators.ts'
 import { VERSION } from '../base/version.ts'
@@ -26,15 +27,15 @@ export function createSource(manifest: Manifest, handlers: Record<string, string
 }
 
 /**
- * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type (`null`: the
- * type says too little for one, `JSON.stringify`-like writing it is).
+ * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type and declared
+ * answer's body (`null`: the type says too little for one, `JSON.stringify`-like writing it is).
  */
 function serializersSource(handlers: HandlerTypes[], defs: Record<string, JsonSchema>): string {
   const seen = new Set<string>()
   const entries: string[] = []
-  for (const { returns } of handlers) {
-    const key = returns && schemaKey(returns)
-    if (!key || seen.has(key)) continue
+  for (const returns of handlers.flatMap(bodySchemas)) {
+    const key = schemaKey(returns)
+    if (seen.has(key)) continue
     seen.add(key)
     const source = serializerSource(returns, defs)
     entries.push(

@@ -69,7 +69,7 @@ function prelude(shape: HandlerShape): string[] {
     if (typeof kw?.extra === 'object') out.push(...checkConsts('x', 'p.typed.kwargs.extra', kw.extra))
     if (kw) out.push('const kw = p.typed.kwargs')
   }
-  out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize')
+  out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize, answers = p.answers')
   if (shape.checkReturn) out.push('const checkReturn = p.checkReturn')
   return out
 }
@@ -239,8 +239,8 @@ function invoke(shape: HandlerShape): string[] {
 function done(shape: HandlerShape): string[] {
   if (shape.websocket) return ['return accept(call, value)']
   return [
-    ...(shape.checkReturn ? ['checkReturn(value)'] : []),
-    'const answer = rt.toReply(value, call.state, serialize)',
+    ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
+    'const answer = rt.toReply(value, call.state, serialize, answers)',
     'return call.r.head ? rt.withoutBody(answer) : answer',
   ]
 }

@@ -9,6 +9,7 @@
 import type { Controller } from '../base/controller.ts'
 import { AccessDenied, HttpError } from '../base/errors.ts'
 import { parseHandlerName } from '../base/handler-names.ts'
+import { describeGuard, type SecurityScheme } from './guard-info.ts'
 
 /**
  * The request's headers as a guard reads them: `this.headers` (no Fetch `Request` is built), or the `Request`'s for a
@@ -43,7 +44,7 @@ export function basicAuth<P>(
   },
 ): Guard {
   const realm = options.realm ?? 'routeless'
-  return async (controller) => {
+  const guard: Guard = async (controller) => {
     const header = headersOf(controller).get('authorization') ?? ''
     const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)
     if (!m) throw new AccessDenied('Authentication required', { scheme: 'Basic', realm })
@@ -54,6 +55,11 @@ export function basicAuth<P>(
     if (!principal) throw new AccessDenied('Invalid credentials', { scheme: 'Basic', realm })
     await admit(principal, controller, options.authorize)
   }
+  return describeGuard(guard, {
+    security: [{ scheme: { type: 'http', scheme: 'basic' } }],
+    refuses: options.authorize ? [401, 403] : [401],
+    headers: { 401: ['WWW-Authenticate'] },
+  })
 }
 
 /** Options of `bearerAuth` beyond `verify`. */
@@ -93,7 +99,7 @@ export function bearerAuth<P>(
           headers: error ? { 'WWW-Authenticate': `${scheme} realm="${realm}", error="${error}"` } : undefined,
         })
   // Synchronous when `verify` (and `authorize`) are: the lifecycle then answers in the same tick.
-  return (controller) => {
+  const guard: Guard = (controller) => {
     const headers = headersOf(controller)
     const token = header
       ? headers.get(header)?.trim() || undefined
@@ -104,6 +110,19 @@ export function bearerAuth<P>(
       return admit(principal, controller, options.authorize)
     })
   }
+  const refuses = options.status === 403 ? [403] : options.authorize ? [401, 403] : [401]
+  return describeGuard(guard, {
+    security: [{ scheme: bearerScheme(scheme, options.header) }],
+    refuses,
+    ...(options.status === 403 ? {} : { headers: { 401: ['WWW-Authenticate'] } }),
+  })
+}
+
+/** The OpenAPI security scheme `bearerAuth` checks: HTTP Bearer, a header of its own, or another scheme's header. */
+function bearerScheme(scheme: string, header: string | undefined): SecurityScheme {
+  if (header) return { type: 'apiKey', in: 'header', name: header }
+  if (scheme.toLowerCase() === 'bearer') return { type: 'http', scheme: 'bearer' }
+  return { type: 'apiKey', in: 'header', name: 'Authorization', description: `\`Authorization: ${scheme} <token>\`` }
 }
 
 /** A custom check: a falsy result → 403 (or the given status and message). */
@@ -111,12 +130,13 @@ export function check(
   fn: (controller: Controller<any>) => unknown,
   options: { status?: number; message?: string } = {},
 ): Guard {
-  return async (controller) => {
+  const guard: Guard = async (controller) => {
     const result = await fn(controller)
     if (!result) throw new HttpError(options.status ?? 403, options.message ?? 'Forbidden')
     // A check that returns who passed (not just `true`) sets the principal, as `verify` does.
     if (result !== true) controller.principal = result
   }
+  return describeGuard(guard, { refuses: [options.status ?? 403] })
 }
 
 function admit<P>(

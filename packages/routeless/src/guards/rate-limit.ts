@@ -6,6 +6,7 @@
 import type { Guard } from './auth.ts'
 import type { Controller } from '../base/controller.ts'
 import { HttpError } from '../base/errors.ts'
+import { describeGuard } from './guard-info.ts'
 
 /** Counts hits of a key in the current window. */
 export interface RateLimitStore {
@@ -82,7 +83,7 @@ export function rateLimit(options: RateLimitOptions): Guard {
   const windowMs = options.windowMs ?? 60_000
   const store = options.store ?? new MemoryStore()
   const keyOf = options.key ?? clientAddress
-  return async (controller) => {
+  const guard: Guard = async (controller) => {
     const key = await keyOf(controller)
     if (key === undefined) return
     const { count, resetMs } = await store.hit(key, windowMs)
@@ -100,7 +101,11 @@ export function rateLimit(options: RateLimitOptions): Guard {
     }
     for (const [k, v] of Object.entries(headers)) controller.response.headers.set(k, v)
   }
+  return describeGuard(guard, { refuses: [429], headers: { 429: ['Retry-After', ...RATE_LIMIT_HEADERS] } })
 }
+
+/** The headers of every answer of a rate-limited handler (and of its 429s, with `Retry-After`). */
+export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']
 
 /** The client's address as the adapter reports it (`env.remoteAddress`), else 'unknown'. */
 export function clientAddress(controller: Controller<any>): string {

@@ -38,7 +38,10 @@ import type { Handler } from '../routing/table.ts'
 import type { BodyOptions } from './body.ts'
 import type { Call } from './call.ts'
 import { stringify } from './json.ts'
-import type { Answer } from './response.ts'
+import type { Answer, StatusSerializers } from './response.ts'
+import { answersByStatus } from '../binding/responses.ts'
+import type { ResponseState } from '../base/controller.ts'
+import { answerCheck } from './answer-check.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import type { typedSockets } from './typed-socket.ts'
 import type { ValidateFunction } from '../binding/validators.ts'
@@ -128,8 +131,10 @@ export interface HandlerParts {
   binder: Binder | undefined
   typed: TypedPlan | undefined
   serialize: ((value: unknown) => string | undefined) | undefined
+  /** The serializers of the declared answers' bodies, by status (`Created<Glossary>`: 201's). */
+  answers: StatusSerializers | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
-  checkReturn: ((value: unknown) => void) | undefined
+  checkReturn: ((value: unknown, state?: ResponseState) => void) | undefined
 }
 
 /** What decides `handler`'s code. */
@@ -147,7 +152,11 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
     bind: handler.binder ? 'schemas' : typed ? typedShape(typed, read !== undefined) : undefined,
     kwargs: handler.signature.kwargs ? { slots: handler.signature.slots } : undefined,
     websocket: handler.method === 'WEBSOCKET',
-    checkReturn: !!(handler.types?.returns && options.checkReturns && options.checkReturn),
+    checkReturn: !!(
+      (handler.types?.returns || handler.types?.responses) &&
+      options.checkReturns &&
+      options.checkReturn
+    ),
   }
 }
 
@@ -188,12 +197,26 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     binder: handler.binder,
     typed: handler.binder ? undefined : handler.typed,
     serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
+    answers: answerSerializers(handler, options),
     accept: acceptor(handler, options),
     checkReturn:
-      returns && options.checkReturns && options.checkReturn
-        ? returnCheck(handler, returns, options, options.checkReturns, options.checkReturn)
+      options.checkReturns && options.checkReturn
+        ? returnCheck(handler, options, options.checkReturns, options.checkReturn)
         : undefined,
   }
+}
+
+/** The serializer of each declared status's body (none when no status has one that helps). */
+function answerSerializers(handler: Handler, options: PipelineOptions): StatusSerializers | undefined {
+  const byStatus = handler.types?.responses ? answersByStatus(handler.types) : undefined
+  if (!byStatus) return undefined
+  const out: Record<number, (value: unknown) => string | undefined> = {}
+  let some = false
+  for (const [status, { schema }] of byStatus) {
+    const serialize = schema ? serializerFor(schema, stringify, options.serializers) : undefined
+    if (serialize) (out[status] = serialize), (some = true)
+  }
+  return some ? out : undefined
 }
 
 /** A WebSocket upgrade's last stage: the handlers it returned, typed when it declares its messages (`typed-socket.ts`). */
@@ -214,19 +237,32 @@ function socketsOf(handler: Handler, options: PipelineOptions) {
   return options.typedSocket(handler, options)
 }
 
-/** Development: a check of each returned value against `returns`, reporting a mismatch with the handler's name. */
+/**
+ * Development: a check of each returned value against the return type (per status, when the type declares its
+ * answers), reporting a mismatch with the handler's name.
+ */
 function returnCheck(
   handler: Handler,
-  returns: JsonSchema,
   { defs }: PipelineOptions,
   report: (message: string) => void,
   checkReturn: NonNullable<PipelineOptions['checkReturn']>,
-): (value: unknown) => void {
+): ((value: unknown, state?: ResponseState) => void) | undefined {
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  const byStatus = handler.types?.responses && answersByStatus(handler.types)
+  if (byStatus) {
+    const check = answerCheck(byStatus, defs, checkReturn)
+    return (value, state) => {
+      const problem = check(value, state)
+      if (problem) report(`${where}: ${problem}`)
+    }
+  }
+  const returns = handler.types?.returns
+  if (!returns) return undefined
   const check = checkReturn(returns, defs)
   return (value) => {
     if (value === undefined || value === null || typeof value !== 'object' || value instanceof Response) return
     const problem = check(value)
-    if (problem) report(`${handler.className}.${handler.name} (${handler.file}): ${problem}`)
+    if (problem) report(`${where}: ${problem}`)
   }
 }
 

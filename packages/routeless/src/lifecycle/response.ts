@@ -7,6 +7,7 @@ import type { ResponseState } from '../base/controller.ts'
 import type { HttpError } from '../base/errors.ts'
 import { isGenerator, stringify } from './json.ts'
 import { isResponse } from '../base/is-response.ts'
+import { ANSWER, type Answer as Declared } from '../base/answer.ts'
 
 /**
  * The type of every JSON answer, on every adapter. No `charset`: application/json defines none (RFC 8259 §11: JSON is
@@ -81,6 +82,7 @@ export function toReply(
   value: unknown,
   state?: ResponseState,
   serialize?: (value: unknown) => string | undefined,
+  byStatus?: StatusSerializers,
 ): Answer {
   // (A draft's constructor is read where `instanceof` would walk the prototype chain: this runs for every answer.)
   const headers =
@@ -106,6 +108,9 @@ export function toReply(
     )
       return jsonReply(status, headers, json(value, serialize))
   }
+  // An answer the return type declares (`created(glossary, {location})`): its status, headers and media type.
+  if (typeof value === 'object' && value !== null && (value as { [ANSWER]?: unknown })[ANSWER] === true)
+    return declaredReply(value as Declared, headers, byStatus)
   if (isResponse(value)) {
     if (!headers) return value
     let out = value
@@ -151,6 +156,37 @@ function json(value: unknown, serialize: ((value: unknown) => string | undefined
   const body = (serialize !== undefined ? serialize(value) : undefined) ?? stringify(value)
   if (body === undefined) throw new TypeError(`A handler returned a value that is not JSON: ${typeof value}`)
   return body
+}
+
+/** The serializers of a handler's declared answers' bodies, by status (`Created<Glossary>`: 201's writes a Glossary). */
+export type StatusSerializers = Readonly<Record<number, ((value: unknown) => string | undefined) | undefined>>
+
+/** Media types whose bodies are written as JSON (`application/json`, `application/problem+json`). */
+const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
+
+/**
+ * A declared answer (`Answer`): its status; its headers over those set on `this.response`; no body for 204, 205, 304
+ * or an `undefined` body; else the body as its media type says: JSON (by the serializer of its status), a string as
+ * UTF-8 text (`text/*` gets `charset=utf-8`), bytes as they are.
+ */
+function declaredReply(answer: Declared, draft: Headers | undefined, byStatus: StatusSerializers | undefined): Reply {
+  const { status, body } = answer
+  let headers = draft
+  const promised = answer.headers as Record<string, unknown>
+  for (const name in promised) {
+    const v = promised[name]
+    if (v !== undefined) (headers ??= new Headers()).set(name, String(v))
+  }
+  if (status === 204 || status === 205 || status === 304 || body === undefined)
+    return { status, headers, type: undefined, body: null }
+  const type = answer.type
+  if (JSON_MEDIA.test(type)) return { status, headers, type, body: json(body, byStatus?.[status]) }
+  if (typeof body === 'string')
+    return { status, headers, type: /^text\/[^;]*$/i.test(type) ? `${type}; charset=utf-8` : type, body }
+  if (body instanceof Uint8Array || body instanceof Blob || body instanceof ReadableStream)
+    return { status, headers, type, body }
+  if (body instanceof ArrayBuffer) return { status, headers, type, body: new Uint8Array(body) }
+  throw new TypeError(`An answer of type ${type} needs a string or bytes as its body, got ${typeof body}`)
 }
 
 /** A JSON answer. With no status or headers set (nearly every one) its other members are the literal's constants. */

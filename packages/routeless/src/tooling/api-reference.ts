@@ -44,7 +44,7 @@ const PACKAGE_FILES: Record<string, string> = {
 /** The page's own files: the HTML, the script starting Swagger UI, and the generated document. */
 export const PAGE = ''
 const INIT = 'init.js'
-const DOCUMENT = 'openapi.json'
+export const DOCUMENT = 'openapi.json'
 /** The AsyncAPI document of the WebSockets and event streams, beside the OpenAPI one (`asyncapi.ts`). */
 const ASYNC_DOCUMENT = 'asyncapi.json'
 
@@ -102,14 +102,24 @@ export class ApiReference {
     )
   }
 
-  /** The file `name` (one `has` accepts). */
-  async file(name: string): Promise<DocsFile> {
+  /**
+   * The file `name` (one `has` accepts); the generated document's `servers` default to `request.origin` (where it is
+   * asked from), and `request.version` asks for OpenAPI 3.2.
+   */
+  async file(name: string, request: { origin?: string; version?: '3.1' | '3.2' } = {}): Promise<DocsFile> {
     if (name === PAGE) return { type: 'text/html; charset=utf-8', body: this.page() }
     if (name === INIT) return { type: 'text/javascript; charset=utf-8', body: this.init() }
     if (name === DOCUMENT || name === ASYNC_DOCUMENT) {
       const options = typeof this.options.openapi === 'string' ? undefined : this.options.openapi
-      const document = name === DOCUMENT ? this.document : this.asyncDocument!
-      return { type: JSON_TYPE, body: JSON.stringify(document(options)) }
+      if (name === ASYNC_DOCUMENT) {
+        const servers = options?.servers ?? (request.origin ? [{ url: request.origin }] : undefined)
+        return { type: JSON_TYPE, body: JSON.stringify(this.asyncDocument!({ ...options, servers })) }
+      }
+      const asked = {
+        ...(request.origin ? { origin: request.origin } : {}),
+        ...(request.version ? { version: request.version } : {}),
+      }
+      return { type: JSON_TYPE, body: JSON.stringify(this.document({ ...options, ...asked })) }
     }
     let bytes = this.cache.get(name)
     if (!bytes) {

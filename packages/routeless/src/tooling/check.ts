@@ -2,9 +2,11 @@
  * `routeless check`: lints a controller tree without serving it. Everything start-up notices (`RouteTable.warnings`:
  * names no request can spell, methods that look like handlers but are not — `get()`, `Get()` —, types that cannot be
  * checked, an empty tree) plus what only a second look finds: `static params` keys that name no handler, and schemas
- * that do not cover the handler's positional parameters (or describe more than it takes).
+ * that do not cover the handler's positional parameters (or describe more than it takes), and statuses set by hand
+ * (`this.response.status = 202`) that the handler's return type does not declare.
  * @module
  */
+import { answersByStatus } from '../binding/responses.ts'
 import { NO_TYPES } from '../binding/type-source.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 
@@ -71,7 +73,59 @@ export function checkTable(table: RouteTable): string[] {
       }
     }
   }
+  for (const h of table.handlers()) {
+    const problem = undeclaredStatus(h)
+    if (problem) problems.push(problem)
+  }
   return problems
+}
+
+/** `this.response.status = 202` (a literal status) in a handler's own source. */
+const STATUS_SET = /\bthis\.response\.status\s*=\s*(\d{3})\b/g
+
+/**
+ * A handler whose own code sets a literal status by hand that its return type does not declare (read from the
+ * method's source text, so a status set in a helper it calls is not seen; nor is one computed at run time).
+ */
+function undeclaredStatus(h: Handler): string | undefined {
+  const byStatus = h.types?.responses ? answersByStatus(h.types) : undefined
+  if (!byStatus) return undefined
+  const set = [...new Set([...String(h.fn).matchAll(STATUS_SET)].map((m) => Number(m[1])))]
+  const missing = set.filter((s) => !byStatus.has(s))
+  if (missing.length === 0) return undefined
+  const declared = [...byStatus.keys()].sort((a, b) => a - b).join(', ')
+  return (
+    `${h.file}: ${h.className}.${h.name} sets this.response.status = ${missing.join(', ')}, which its return type ` +
+    `does not declare (it declares ${declared}): return ${missing.map(answerName).join(', ')} instead`
+  )
+}
+
+/** The answer type of `status` a handler would return (`Created<T>` for 201), or `Answer<status, T>`. */
+function answerName(status: number): string {
+  const names: Record<number, string> = {
+    200: 'Ok<T>',
+    201: 'Created<T>',
+    202: 'Accepted<T>',
+    204: 'NoContent',
+    205: 'ResetContent',
+    301: 'MovedPermanently',
+    302: 'Found',
+    303: 'SeeOther',
+    304: 'NotModified',
+    307: 'TemporaryRedirect',
+    308: 'PermanentRedirect',
+    400: 'BadRequest<T>',
+    401: 'Unauthorized<T>',
+    403: 'Forbidden<T>',
+    404: 'NotFound<T>',
+    409: 'Conflict<T>',
+    410: 'Gone<T>',
+    412: 'PreconditionFailed<T>',
+    422: 'UnprocessableContent<T>',
+    429: 'TooManyRequests<T>',
+    503: 'ServiceUnavailable<T>',
+  }
+  return names[status] ?? `Answer<${status}, T>`
 }
 
 /** The handler declares a positional or keyword parameter (what types would check). */

@@ -6,7 +6,7 @@
  */
 import type { Handler, RouteTable } from '../routing/table.ts'
 import { jsonFieldsOf } from '../binding/form-values.ts'
-import { JS_MARK } from '../binding/manifest.ts'
+import { type HandlerTypes, JS_MARK } from '../binding/manifest.ts'
 import { renderSocket, SOCKET_OPTION, SOCKET_RUNTIME } from './client-socket.ts'
 
 type Schema = Record<string, any>
@@ -59,6 +59,7 @@ export function generateClient(table: RouteTable): string {
     '    kwargs: Record<string, unknown> | undefined,',
     '    captures: number,',
     '    json: string[] = [],',
+    '    declared?: number[],',
     '  ): Promise<any> => {',
     "    const parts = template.split('/').filter(Boolean)",
     '    let i = 0',
@@ -86,13 +87,20 @@ export function generateClient(table: RouteTable): string {
     '      each((k, v) => form.append(k, v))',
     '      payload = form',
     '    } else if (hasBody && kwargs) payload = JSON.stringify(kwargs)',
+    '    // A declared redirect is an answer to narrow on, not one to follow.',
+    "    const redirect = declared?.some((s) => s >= 300 && s < 400) ? 'manual' : 'follow'",
     '    const res = await (options.fetch ?? fetch)(url, {',
     '      method,',
+    '      redirect,',
     "      headers: { ...options.headers, ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}) },",
     '      body: payload,',
     '    })',
     '    const text = await res.text()',
     "    const body = text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text || undefined",
+    '    if (declared) {',
+    '      if (!declared.includes(res.status)) throw new ApiError(res.status, body)',
+    '      return { status: res.status, body, headers: Object.fromEntries(res.headers) }',
+    '    }',
     '    if (!res.ok) throw new ApiError(res.status, body)',
     '    return body',
     '  }',
@@ -147,14 +155,42 @@ function renderMethod(h: Handler, defs: Record<string, Schema>): string {
     const kw = `kwargs${required ? '' : '?'}: ${kwType}`
     if (rest < 0) params.push(kw)
   }
-  const returns = types?.returns ? toType(types.returns, 0) : 'unknown'
+  const answers = declaredAnswers(types)
+  const returns = answers
+    ? answers.map((a) => answerType(a)).join(' | ')
+    : types?.returns
+      ? toType(types.returns, 0)
+      : 'unknown'
   const argList = names.filter((n) => !n.startsWith('...')).join(', ')
   const spread = names.find((n) => n.startsWith('...'))
   const args = spread ? `[${argList}${argList ? ', ' : ''}${spread}]` : `[${argList}]`
   const kwArg = kwType && !spread ? 'kwargs' : 'undefined'
   const json = kwType && !spread ? jsonFieldsOf(kwSchema, defs) : []
-  const jsonArg = json.length ? `, ${JSON.stringify(json)}` : ''
+  const statuses = answers && [...new Set(answers.map((a) => a.status))]
+  const jsonArg =
+    json.length || statuses ? `, ${JSON.stringify(json)}${statuses ? `, ${JSON.stringify(statuses)}` : ''}` : ''
   return `(${params.join(', ')}): Promise<${returns}> => call('${h.method}', '${h.path}', ${args}, ${kwArg}, ${h.captures}${jsonArg})`
+}
+
+/**
+ * The answers of a handler whose return type declares them (`Created<T> | NotFound<E>`), or undefined for one that
+ * returns a plain `T` (its client method resolves to the body, and throws `ApiError` for any other status).
+ */
+function declaredAnswers(types: HandlerTypes | undefined): NonNullable<HandlerTypes['responses']> | undefined {
+  const list = types?.responses
+  if (!list || list.length === 0) return undefined
+  const only = list[0]!
+  const plain = list.length === 1 && only.status === 200 && !only.headers && !only.mediaType && only.schema
+  return plain ? undefined : list
+}
+
+/** One declared answer as the client's result: `{ status: 201; body: Glossary; headers: { location: string } }`. */
+function answerType(answer: NonNullable<HandlerTypes['responses']>[number]): string {
+  const headers = Object.entries(answer.headers ?? {}).map(
+    ([name, h]) => `${prop(name.toLowerCase())}${h.required ? '' : '?'}: string`,
+  )
+  const body = answer.schema ? toType(answer.schema, 1) : 'undefined'
+  return `{ status: ${answer.status}; body: ${body}; headers: ${headers.length ? `{ ${headers.join('; ')} }` : '{}'} }`
 }
 
 function resolveRef(schema: Schema, defs: Record<string, Schema>): Schema | undefined {

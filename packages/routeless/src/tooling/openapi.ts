@@ -1,242 +1,108 @@
 /**
- * OpenAPI 3.1 generated from the route table and the parameter schemas: no annotations beyond `static params`.
+ * The OpenAPI document of an application, generated from the route table and the handlers' types: OpenAPI 3.1 by
+ * default, 3.2 on request (`query` operations, `itemSchema` for streamed answers). Each operation carries the answers
+ * its type declares and those routeless gives on its own where they can happen (`openapi/framework.ts`), the security
+ * its guards check, its JSDoc and its module's tag.
  * @module
  */
-import { jsonFieldsOf } from '../binding/form-values.ts'
-import { JS_MARK, JSON_MARK } from '../binding/manifest.ts'
-import { jsonSchemaOf, type ParamSpec, type ResponseSpec } from '../binding/standard-schema.ts'
-import { MEDIA_TYPES } from '../lifecycle/body.ts'
-import type { Handler, RouteTable } from '../routing/table.ts'
-import { templatesOf } from '../routing/templates.ts'
 import { STATUS_TEXT } from '../base/errors.ts'
+import type { JsonSchema } from '../binding/manifest.ts'
+import type { Handler, RouteTable } from '../routing/table.ts'
+import { handlerAnswers } from './openapi/answers.ts'
+import { wordsOf } from './openapi/doc-text.ts'
+import { ErrorBodies } from './openapi/errors.ts'
+import { addFrameworkAnswers, sortResponses } from './openapi/framework.ts'
+import type { OpenAPIOptions } from './openapi/options.ts'
+import { pathVariants, readsBody, requestOf } from './openapi/request.ts'
+import { addDiscriminators, usedDefs } from './openapi/schemas.ts'
+import { SecuritySchemes } from './openapi/security.ts'
 
-export interface OpenAPIInfo {
-  title: string
-  version: string
-  description?: string
-}
+export type { ErrorBody, ErrorSite, OpenAPIInfo, OpenAPIOptions } from './openapi/options.ts'
 
-export interface OpenAPIOptions {
-  info?: OpenAPIInfo
-  servers?: { url: string; description?: string }[]
-  /** JSON Schema of the API's error body (`#/components/schemas/Error`); default: the routeless envelope. */
-  errorSchema?: Record<string, unknown>
-  /** `components.securitySchemes`, e.g. `{ key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } }`. */
-  securitySchemes?: Record<string, Record<string, unknown>>
-  /** Top-level `security` requirement, e.g. `[{ key: [] }]`. */
-  security?: Record<string, string[]>[]
-}
-
-/** The routeless error envelope, as JSON Schema. */
-const ENVELOPE_SCHEMA = {
-  type: 'object',
-  description: 'The routeless error envelope',
-  required: ['status', 'error', 'message'],
-  properties: {
-    status: { type: 'integer' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } } },
-    },
-  },
-}
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'QUERY'])
-
-/** The OpenAPI 3.1 document of every handler in `table`. */
+/** The OpenAPI document (3.1, or 3.2 with `version: '3.2'`) of every handler in `table`. */
 export function generateOpenAPI(table: RouteTable, options: OpenAPIOptions = {}): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {}
+  const version = options.version ?? '3.1'
+  const errors = new ErrorBodies(options.errorSchema)
+  const security = new SecuritySchemes(options)
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {}
   const seen = new Set<string>()
   const handlers = [...table.handlers()].sort(
     (a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
   )
   for (const handler of handlers) {
     const method = handler.method
-    // WEBSOCKET is no HTTP operation; ANY is every method the path does not list, which OpenAPI cannot say.
+    // WEBSOCKET is no HTTP operation (see `routeless asyncapi`); ANY is every method the path does not list, which
+    // OpenAPI cannot say; HEAD is GET's; QUERY is an operation from 3.2 on.
     if (method === 'HEAD' || method === 'WEBSOCKET' || method === 'ANY') continue
+    if (method === 'QUERY' && version !== '3.2') continue
     for (const variant of pathVariants(handler)) {
       const operationId = uniqueId(`${method.toLowerCase()}${camel(variant.path)}`, seen)
-      ;(paths[variant.path] ??= {})[method.toLowerCase()] = operation(handler, variant.params, operationId, table.defs)
+      const op = operation(handler, variant, operationId, table.defs, { version, errors, security })
+      ;(paths[variant.path] ??= {})[method.toLowerCase()] = op
     }
   }
-  return {
-    openapi: '3.1.0',
+  const tags = new Set<string>()
+  for (const item of Object.values(paths))
+    for (const op of Object.values(item)) for (const tag of op.tags as string[]) tags.add(tag)
+  const schemas = { ...usedDefs(paths, table.defs), ...errors.components }
+  const doc: Record<string, unknown> = {
+    openapi: version === '3.2' ? '3.2.0' : '3.1.0',
     info: options.info ?? { title: 'routeless application', version: '0.0.0' },
-    ...(options.servers ? { servers: options.servers } : {}),
-    paths,
+    servers: options.servers ?? serversOf(options.origin),
     ...(options.security ? { security: options.security } : {}),
+    tags: [...tags].sort().map((name) => ({ name })),
+    paths,
     components: {
-      schemas: { ...toComponents(used(paths, table.defs)), Error: options.errorSchema ?? ENVELOPE_SCHEMA },
-      ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
+      schemas,
+      ...(Object.keys(security.schemes).length ? { securitySchemes: security.schemes } : {}),
     },
   }
+  addDiscriminators(doc.paths, schemas)
+  addDiscriminators(schemas, schemas)
+  return doc
 }
 
-interface PathParam {
-  name: string
-  schema: Record<string, unknown>
-}
-
-/**
- * `/users` + `GET(id = '')` → `/users` and `/users/{id}`: one path per accepted number of positional parts. A
- * sub-resource's path already names its captured parameters (`/glossaries/{id}/entries`); the others follow it.
- */
-function pathVariants(h: Handler): { path: string; params: PathParam[] }[] {
-  const { from, paths } = templatesOf(h)
-  return paths.map((path, k) => ({
-    path,
-    params: h.signature.names
-      .slice(0, from + k)
-      .map((name, i) => ({ name, schema: jsonSchemaOf(h.params?.args?.[i]) ?? typedArg(h, i) ?? { type: 'string' } })),
-  }))
+interface DocumentParts {
+  version: '3.1' | '3.2'
+  errors: ErrorBodies
+  security: SecuritySchemes
 }
 
 function operation(
   h: Handler,
-  pathParams: PathParam[],
+  variant: ReturnType<typeof pathVariants>[number],
   operationId: string,
-  defs: Record<string, Record<string, any>>,
+  defs: Record<string, JsonSchema>,
+  parts: DocumentParts,
 ): Record<string, unknown> {
-  const spec: ParamSpec = h.params ?? {}
-  const doc = h.types?.doc
-  const op: Record<string, unknown> = {
+  const { binds, ...request } = requestOf(h, variant.params, defs)
+  const guards = parts.security.summarize(h.guards)
+  const { responses, declared } = handlerAnswers(h, parts.version, defs, (s) => STATUS_TEXT[s] ?? `HTTP ${s}`)
+  addFrameworkAnswers(
+    responses,
+    {
+      site: { path: variant.path, method: h.method, file: h.file, className: h.className, name: h.name },
+      declared,
+      binds,
+      readsBody: readsBody(h.method),
+      refusals: guards.refusals,
+    },
+    parts.errors,
+  )
+  return {
     operationId,
-    summary: spec.summary ?? doc?.split('\n')[0] ?? `${h.className}.${h.name}`,
+    ...wordsOf(h),
+    ...request,
+    responses: sortResponses(responses),
+    ...(guards.security ? { security: guards.security } : {}),
   }
-  if (spec.description ?? (doc?.includes('\n') ? doc : undefined)) op.description = spec.description ?? doc
-  if (spec.tags) op.tags = spec.tags
-  const parameters: Record<string, unknown>[] = pathParams.map((p) => ({
-    name: p.name,
-    in: 'path',
-    required: true,
-    schema: p.schema,
-  }))
-  const kwargs = jsonSchemaOf(spec.kwargs) ?? typedKwargs(h, defs)
-  if (kwargs && !BODY_METHODS.has(h.method)) {
-    const required = new Set<string>((kwargs.required as string[] | undefined) ?? [])
-    for (const [name, schema] of Object.entries((kwargs.properties ?? {}) as Record<string, Record<string, unknown>>)) {
-      const param: Record<string, unknown> = { name, in: 'query', required: required.has(name), schema }
-      if (schema.type === 'array') Object.assign(param, { style: 'form', explode: true })
-      parameters.push(param)
-    }
-  }
-  if (parameters.length) op.parameters = parameters
-  if (BODY_METHODS.has(h.method)) {
-    const schema = kwargs ?? { type: 'object' }
-    const kinds =
-      h.consumes ?? (JSON.stringify(kwargs ?? {}).includes('"format":"binary"') ? ['multipart'] : ['json', 'form'])
-    // Fields sent as JSON text (`@json`): the form's `encoding` says so, as OpenAPI does for a part's media type.
-    const json = spec.kwargs ? [] : jsonFieldsOf(h.types?.kwargs?.schema, defs)
-    const encoding = json.length
-      ? { encoding: Object.fromEntries(json.map((name) => [name, { contentType: 'application/json' }])) }
-      : {}
-    op.requestBody = {
-      required: Boolean(kwargs?.required?.length),
-      content: Object.fromEntries(kinds.map((k) => [MEDIA_TYPES[k], { schema, ...(k === 'json' ? {} : encoding) }])),
-    }
-  }
-  const returns = h.types?.returns
-  op.responses = responses(spec.responses, h.method, returns ? linked(returns) : undefined)
-  return op
 }
 
-/** A positional parameter's schema from the handler's types (a rest parameter's items for the parts after it). */
-function typedArg(h: Handler, i: number): Record<string, unknown> | undefined {
-  const positional = h.types?.positional
-  if (!positional?.length) return undefined
-  const p = positional[Math.min(i, positional.length - 1)]!
-  const schema = p.rest ? p.schema.items : i < positional.length ? p.schema : undefined
-  return schema && Object.keys(schema).length ? linked(schema) : undefined
-}
-
-/** The keyword parameter's object schema from the handler's types (a named type inlined, so its properties list). */
-function typedKwargs(h: Handler, defs: Record<string, Record<string, any>>): Record<string, any> | undefined {
-  let schema = h.types?.kwargs?.schema as Record<string, any> | undefined
-  if (schema?.$ref?.startsWith('#/$defs/')) schema = defs[schema.$ref.slice(8)]
-  return schema?.type === 'object' ? linked(schema) : undefined
-}
-
-/** `#/$defs/Name` → `#/components/schemas/Name`. */
-function linked<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(linked) as T
-  if (typeof schema !== 'object' || schema === null) return schema
-  const out: Record<string, unknown> = {}
-  if ((schema as Record<string, unknown>)[JS_MARK] === 'File') (out.type = 'string'), (out.format = 'binary') // a multipart part
-  for (const [k, v] of Object.entries(schema)) {
-    if (k === 'errorMessage' || k === JS_MARK || k === JSON_MARK) continue // routeless's own keywords: no part of the published schema
-    out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : linked(v)
-  }
-  return out as T
-}
-
-/**
- * The named types the operations refer to, and those they refer to in turn: a manifest may describe other apps'
- * controllers too (one `.routeless/manifest.json` per working directory), whose types are no part of this document.
- */
-function used(paths: unknown, defs: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {}
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit)
-    if (typeof node !== 'object' || node === null) return
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string') {
-        const name = v.replace(/^#\/(?:components\/schemas|\$defs)\//, '')
-        if (name !== v && defs[name] && !out[name]) {
-          out[name] = defs[name]!
-          visit(defs[name])
-        }
-      } else visit(v)
-    }
-  }
-  visit(paths)
-  return out
-}
-
-function toComponents(defs: Record<string, Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(defs).map(([name, schema]) => [name, linked(schema)]))
-}
-
-function responses(
-  declared: ParamSpec['responses'],
-  method: string,
-  returns?: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  if (declared && Object.keys(declared).some((k) => k.startsWith('2'))) {
-    for (const [status, value] of Object.entries(declared)) {
-      if (value === undefined) continue
-      const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
-      // A success documented without a schema takes the declared return type's.
-      const schema =
-        r.schema === 'returns'
-          ? returns
-          : (jsonSchemaOf(r.schema, 'output') ?? (status.startsWith('2') && !r.contentType ? returns : undefined))
-      out[status] = {
-        description: r.description,
-        ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}),
-      }
-    }
-  } else {
-    out['200'] = {
-      description: method === 'DELETE' ? 'Deleted' : 'Success',
-      ...(returns ? { content: { 'application/json': { schema: returns } } } : {}),
-    }
-    for (const [status, value] of Object.entries(declared ?? {})) {
-      if (value === undefined) continue
-      const r: ResponseSpec = typeof value === 'string' ? { description: value } : value
-      const schema = r.schema === 'returns' ? returns : jsonSchemaOf(r.schema, 'output')
-      out[status] = {
-        description: r.description,
-        ...(schema ? { content: { [r.contentType ?? 'application/json']: { schema } } } : {}),
-      }
-    }
-  }
-  const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
-  out['4XX'] ??= { description: 'Client error', ...error }
-  out['5XX'] ??= { description: STATUS_TEXT[500], ...error }
-  return out
+/** The one server a document has when none is configured: where it is served from, else its own host (`/`). */
+function serversOf(origin: string | Request | undefined): { url: string }[] {
+  if (origin === undefined) return [{ url: '/' }]
+  const url = typeof origin === 'string' ? origin : new URL(origin.url).origin
+  return [{ url: url.replace(/\/+$/, '') || '/' }]
 }
 
 function camel(path: string): string {

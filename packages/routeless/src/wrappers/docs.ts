@@ -8,7 +8,7 @@
 import { HttpError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { withoutBody, type Answer } from '../lifecycle/response.ts'
-import { DOCS_PATH, PAGE, type ApiReference } from '../tooling/api-reference.ts'
+import { DOCS_PATH, DOCUMENT, PAGE, type ApiReference } from '../tooling/api-reference.ts'
 import type { Wrapper } from './types.ts'
 
 /** How the app answers an error (its renderers, else the standard envelope). */
@@ -35,12 +35,21 @@ export function docs(reference: ApiReference, renderError: RenderError): Wrapper
         new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: ALLOW } }),
         incoming,
       )
-    return answer(reference, name, incoming)
+    // The generated document: `?version=3.2` asks for OpenAPI 3.2; its server is the origin it is asked from.
+    const version = q < 0 || name !== DOCUMENT ? null : new URLSearchParams(target.slice(q + 1)).get('version')
+    if (version !== null && version !== '3.1' && version !== '3.2')
+      return renderError(new HttpError(400, `version must be 3.1 or 3.2, got "${version}"`), incoming)
+    return answer(reference, name, incoming, version ?? undefined)
   }
 }
 
-async function answer(reference: ApiReference, name: string, incoming: IncomingRequest): Promise<Answer> {
-  const file = await reference.file(name)
+async function answer(
+  reference: ApiReference,
+  name: string,
+  incoming: IncomingRequest,
+  version: '3.1' | '3.2' | undefined,
+): Promise<Answer> {
+  const file = await reference.file(name, { origin: incoming.url().origin, version })
   const headers: [string, string][] = [
     ['cache-control', 'no-cache'],
     ['x-content-type-options', 'nosniff'],
