@@ -86,7 +86,9 @@ describe('the AsyncAPI document', { timeout: 60_000 }, () => {
     const res = await served.request('/docs/asyncapi.json')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
-    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(generateAsyncAPI(served.table))))
+    expect(await res.json()).toEqual(
+      JSON.parse(JSON.stringify(generateAsyncAPI(served.table, { servers: [{ url: 'http://localhost' }] }))),
+    )
     const printed = await run(process.execPath, [BIN, 'asyncapi', `--prefix=${fixture('features')}`, '--title=F'], {
       cwd: fixture('features'),
     })
