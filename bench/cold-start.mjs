@@ -1,12 +1,17 @@
 /**
  * Cold start on node: the wall time from spawning a server process to its first 200 (`GET /add/2/3`, polled every
- * 5 ms), for the starter's two routes served by `routeless` (its bin, as `npx routeless` runs it, and through `npx`
- * itself) after `routeless build`, and by Hono on @hono/node-server. The runs interleave (routeless, npx, Hono,
+ * 5 ms), for the starter's two routes served by `routeless` (its bin, as `npx routeless` runs it, bare and with
+ * `--host`, and through `npx` itself) after `routeless build`, and by Hono on @hono/node-server. The runs interleave (routeless, npx, Hono,
  * routeless …) so that a load on the machine falls on all of them; the median of `--runs` (default 5) is printed.
  * Beside the wall time, the CPU time the server process had used by then (user + system, all its threads, from
  * /proc: Linux only), which a busy machine inflates far less than the wall time.
  *
  *   node bench/cold-start.mjs [--runs=5]
+ *   node bench/cold-start.mjs --instructions [--runs=1]
+ *
+ * `--instructions`: each server (not npx) runs under `valgrind --tool=callgrind node --single-threaded`, and the figure
+ * is the instructions it executed from its start to its first 200 (then SIGTERM; callgrind writes its count at the
+ * exit): unlike the wall and CPU times, a count that the machine's other work does not move.
  * @module
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -18,7 +23,8 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')
-const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 5)
+const instructions = process.argv.includes('--instructions')
+const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? (instructions ? 1 : 5))
 
 // The starter, inside the repository so that `routeless`, `typescript` and `hono` resolve as in a user's project.
 const dir = path.join(ROOT, '.data', 'cold-start')
@@ -80,9 +86,19 @@ function cpuOf(pid) {
   }
 }
 
+/** Resolves once `child` has exited (by a signal too: then its `exitCode` stays null). */
+const exited = (child) =>
+  new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)))
+
 /** Milliseconds from spawn to the first 200, and the CPU milliseconds the process used until then. */
 async function coldStart(command, args, port) {
   const started = performance.now()
+  let counted
+  if (instructions) {
+    counted = path.join(dir, `callgrind.${port}`)
+    args = ['--tool=callgrind', `--callgrind-out-file=${counted}`, command, '--single-threaded', ...args]
+    command = 'valgrind'
+  }
   const child = spawn(command, args, {
     cwd: dir,
     // `routeless` alone, as `npm start` runs it: the address and log level from ROUTELESS_* variables.
@@ -93,20 +109,33 @@ async function coldStart(command, args, port) {
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited ${child.exitCode}`)
-      if (await ok(port)) return [performance.now() - started, cpuOf(child.pid)]
+      if (await ok(port)) {
+        if (!counted) return [performance.now() - started, cpuOf(child.pid)]
+        child.kill('SIGTERM')
+        await exited(child)
+        const total = Number(/^totals: (\d+)$/m.exec(readFileSync(counted, 'utf8'))[1])
+        return [total / 1e6, Number.NaN]
+      }
       await new Promise((r) => setTimeout(r, 5))
     }
   } finally {
-    process.kill(-(child.pid ?? 0), 'SIGKILL')
-    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.on('exit', r)))
+    try {
+      process.kill(-(child.pid ?? 0), 'SIGKILL')
+    } catch {
+      // exited already (--instructions: after its SIGTERM)
+    }
+    await exited(child)
   }
 }
 
 const SERVERS = {
   routeless: () => [process.execPath, [BIN]],
+  // The invocation the README teaches: the address as a flag (the environment's ROUTELESS_HOST is overridden by it).
+  'routeless --host': (port) => [process.execPath, [BIN, `--host=127.0.0.1:${port}`]],
   'npx routeless': () => ['npx', ['routeless']],
   hono: () => [process.execPath, ['hono.mjs']],
 }
+if (instructions) delete SERVERS['npx routeless']
 const times = Object.fromEntries(Object.keys(SERVERS).map((k) => [k, { wall: [], cpu: [] }]))
 for (let i = 0; i < runs; i++) {
   for (const [name, make] of Object.entries(SERVERS)) {
@@ -123,8 +152,14 @@ for (const [name, { wall, cpu }] of Object.entries(times)) {
   const w = median(wall)
   const c = median(cpu)
   const list = (xs) => xs.map((x) => x.toFixed(0)).join(', ')
+  if (instructions) {
+    console.log(
+      `${name.padEnd(16)} ${w.toFixed(0).padStart(5)} M instructions (${list(wall)}) ${(w / hono.wall).toFixed(2)}× Hono`,
+    )
+    continue
+  }
   console.log(
-    `${name.padEnd(14)} wall ${w.toFixed(0).padStart(5)} ms (${list(wall)}) ${(w / hono.wall).toFixed(2)}× Hono;` +
+    `${name.padEnd(16)} wall ${w.toFixed(0).padStart(5)} ms (${list(wall)}) ${(w / hono.wall).toFixed(2)}× Hono;` +
       ` CPU ${c.toFixed(0).padStart(5)} ms (${list(cpu)}) ${(c / hono.cpu).toFixed(2)}× Hono`,
   )
 }

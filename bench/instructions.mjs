@@ -6,11 +6,11 @@
  *
  * Method: every peer runs in its own `valgrind --tool=callgrind node --single-threaded` (one thread: V8 compiles and
  * collects garbage on the main thread, so the count is repeatable). The process answers each workload once and
- * checks the answer, then sends N requests, then 2N more, one at a time. Between the phases it calls
- * `process.memoryUsage.rss()`, and callgrind dumps its counter before each such call (`--dump-before=
- * uv_resident_set_memory`), so the process reports what it counted after N requests and after 3N: the difference,
- * divided by 2N, is the instructions per request with start-up and warm-up cancelled — the same figure as one run of
- * N requests against one of 3N, in one process.
+ * checks the answer, then per workload sends W requests (the warm-up, default 5,000: by then V8 has compiled the hot
+ * path at its top tier), collects the heap, then sends N more (the measured phase, default 1,000), one at a time.
+ * Between the phases it calls `process.memoryUsage.rss()`, and callgrind dumps its counter before each such call
+ * (`--dump-before=uv_resident_set_memory`), so the dump of the measured phase holds exactly the N requests at steady
+ * state: divided by N, it is the instructions per request.
  *
  * Two families, each compared within itself only:
  * - fetch: the `Request → Response` path without a server: routeless's `app.fetch`, Hono's `app.fetch` and a
@@ -20,12 +20,12 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --requests=200 (N) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
+ * Options: --warmup=5000 (W) --requests=1000 (N) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -81,7 +81,9 @@ export const PEERS = {
 }
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
-const requests = Number(args.requests ?? 200)
+const requests = Number(args.requests ?? 1000)
+const warmup = Number(args.warmup ?? 5000)
+if (!(requests > 0 && warmup >= 0)) throw new Error('--requests must be > 0 and --warmup ≥ 0')
 const workloads = (args.workloads ?? 'hello,params,echo,realistic').split(',')
 for (const w of workloads) if (!(w in WORKLOADS)) throw new Error(`unknown workload ${w}`)
 
@@ -91,7 +93,9 @@ async function parent() {
   if (args.report) {
     // Re-render a saved run (its --json output).
     const saved = JSON.parse(readFileSync(args.report, 'utf8'))
-    return void process.stdout.write(table(saved.results, Object.keys(saved.results), saved.requests))
+    return void process.stdout.write(
+      table(saved.results, Object.keys(saved.results), saved.requests, saved.warmup ?? saved.requests),
+    )
   }
   const peers = (args.peers ?? Object.keys(PEERS).join(',')).split(',')
   for (const p of peers) if (!(p in PEERS)) throw new Error(`unknown peer ${p}`)
@@ -109,17 +113,18 @@ async function parent() {
     const seconds = ((Date.now() - started) / 1000).toFixed(0)
     const line = Object.entries(results[peer]).map(
       ([w, r]) =>
-        `${w} ${kilo(r.instructions)} (compiler ${kilo(r.compile)}, GC ${kilo(r.gc)}, the first N ${kilo(r.first)})`,
+        `${w} ${kilo(r.instructions)} (compiler ${kilo(r.compile)}, GC ${kilo(r.gc)}, the warm-up ${kilo(r.first)})`,
     )
     process.stderr.write(`${peer}: ${line.join('; ')} (${seconds} s)\n`)
   }
-  if ('json' in args) return void process.stdout.write(`${JSON.stringify({ requests, results }, null, 2)}\n`)
+  if ('json' in args) return void process.stdout.write(`${JSON.stringify({ requests, warmup, results }, null, 2)}\n`)
   process.stdout.write(table(results, peers))
 }
 
 /** Runs `peer` under callgrind; resolves with { workload: instructions per request }. */
 async function count(peer) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'routeless-instructions-'))
+  const dir = args.keep ? path.resolve(args.keep, peer) : mkdtempSync(path.join(tmpdir(), 'routeless-instructions-'))
+  if (args.keep) mkdirSync(dir, { recursive: true })
   try {
     const command = [
       '--tool=callgrind',
@@ -131,6 +136,8 @@ async function count(peer) {
       fileURLToPath(import.meta.url),
       `--child=${peer}`,
       `--requests=${requests}`,
+      `--warmup=${warmup}`,
+      ...('gc' in args ? ['--gc'] : []),
       `--workloads=${workloads.join(',')}`,
     ]
     const child = spawn('valgrind', command, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] })
@@ -138,7 +145,7 @@ async function count(peer) {
     child.stderr.on('data', (d) => (err += d))
     const code = await new Promise((resolve) => child.on('exit', resolve))
     if (code !== 0) throw new Error(`${peer}: valgrind exited ${code}: ${err.slice(-2000)}`)
-    // cg.out.1 is the start-up, then each workload's N requests and its 2N requests; cg.out is the exit.
+    // cg.out.1 is the start-up, then each workload's warm-up and its measured N requests; cg.out is the exit.
     const dumps = readdirSync(dir)
       .map((f) => /^cg\.out\.(\d+)$/.exec(f))
       .filter(Boolean)
@@ -153,17 +160,17 @@ async function count(peer) {
     const out = {}
     workloads.forEach((w, i) => {
       const { total, compile, gc } = split(dumps[2 + 2 * i])
-      const per = (n) => n / (2 * requests)
+      const per = (n) => n / requests
       out[w] = {
         instructions: per(total - compile),
         compile: per(compile),
         gc: per(gc),
-        first: split(dumps[1 + 2 * i]).total / requests,
+        first: warmup ? split(dumps[1 + 2 * i]).total / warmup : undefined,
       }
     })
     return out
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    if (!args.keep) rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -194,10 +201,10 @@ const kilo = (n) => (n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`)
 const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`)
 
 /** One Markdown table per family: instructions per request, then routeless's count over each peer's. */
-export function table(results, peers = Object.keys(results), n = requests) {
+export function table(results, peers = Object.keys(results), n = requests, w = warmup) {
   const out = [
-    `Instructions per request (callgrind, node --single-threaded, N = ${n}: (count at 3N − count at N) ÷ 2N,`,
-    'V8 optimising compiler excluded, garbage collection included)',
+    `Instructions per request (callgrind, node --single-threaded, N = ${n} requests counted after a warm-up of W = ${w}:`,
+    'the count of the N ÷ N, V8 optimising compiler excluded, garbage collection included)',
     '',
   ]
   const ours = { fetch: 'routeless-fetch', socket: 'routeless-node' }
@@ -243,10 +250,10 @@ async function child(peer) {
   mark()
   for (const w of workloads) {
     const workload = WORKLOADS[w]
-    for (let i = 0; i < requests; i++) await send(workload)
-    globalThis.gc() // the measured phase starts from a collected heap (counted in the phase before)
+    for (let i = 0; i < warmup; i++) await send(workload)
+    if ('gc' in args) globalThis.gc() // a forced full collection flushes compiled code: the phase then recompiles
     mark()
-    for (let i = 0; i < 2 * requests; i++) await send(workload)
+    for (let i = 0; i < requests; i++) await send(workload)
     mark()
   }
   process.exit(0)
@@ -280,14 +287,33 @@ async function fetchPeer(peer) {
 /** A server on loopback in this process: `send(workload)` writes the raw request, resolves with the answer's body. */
 async function socketPeer(peer) {
   const port = await listen(peer)
-  const socket = net.connect(port, '127.0.0.1')
-  socket.setNoDelay(true)
-  socket.setEncoding('latin1')
-  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject))
+  let socket
   let buffered = ''
   let waiting
-  socket.on('error', (error) => waiting?.reject(error))
-  socket.on('data', (data) => {
+  // A server may close the idle connection (node's keep-alive timeout: callgrind's dump between two phases can take
+  // longer on a busy machine): the next request then opens a new one, outside the counted requests' own work.
+  const connect = async () => {
+    const s = net.connect(port, '127.0.0.1')
+    s.setNoDelay(true)
+    s.setEncoding('latin1')
+    await new Promise((resolve, reject) => s.once('connect', resolve).once('error', reject))
+    s.on('error', () => {}) // then 'close'
+    s.on('close', () => {
+      if (socket !== s) return
+      socket = undefined
+      // Closed with a request unanswered (the server's timer ran as the request went out): sent again, once.
+      if (waiting && !waiting.again)
+        connect().then(
+          () => socket.write(((waiting.again = true), waiting.request), 'latin1'),
+          (error) => waiting?.reject(error),
+        )
+      else waiting?.reject(new Error(`${peer}: the connection closed`))
+    })
+    s.on('data', onData)
+    buffered = ''
+    socket = s
+  }
+  const onData = (data) => {
     buffered += data
     const end = buffered.indexOf('\r\n\r\n')
     if (end < 0 || !waiting) return
@@ -310,9 +336,10 @@ async function socketPeer(peer) {
     waiting = undefined
     if (!head.startsWith('HTTP/1.1 200')) reject(new Error(`${peer}: ${head}`))
     else resolve(Buffer.from(body, 'latin1').toString('utf8'))
-  })
+  }
+  await connect()
   const raw = new Map()
-  return (w) => {
+  return async (w) => {
     let request = raw.get(w)
     if (!request) {
       const body = w.body ?? ''
@@ -323,8 +350,9 @@ async function socketPeer(peer) {
         `\r\n${body}`
       raw.set(w, request)
     }
+    if (!socket) await connect()
     return new Promise((resolve, reject) => {
-      waiting = { resolve, reject }
+      waiting = { resolve, reject, request }
       socket.write(request, 'latin1')
     })
   }

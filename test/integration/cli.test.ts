@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { fixture } from '../_apps.ts'
 
 const BIN = fileURLToPath(new URL('../../packages/routeless/bin/routeless.js', import.meta.url))
+const MODULE_LOG = fileURLToPath(new URL('../_module-log.mjs', import.meta.url))
 const FIXTURES = fixture('')
 const running: ChildProcessWithoutNullStreams[] = []
 
@@ -132,6 +133,23 @@ describe('routeless CLI', () => {
     s.child.kill('SIGINT')
     expect((await s.done).code).toBe(0)
   })
+
+  it('serves the common flags without loading yargs, and reads anything else with it', async () => {
+    const env = { NODE_OPTIONS: `--import=${MODULE_LOG}` }
+    const loaded = async (args: string[]) => {
+      const s = start([...args, '--prefix', 'basic', '--host=127.0.0.1:0'], { env })
+      await s.listening
+      s.child.kill('SIGTERM')
+      const { code, stderr } = await s.done
+      expect(code).toBe(0)
+      return stderr.split('\n').filter((l) => l.startsWith('module-log: '))
+    }
+    const common = await loaded(['serve', '--server', 'node', '--workers=1', '--no-watch', '--log-level=warn'])
+    expect(common.some((l) => l.includes('/dist/bin.js'))).toBe(true) // the hook saw the CLI load
+    expect(common.filter((l) => l.includes('yargs'))).toEqual([])
+    // --drain-delay is not one of them: yargs reads it, and is loaded
+    expect((await loaded(['--drain-delay=0'])).some((l) => l.includes('/yargs/'))).toBe(true)
+  }, 60_000)
 
   it('loads .ts controllers from a directory outside any "type": "module" package', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'routeless-cjs-'))

@@ -25,6 +25,9 @@ export const DEFS_ID = 'routeless:defs'
 export function createAjv(defs: Record<string, JsonSchema>, source = false): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
+    // `number` and `integer` refuse NaN and ±Infinity (`strict: false` would let them through: `!(x % 1)` holds for
+    // Infinity); a JSON body cannot carry them, and a value from elsewhere must not reach the handler either.
+    strictNumbers: true,
     allErrors: false,
     coerceTypes: false,
     useDefaults: false,

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseHandlerName } from '../base/handler-names.ts'
+import { analyzerId } from './analyzer-version.ts'
 import { fileHashes } from './manifest-file.ts'
 import {
   handlerKey,
@@ -23,7 +24,7 @@ import {
   type PositionalParam,
 } from './manifest.ts'
 import { socketDecl } from './socket-types.ts'
-import { applyConstraints, SchemaWriter, Unsupported } from './type-schema.ts'
+import { SchemaWriter, Unsupported } from './type-schema.ts'
 import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
   findConfigFile,
@@ -42,18 +43,7 @@ export interface AnalyzeInput {
   module: string
 }
 
-let id: string | undefined
-
-/**
- * Names this analyser's code (its functions' own source, so it is the same from `src` and from a bundle): a manifest
- * another version wrote is read again instead of trusted — the schemas it holds may say less than this one would.
- */
-export function analyzerId(): string {
-  return (id ??= createHash('sha256')
-    .update([analyze, describeMethod, SchemaWriter, applyConstraints, returnDecls, socketDecl].map(String).join('\n'))
-    .digest('hex')
-    .slice(0, 16))
-}
+export { analyzerId }
 
 /** Where the `typescript` package `name` the application would import is (its own install first), and its version. */
 export function findTypeScript(cwd: string, name = 'typescript'): { version: string; manifest: string } | undefined {
@@ -87,8 +77,9 @@ export function analysisKey(typescriptVersion: string, cwd: string): string {
 }
 
 /**
- * Whether TypeScript `version` can analyse in this runtime: TypeScript 7's API reaches its checker process through
- * Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only (not Bun, not Deno).
+ * Whether TypeScript `version`'s synchronous API runs in this runtime: TypeScript 7's reaches its checker process
+ * through Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only; on Bun and Deno its async
+ * API answers instead, through a worker (`reader-bridge.ts`).
  */
 export function runsHere(version: string): boolean {
   return Number(version.split('.')[0]) < 7 || !(process.versions.bun || 'Deno' in globalThis)
@@ -105,12 +96,13 @@ export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<
   if (!found) return undefined
   const packageRequire = createRequire(found.manifest)
   if (Number(found.version.split('.')[0]) >= 7) {
-    if (!runsHere(found.version))
-      throw new Error(
-        `TypeScript ${found.version}'s API (typescript/unstable/sync) runs under Node.js only: on Bun or Deno, install ` +
-          'typescript@5.9 for the signature analysis, or run `routeless build` under Node.js and serve its manifest',
-      )
     const url = (specifier: string) => pathToFileURL(packageRequire.resolve(specifier)).href
+    // Bun and Deno: the async API, in a worker, behind a synchronous facade (reader-bridge.ts).
+    if (!runsHere(found.version))
+      return (await import('./reader-bridge.ts')).bridgedCompiler(found.version, {
+        async: url('typescript/unstable/async'),
+        ast: url('typescript/unstable/ast'),
+      })
     const [{ nativeCompiler }, sync, ast] = await Promise.all([
       import('./reader-native.ts'),
       import(url('typescript/unstable/sync')),

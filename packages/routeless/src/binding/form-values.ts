@@ -47,7 +47,7 @@ const FORM_STEP = /\[([^\]]*)\]|\.([^[.\]]+)/g
  */
 export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs {
   let out: Record<string, any> | undefined
-  for (const key in kwargs) {
+  keys: for (const key in kwargs) {
     const m = FORM_PATH.exec(key)
     if (!m || !roots.has(m[1]!)) continue
     const steps = [...m[2]!.matchAll(FORM_STEP)].map((s) => s[1] ?? s[2]!)
@@ -66,7 +66,14 @@ export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs
     let at: string = m[1]!
     for (const step of steps) {
       const list = step === '' || /^\d+$/.test(step)
-      if (typeof node[at] !== 'object' || node[at] === null) node[at] = list ? [] : {}
+      const here = node[at]
+      // Only objects and lists this folding made hold fields: a file (`user` a part with a filename, beside
+      // `user.name`) has none to set, and a list takes indexes only (`user[0]` beside `user[length]`).
+      if (here instanceof Blob || (Array.isArray(here) && !list)) {
+        fail(key, `cannot be set: ${at} is a ${here instanceof Blob ? 'file' : 'list'}`, 'invalid')
+        continue keys
+      }
+      if (typeof here !== 'object' || here === null) node[at] = list ? [] : {}
       node = node[at]
       at = step === '' ? String(node.length) : step
     }

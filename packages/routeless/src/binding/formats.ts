@@ -112,8 +112,8 @@ export const int32: FormatCheck = {
   validate: (n) => Number.isInteger(n) && n <= MAX_INT32 && n >= MIN_INT32,
 }
 export const int64: FormatCheck = { type: 'number', validate: (n) => Number.isInteger(n) }
-export const float: FormatCheck = { type: 'number', validate: () => true }
-export const double: FormatCheck = { type: 'number', validate: () => true }
+export const float: FormatCheck = { type: 'number', validate: (n) => Number.isFinite(n) }
+export const double: FormatCheck = { type: 'number', validate: (n) => Number.isFinite(n) }
 
 /** Every format checked by a function, by its JSON Schema name: what Ajv is given, and what generated code calls. */
 export const FORMATS: Record<string, FormatCheck> = {

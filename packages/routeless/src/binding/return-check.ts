@@ -13,7 +13,7 @@ const validatorsByDefs = new WeakMap<Record<string, JsonSchema>, TypeValidators>
 /**
  * The development-mode check of a returned value against its type (every constraint, by Ajv): the lifecycle logs
  * what it answers. The value is checked as JSON would carry it (a `Date` as its ISO string, `undefined` members
- * left out); `NaN` and `Infinity` are reported (Ajv, not strict, takes them for numbers), and so is a property the
+ * left out); `NaN` and `Infinity` are reported as such, and so is a property the
  * type does not declare, as one that is not sent.
  */
 export function checkReturn(schema: JsonSchema, defs: Record<string, JsonSchema>): ReturnCheck {
@@ -26,10 +26,9 @@ export function checkReturn(schema: JsonSchema, defs: Record<string, JsonSchema>
     const at = (path: string) =>
       path ? `member ${path.length > 80 ? `${path.slice(0, 80)}…` : path} of the returned value` : 'the returned value'
     if (found.deep !== undefined) return `${at(found.deep)} is nested more than ${MAX_DEPTH} levels deep (a cycle?)`
-    if (validate(view)) {
-      if (found.number) return `${at(found.number[0])} is ${found.number[1]}, which JSON cannot carry`
-      return undefined
-    }
+    // First: the validators refuse a number that is not finite too, in words that do not say why.
+    if (found.number) return `${at(found.number[0])} is ${found.number[1]}, which JSON cannot carry`
+    if (validate(view)) return undefined
     const error = validate.errors?.[0]
     if (!error) return 'the returned value does not match its type'
     if (error.keyword === 'additionalProperties')

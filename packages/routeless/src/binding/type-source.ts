@@ -50,14 +50,26 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   // A cache written under another key (another analyser, TypeScript version or tsconfig) is read again where
   // TypeScript is at hand and can run (never in 'manifest' mode: that one was built to ship). Where it cannot (Bun or
   // Deno with TypeScript 7, whose key differs as they load routeless's code differently), the files' hashes decide.
+  const warnings: string[] = []
   if (mode === 'auto' && manifestFile && manifest && files.length > 0) {
-    const { analysisKey, findTypeScript, runsHere } = await import('./analyze.ts')
+    const { analysisKey, analyzerId, findTypeScript, runsHere } = await import('./analyze.ts')
     const ts = findTypeScript(cwd)
-    if (ts && runsHere(ts.version) && manifest.analyzer !== analysisKey(ts.version, cwd)) manifest = undefined
+    const key = ts && runsHere(ts.version) ? analysisKey(ts.version, cwd) : undefined
+    if (key !== undefined && manifest.analyzer !== key) {
+      // Said, not silent: the build beside this manifest (`app.mjs`) goes unused if the analysis comes out otherwise.
+      const other = manifest.analyzer?.slice(0, manifest.analyzer.lastIndexOf('-')) ?? '(none)'
+      warnings.push(
+        `The signature manifest ${rel(manifestFile)} was written ${
+          other === analyzerId()
+            ? 'for another TypeScript version or tsconfig'
+            : `by another analyser (${other}; this is ${analyzerId()})`
+        }: handler types are analysed again.`,
+      )
+      manifest = undefined
+    }
   }
   const hashOf = fileHashes()
   const stale = files.filter((s) => !isFresh(manifest?.files[rel(s.file)], s.file, cwd, hashOf))
-  const warnings: string[] = []
   const analysed: string[] = []
   let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'
   if (stale.length > 0) {

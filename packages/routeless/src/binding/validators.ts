@@ -25,6 +25,8 @@ export interface Validators {
    * missing here is written by the fallback.
    */
   readonly serializers?: Record<string, SerializerFactory | null>
+  /** Why a built module there is was not used (start-up warns with it), when it was not. */
+  readonly notice?: string
   /** Handler functions generated with them, by the key of their source (`compile/handlers.ts`). */
   readonly handlers?: Record<string, Function>
 }

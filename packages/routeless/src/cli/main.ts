@@ -5,8 +5,8 @@
  */
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { configFileOf, defaultServer, loadConfig, SERVERS, type ServerName } from './config.ts'
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
+import { configFileOf, defaultServer, loadConfig, SERVERS } from './config.ts'
+import { LOG_FORMATS, LOG_LEVELS } from '../base/logging.ts'
 import { MANIFEST_PATH } from '../binding/manifest.ts'
 import { findBuilt } from '../bundle/node-load.ts'
 import { serveCommand } from './serve.ts'
@@ -14,6 +14,7 @@ import { defaultIO, type CliIO } from './io.ts'
 import { bodyLimitOf, choiceOf, drainDelayOf, flagOf, metricsOf, UsageError, usageErrors } from './arguments.ts'
 import { buildCommand, nodeBuildCommand, WORKER_OUT, workerCommand } from './build.ts'
 import { asyncapiCommand, checkCommand, clientCommand, explainCommand, openapiCommand, routesCommand } from './tools.ts'
+import { commonFlags, type ServeArgs } from './common-flags.ts'
 
 export type { CliIO } from './io.ts'
 
@@ -108,9 +109,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       io,
     )
   }
-  // `routeless` alone (`npm start`, `npx routeless`: settings from ROUTELESS_* and the config file) serves without
-  // loading yargs, whose parser and help layout cost more start-up than the rest of the CLI together.
-  if (argv.length === 0) return usageErrors(io, async () => (await serve({}), code))
+  // `routeless` alone (`npm start`, `npx routeless`: settings from ROUTELESS_* and the config file), or with only the
+  // common flags (`--host`, `--prefix`, `--server`, `--workers`, `--watch`), serves without loading yargs, whose parser
+  // and help layout cost more start-up than the rest of the CLI together. Anything else is yargs's to read.
+  const common = commonFlags(argv)
+  if (common) return usageErrors(io, async () => (await serve(common), code))
   const { default: yargs } = await import('yargs')
   const parser = yargs(argv)
     .scriptName('routeless')
@@ -341,22 +344,6 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
       throw new UsageError(error ? error.message : message)
     })
   return usageErrors(io, async () => (await parser.parseAsync(), code))
-}
-
-/** The serve command's flags, as yargs parses them. */
-interface ServeArgs {
-  prefix?: unknown
-  config?: string
-  'body-limit'?: number
-  host?: string
-  'log-level'?: LogLevel
-  'log-format'?: LogFormat
-  watch?: boolean
-  server?: ServerName
-  metrics?: string
-  workers?: string
-  'drain-delay'?: number
-  docs?: boolean
 }
 
 /** `--host=api.example.com:8443` → `http://api.example.com:8443`; a URL stays as it is. */

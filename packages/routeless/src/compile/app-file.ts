@@ -21,13 +21,15 @@ export function appModulePath(manifestFile: string): string {
 export async function importAppModule(
   manifest = MANIFEST_PATH,
   cwd = process.cwd(),
-): Promise<Partial<CompiledModule> | undefined> {
+): Promise<(Partial<CompiledModule> & { loadError?: string; file?: string }) | undefined> {
   const file = appModulePath(path.resolve(cwd, manifest))
   if (!existsSync(file)) return undefined
   try {
     // Keyed by modification time: a module rebuilt while the process runs (tests, `routeless build`) is read again.
-    return (await import(`${pathToFileURL(file).href}?t=${statSync(file).mtimeMs}`)) as Partial<CompiledModule>
-  } catch {
-    return undefined
+    const module = (await import(`${pathToFileURL(file).href}?t=${statSync(file).mtimeMs}`)) as Partial<CompiledModule>
+    return { ...module, file }
+  } catch (error) {
+    // Not silently: start-up says the built module is not used, and why (`load.ts`).
+    return { loadError: `it failed to load: ${(error as Error)?.message ?? String(error)}`, file }
   }
 }

@@ -70,3 +70,16 @@ export function isFresh(module: Partial<CompiledModule> | undefined, manifest: M
     module.manifest === manifestKey(manifest)
   )
 }
+
+/** Why `module` is not fresh for `manifest`, in words for the start-up warning; undefined when it is. */
+export function whyStale(module: Partial<CompiledModule>, manifest: Manifest): string | undefined {
+  if (module.routeless !== VERSION)
+    return `it was built by routeless ${module.routeless ?? '(unknown)'}, this is ${VERSION}`
+  if (typeof module.create !== 'function') return 'it exports no create function'
+  if (module.manifest !== manifestKey(manifest))
+    return (
+      'the manifest changed since it was built (handler types were analysed again: ' +
+      'a controller, a type, the tsconfig, TypeScript or routeless changed)'
+    )
+  return undefined
+}

@@ -5,7 +5,7 @@
  */
 import type { Manifest } from '../binding/manifest.ts'
 import type { Validators } from '../binding/validators.ts'
-import { isFresh, type CompiledModule } from './app-module.ts'
+import { isFresh, whyStale, type CompiledModule } from './app-module.ts'
 import { registerEvaluator } from './handlers.ts'
 import { evaluateHandler } from './handler-source.ts'
 import { CompiledValidators, RUNTIME } from './runtime.ts'
@@ -24,7 +24,7 @@ export interface CompiledSource {
 /** How the route table gets its validators (`BuildOptions.validators`), from `source`. */
 export function compiledValidators(source: CompiledSource): (manifest: Manifest) => Promise<Validators> {
   return async (manifest) => {
-    let module = source.module
+    let module: (Partial<CompiledModule> & { loadError?: string; file?: string }) | undefined = source.module
     if (module === undefined && typeof source.manifest !== 'object')
       module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
     if (isFresh(module, manifest)) {
@@ -33,6 +33,13 @@ export function compiledValidators(source: CompiledSource): (manifest: Manifest)
     }
     const { evaluate } = await import('./generate.ts')
     const made = evaluate(manifest, RUNTIME)
-    return new CompiledValidators('evaluated', manifest.$defs, made.validators, made.serializers)
+    const evaluated = new CompiledValidators('evaluated', manifest.$defs, made.validators, made.serializers)
+    // A built module that is there and not used: said once at start-up, with the reason, never silently.
+    const why = module && (module.loadError ?? whyStale(module, manifest))
+    if (why)
+      evaluated.notice =
+        `The built module ${module!.file ?? '(given as the compiled option)'} is not used: ${why}. ` +
+        'Handlers are evaluated at start-up instead; run `routeless build` again.'
+    return evaluated
   }
 }

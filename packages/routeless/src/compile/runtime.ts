@@ -58,6 +58,7 @@ export const RUNTIME: Runtime = { ucs2length, equal, formats: FORMATS }
 
 /** The validators a generated module made, by schema key, as the binders ask for them; and its serializers. */
 export class CompiledValidators implements Validators {
+  declare notice?: string
   constructor(
     readonly origin: 'generated' | 'evaluated',
     readonly defs: Record<string, JsonSchema>,

@@ -9,7 +9,7 @@
 import { BODY_KINDS, type BodyKind, type Kwargs, type KwargValue } from '../base/controller.ts'
 import { HttpError, isHttpError } from '../base/errors.ts'
 import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
-import { addEntries, newKwargs } from './query.ts'
+import { addEntries, newKwargs, urlencoded } from './query.ts'
 import { fromRequest, type IncomingRequest, type WholeBody } from './request.ts'
 
 export interface BodyOptions {
@@ -109,7 +109,7 @@ function decode(
     }
     case 'form': {
       const fields = newKwargs()
-      addEntries(fields, new URLSearchParams(utf8(bytes, 'form')))
+      addEntries(fields, urlencoded(utf8(bytes, 'form')))
       return { body: fields, fields }
     }
     case 'multipart':
@@ -124,17 +124,30 @@ function decode(
 function parseJson(bytes: Uint8Array): unknown {
   const text = utf8(bytes, 'JSON')
   try {
-    return JSON.parse(text)
+    // JSON.parse reads a number beyond a double (`1e999`, 309 digits) as ±Infinity, which no handler can answer with
+    // and no JSON can carry back. Only a text with a long exponent or a long run of digits can hold one: that text is
+    // read with a reviver that refuses it.
+    return BIG_NUMBER.test(text) ? JSON.parse(text, finite) : JSON.parse(text)
   } catch (error) {
     throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
 }
 
+const BIG_NUMBER = /[eE]\+?0*[1-9]\d{2}|\d{309}/
+
+function finite(key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new Error(`the number at ${key ? JSON.stringify(key) : 'the top'} is beyond a double's range`)
+  return value
+}
+
 async function decodeMultipart(bytes: Uint8Array, contentType: string, parts: number): Promise<ParsedBody> {
-  checkPartCount(bytes, contentType, parts)
+  const boundary = checkPartCount(bytes, contentType, parts)
   let form: FormData
   try {
-    form = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData()
+    // The parser is given the boundary that was counted: it cannot read the header another way.
+    const headers = { 'content-type': `multipart/form-data; boundary="${boundary}"` }
+    form = await new Response(bytes as BodyInit, { headers }).formData()
   } catch {
     throw new HttpError(400, 'Malformed multipart body')
   }

@@ -32,7 +32,7 @@ export function parseQuery(query: string): Kwargs {
   // Without `%` or `+` nothing is decoded: split by hand, as the urlencoded parser would (empty pairs skipped, a
   // pair without `=` has the value ''), sparing a URLSearchParams per request.
   if (query.includes('%') || query.includes('+')) {
-    addEntries(out, new URLSearchParams(query))
+    addEntries(out, urlencoded(query))
     return out
   }
   let start = 0
@@ -48,6 +48,15 @@ export function parseQuery(query: string): Kwargs {
     start = end + 1
   }
   return out
+}
+
+/**
+ * The pairs of an `application/x-www-form-urlencoded` text (a query, a form body), as the URL standard's parser reads
+ * them. `new URLSearchParams(text)` drops one leading `?` first (it takes `location.search`); the parser does not: in
+ * `/items??ids=1` the key is `?ids`, decoded or not.
+ */
+export function urlencoded(text: string): URLSearchParams {
+  return new URLSearchParams(text.charCodeAt(0) === 63 ? `&${text}` : text)
 }
 
 export function addEntries(out: Kwargs, entries: Iterable<[string, string | File]>): void {

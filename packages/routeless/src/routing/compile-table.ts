@@ -76,6 +76,7 @@ export async function compileRouteTable(
   table.analysed = signatures.analysed
   const validators = signatures.manifest && (await options.validators(signatures.manifest))
   table.validators = validators ? validators.origin : undefined
+  if (validators?.notice) table.warnings.push(validators.notice)
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
   table.validator = validators && ((schema) => validators.compile(schema))

@@ -31,6 +31,9 @@ export type Resolution =
  * Empty parts (`//`, a trailing `/`) are ignored.
  */
 export function resolve(table: RouteTable, method: string, pathname: string): Resolution {
+  // A path walked before through named segments only: its endpoint without splitting or walking again.
+  const known = table.staticPaths.get(pathname)
+  if (known !== undefined) return resolveMethod(known.endpoint, [], known.renderError, method)
   const parts = splitPath(pathname)
   if (parts === undefined) return { kind: 'not-found', reason: 'invalid path', renderError: table.root.renderError }
   let node = table.root
@@ -55,6 +58,7 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   }
   const endpoint = node.endpoint
   if (endpoint === undefined) return { kind: 'not-found', reason: 'no controller', renderError }
+  if (captured === undefined && i === parts.length) remember(table, pathname, parts, endpoint, renderError)
   const args =
     captured === undefined
       ? i === 0
@@ -63,6 +67,41 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
       : i === parts.length
         ? captured
         : captured.concat(parts.slice(i))
+  return resolveMethod(endpoint, args, renderError, method)
+}
+
+/** Most paths a table remembers (`staticPaths`): one per named endpoint, as many as the tree has. */
+const STATIC_PATHS = 10_000
+
+/**
+ * Remembers a path that named an endpoint through the tree's segments alone (no argument, no alias, no empty part,
+ * nothing decoded: `pathname` is its parts joined), so that it is answered without a walk next time.
+ */
+function remember(
+  table: RouteTable,
+  pathname: string,
+  parts: string[],
+  endpoint: Endpoint,
+  renderError: ErrorRenderer | undefined,
+): void {
+  const paths = table.staticPaths
+  if (paths.size >= STATIC_PATHS || pathname !== `/${parts.join('/')}`) return
+  let node = table.root
+  for (const part of parts) {
+    const child = node.children.get(part)
+    if (child === undefined) return
+    node = child
+  }
+  if (node.endpoint === endpoint) paths.set(pathname, { endpoint, renderError })
+}
+
+/** The handler of `endpoint` for `method`, with the path's positional arguments. */
+function resolveMethod(
+  endpoint: Endpoint,
+  args: string[],
+  renderError: ErrorRenderer | undefined,
+  method: string,
+): Resolution {
   let handler = endpoint.methods.get(method)
   let head = false
   if (handler === undefined) {

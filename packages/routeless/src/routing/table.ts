@@ -132,6 +132,11 @@ export interface RouteRow {
 
 export class RouteTable {
   readonly root: RouteNode = newNode()
+  /**
+   * The paths requests named an endpoint by through its segments alone, with the endpoint and its error renderer
+   * (the resolver's memory: a table does not change once built).
+   */
+  readonly staticPaths = new Map<string, { endpoint: Endpoint; renderError: ErrorRenderer | undefined }>()
   readonly rows: RouteRow[] = []
   /** What start-up noticed and did not refuse: unreachable names, methods that look like handlers, no handlers. */
   readonly warnings: string[] = []

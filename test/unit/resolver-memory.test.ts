@@ -1,0 +1,65 @@
+/**
+ * The resolver's memory of static paths (`RouteTable.staticPaths`): a path that named an endpoint through the tree's
+ * segments alone is answered again without a walk, with the same resolution; nothing else is remembered.
+ */
+import { describe, expect, it } from 'vitest'
+import { createAppFromModules, resolve } from 'routeless'
+
+class Default {
+  GET() {
+    return 'root'
+  }
+}
+class StyleRules {
+  GET(id = 'all') {
+    return id
+  }
+  POST() {
+    return 'made'
+  }
+}
+class Users {
+  GET_$_posts(user: string, post: string) {
+    return [user, post]
+  }
+}
+
+async function table() {
+  const app = await createAppFromModules({ '': { Default, StyleRules, Users } })
+  return app.table
+}
+
+describe('the resolver remembers static paths', () => {
+  it('answers a remembered path as the walk does, with a new arguments array each time', async () => {
+    const t = await table()
+    const first = resolve(t, 'GET', '/style-rules')
+    expect([...t.staticPaths.keys()]).toEqual(['/style-rules'])
+    const again = resolve(t, 'GET', '/style-rules')
+    expect(again).toEqual(first)
+    expect(again.kind === 'match' && first.kind === 'match' && again.args !== first.args).toBe(true)
+    // the method is still decided per request
+    expect(resolve(t, 'POST', '/style-rules').kind).toBe('match')
+    expect(resolve(t, 'DELETE', '/style-rules').kind).toBe('method-not-allowed')
+    expect(resolve(t, 'HEAD', '/style-rules')).toMatchObject({ kind: 'match', head: true })
+    expect(resolve(t, 'BREW', '/style-rules').kind).toBe('not-implemented')
+    expect(resolve(t, 'GET', '/')).toMatchObject({ kind: 'match', args: [] })
+    expect(t.staticPaths.has('/')).toBe(true)
+  })
+
+  it('remembers no path with arguments, empty parts or escapes', async () => {
+    const t = await table()
+    for (const path of ['/style-rules/7', '/style-rules/', '//style-rules', '/style%2Drules'])
+      expect(resolve(t, 'GET', path).kind, path).toBe('match')
+    expect(resolve(t, 'GET', '/users/1/posts/2')).toMatchObject({ kind: 'match', args: ['1', '2'] })
+    expect(resolve(t, 'GET', '/nowhere').kind).toBe('not-found')
+    expect([...t.staticPaths.keys()]).toEqual([])
+  })
+
+  it('remembers a segment as written, not as reached through its alias', async () => {
+    const t = (await createAppFromModules({ '': { Default }, style_rules: { Default } })).table
+    expect(resolve(t, 'GET', '/style-rules').kind).toBe('match')
+    expect([...t.staticPaths.keys()]).toEqual([])
+    expect(resolve(t, 'GET', '/style_rules').kind).toBe('match')
+    expect([...t.staticPaths.keys()]).toEqual(['/style_rules'])
+  })
+})
