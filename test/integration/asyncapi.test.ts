@@ -92,7 +92,7 @@ describe('the AsyncAPI document', { timeout: 60_000 }, () => {
     const printed = await run(process.execPath, [BIN, 'asyncapi', `--prefix=${fixture('features')}`, '--title=F'], {
       cwd: fixture('features'),
     })
-    expect(printed.stderr).toBe('')
+    expect(printed.code, printed.stderr).toBe(0)
     const doc = JSON.parse(printed.stdout)
     expect(doc.info).toEqual({ title: 'F', version: '0.0.0' })
     expect(Object.keys(doc.channels)).toEqual(expect.arrayContaining(['signals', 'signalsLenient', 'chat']))
