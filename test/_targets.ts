@@ -44,17 +44,14 @@ export const LIMITS: Partial<Record<TargetName, Partial<Record<Limit, string>>>>
     'get-body': "the adapter's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   bun: {
-    websockets: 'Bun.serve({ fetch: app.fetch }) answers HTTP only: routeless/node and routeless/uws serve WebSockets',
     logs: 'the application logs in the Bun process',
     'get-body': "Bun.serve's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   deno: {
-    websockets: 'Deno.serve(app.fetch) answers HTTP only: routeless/node and routeless/uws serve WebSockets',
     logs: 'the application logs in the Deno process',
     'get-body': "Deno.serve's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   workerd: {
-    websockets: "a Worker accepts WebSockets through workerd's own WebSocketPair API, which routeless does not drive",
     logs: 'the application logs in the workerd process',
     'get-body': "workerd's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
     'check-returns':

@@ -56,6 +56,8 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect(code).not.toMatch(/\bfunction uri\(|timeOf\(/)
     // A typed tree without static params, surveyed at build time: no part of the table's compilation it does not need.
     expect(code).not.toMatch(/\bfunction (?:compileBinder|findAmbiguity|surveyTable|readSignature|describeParams)\(/)
+    // No WEBSOCKET handler: nothing of WebSockets through app.fetch (WebSocketPair).
+    expect(code).not.toMatch(/WebSocketPair|function upgradeOnHost\(/)
   })
 
   it("builds in routeless.config.ts's app options (--config)", async () => {

@@ -110,6 +110,7 @@ export type {
   StandardSchemaV1,
 } from './binding/standard-schema.ts'
 export { generateOpenAPI } from './tooling/openapi.ts'
+export { generateAsyncAPI, type AsyncAPIOptions } from './tooling/asyncapi.ts'
 export type { ErrorBody, ErrorSite, OpenAPIInfo, OpenAPIOptions } from './tooling/openapi.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
 export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
@@ -128,4 +129,4 @@ export type { RoutelessConfig } from './cli/config.ts'
 export { watchControllers } from './app/watch.ts'
 export type { Watcher, WatchOptions } from './app/watch.ts'
 export { runSocketHandler } from './lifecycle/websocket.ts'
-export type { Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'
+export type { Frame, MessageProblem, Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'

@@ -16,6 +16,8 @@ export { surveyTable } from './routing/survey.ts'
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'
 export { notFoundHint } from './tooling/explain.ts'
+// WebSockets through `app.fetch` (`WebSocketPair`), passed by an entry whose tree has a WEBSOCKET handler.
+export { hostSockets } from './lifecycle/host-sockets.ts'
 // The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,
@@ -150,4 +152,4 @@ export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.
 export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
 export type { RoutelessConfig } from './cli/config-options.ts'
 export { runSocketHandler } from './lifecycle/websocket.ts'
-export type { Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'
+export type { Frame, MessageProblem, Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'

@@ -21,11 +21,11 @@ import type { AppServices } from './services.ts'
  * format checks and helpers its validators call (`binding/formats.ts`, `compile/runtime.ts`), the parts of the
  * table's compilation its tree needs (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types
  * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
- * (`cors`, `accessLog`, `explainNotFound`).
+ * (`cors`, `accessLog`, `explainNotFound`), and WebSockets through `WebSocketPair` when a handler takes them.
  */
 export interface WorkerParts
   extends TableParts,
-    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint'>,
+    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'sockets'>,
     Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
   formats?: Record<string, FormatCheck>
 }
@@ -35,7 +35,7 @@ export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
-  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, ...parts }: WorkerParts = {},
+  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, sockets, ...parts }: WorkerParts = {},
 ): Promise<Application> {
   const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
@@ -46,5 +46,5 @@ export function createWorkerApp(
     const made = compiled.create({ ucs2length, equal, formats } as Runtime)
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
-  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint })
+  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets })
 }

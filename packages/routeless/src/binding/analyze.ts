@@ -24,6 +24,7 @@ import {
   type PositionalParam,
 } from './manifest.ts'
 import { streamOf } from './stream-types.ts'
+import { socketDecl } from './socket-types.ts'
 import { SchemaWriter, Unsupported } from './type-schema.ts'
 import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
@@ -242,6 +243,9 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
   if (answers.responses) out.responses = answers.responses
   if (streamed) out.stream = streamed.stream
   warnings.push(...answers.warnings)
+  const returned = method.name.startsWith('WEBSOCKET') ? method.returns() : undefined
+  const socket = returned && socketDecl(reader, writer, returned, (w) => warnings.push(w))
+  if (socket) out.socket = socket
   if (warnings.length) out.warnings = warnings
   return out
 }

@@ -46,6 +46,7 @@ const PART_EXPORTS = {
   accessLog: ['accessLog'],
   cors: ['cors', 'originCheck'],
   notFoundHint: ['notFoundHint'],
+  sockets: ['hostSockets'],
 } as const
 
 export type EntryPart = keyof typeof PART_EXPORTS
@@ -61,7 +62,9 @@ export function entrySource({ modules, manifest: whole, config, options, parts =
     ...parts.flatMap((p) => PART_EXPORTS[p]),
     ...formats.map(formatExport),
   ]
-  const given: string[] = parts.map((p) => (p === 'cors' ? 'cors: { cors, originCheck }' : p))
+  const given: string[] = parts.map((p) =>
+    p === 'cors' ? 'cors: { cors, originCheck }' : p === 'sockets' ? 'sockets: hostSockets' : p,
+  )
   // The run-time helpers the validators' code calls (`compile/validator-code.ts` writes `rt.equal`, `rt.ucs2length`).
   const helpers = (['equal', 'ucs2length'] as const).filter((name) => create.includes(`rt.${name}`))
   named.push(...helpers)

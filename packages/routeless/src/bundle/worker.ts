@@ -146,6 +146,7 @@ async function checkStarts(
     const parts: NonNullable<EntryOptions['parts']> = []
     if (handlers.some((h) => !h.types)) parts.push('readSignature')
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
+    if (handlers.some((h) => h.method === 'WEBSOCKET')) parts.push('sockets')
     // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
     // code (a Worker evaluates none: `compile/handler-source.ts`).
     const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
@@ -154,7 +155,7 @@ async function checkStarts(
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
-        parts: ['readSignature', 'compileBinder', 'surveyTable'],
+        parts: ['readSignature', 'compileBinder', 'surveyTable', 'sockets'],
         handlers: {},
       }
     throw error

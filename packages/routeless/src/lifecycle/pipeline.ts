@@ -27,6 +27,7 @@
  * (`partsOf`).
  * @module
  */
+import { RoutelessError } from '../base/errors.ts'
 import type { Binder } from '../binding/standard-schema.ts'
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
@@ -44,6 +45,8 @@ import { answerCheck } from './answer-check.ts'
 import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
 import { dataSchemas } from '../binding/stream-item.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
+import type { typedSockets } from './typed-socket.ts'
+import type { ValidateFunction } from '../binding/validators.ts'
 
 /** What every controller instance is given, besides the request. */
 export interface ConstructOptions {
@@ -71,6 +74,10 @@ export interface PipelineOptions extends ConstructOptions {
   logError?: (message: string, error: unknown) => void
   /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
   heartbeat?: number
+  /** The validator of a schema the types hold (`RouteTable.validator`): a socket's incoming messages. */
+  validator?: (schema: JsonSchema) => ValidateFunction
+  /** Typed WebSocket messages (`typed-socket.ts`), a service of the app given where a handler takes WebSockets. */
+  typedSocket?: typeof typedSockets
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -209,7 +216,7 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     typed: handler.binder ? undefined : handler.typed,
     serialize: returns ? serializerFor(returns, stringify, options.serializers) : undefined,
     answers: answerSerializers(handler, options),
-    accept: (call, value) => accept(handler, call, value),
+    accept: acceptor(handler, options),
     checkReturn:
       options.checkReturns && options.checkReturn
         ? returnCheck(handler, options, options.checkReturns, options.checkReturn)
@@ -252,13 +259,22 @@ function answerSerializers(handler: Handler, options: PipelineOptions): StatusSe
   return some ? out : undefined
 }
 
-/** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
-function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
-  if (typeof value !== 'object' || value === null) {
-    throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+/** A WebSocket upgrade's last stage: the handlers it returned, typed when it declares its messages (`typed-socket.ts`). */
+function acceptor(handler: Handler, options: PipelineOptions): (call: Call, value: unknown) => UpgradeDecision {
+  const typed = handler.types?.socket && socketsOf(handler, options)
+  return (call, value) => {
+    if (typeof value !== 'object' || value === null) {
+      throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+    }
+    const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
+    return { accepted: true, handlers: typed ? typed(value as SocketHandlers) : (value as SocketHandlers), protocol }
   }
-  const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
-  return { accepted: true, handlers: value as SocketHandlers, protocol }
+}
+
+function socketsOf(handler: Handler, options: PipelineOptions) {
+  if (!options.typedSocket)
+    throw new RoutelessError('ROUTELESS_ERR_BUNDLE', `${handler.file}: typed sockets need createApp()`)
+  return options.typedSocket(handler, options)
 }
 
 /**
