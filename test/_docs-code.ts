@@ -121,9 +121,12 @@ function compilerOptions(): Record<string, unknown> {
  */
 const RUNTIME_GLOBALS = `declare global {
   const Bun: {
-    serve(options: { hostname?: string; port?: number; fetch(request: Request): Response | Promise<Response> }): {
-      url: URL
-    }
+    serve(options: {
+      hostname?: string
+      port?: number
+      fetch(request: Request): Response | Promise<Response>
+      websocket?: object
+    }): { url: URL }
   }
   const Deno: {
     env: { get(name: string): string | undefined }

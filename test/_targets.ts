@@ -36,7 +36,7 @@ export const TARGETS: TargetName[] =
   process.env.ROUTELESS_COMPILED === 'generated' ? IN_PROCESS : [...IN_PROCESS, ...RUNTIMES]
 
 /** What a target cannot do, and why: docs/runtimes.md's table says the same. */
-export type Limit = 'websockets' | 'logs' | 'get-body' | 'early-refusal'
+export type Limit = 'websockets' | 'logs' | 'get-body' | 'early-refusal' | 'check-returns'
 
 export const LIMITS: Partial<Record<TargetName, Partial<Record<Limit, string>>>> = {
   whatwg: {
@@ -44,19 +44,18 @@ export const LIMITS: Partial<Record<TargetName, Partial<Record<Limit, string>>>>
     'get-body': "the adapter's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   bun: {
-    websockets: 'Bun.serve({ fetch: app.fetch }) answers HTTP only: routeless/node and routeless/uws serve WebSockets',
     logs: 'the application logs in the Bun process',
     'get-body': "Bun.serve's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   deno: {
-    websockets: 'Deno.serve(app.fetch) answers HTTP only: routeless/node and routeless/uws serve WebSockets',
     logs: 'the application logs in the Deno process',
     'get-body': "Deno.serve's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
   },
   workerd: {
-    websockets: "a Worker accepts WebSockets through workerd's own WebSocketPair API, which routeless does not drive",
     logs: 'the application logs in the workerd process',
     'get-body': "workerd's Fetch Request cannot carry a GET's body: it is dropped before routeless sees it",
+    'check-returns':
+      'checkReturns compiles Ajv validators at run time, which a Worker refuses (no code from strings): it is a Node.js, Bun and Deno development option',
     'early-refusal':
       'workerd closes the connection once it answers a body it did not read to the end: a client still streaming that body (node fetch) fails with EPIPE before it reads the 413',
   },
@@ -115,11 +114,18 @@ async function serveInProcess(
  * `makeApp.fixture` (`fixtureApp` sets it); an app the test makes itself, or options holding functions, run in this
  * process only, and the other runtimes' describes are listed as skipped with the reason.
  */
-export function describeTargets(title: string, makeApp: AppFactory, fn: (t: () => Target) => void): void {
+export function describeTargets(
+  title: string,
+  makeApp: AppFactory,
+  fn: (t: () => Target) => void,
+  /** What the whole describe needs: a target that cannot do it has its describe listed as skipped, with the reason. */
+  needs?: Limit,
+): void {
   const unportable = notPortable(makeApp.fixture)
   if (!unportable) register(makeApp.fixture!)
   for (const name of TARGETS) {
-    const reason = leftOut(name) ?? (RUNTIMES.includes(name as Runtime) ? unportable : undefined)
+    const limited = needs && LIMITS[name]?.[needs]
+    const reason = leftOut(name) ?? limited ?? (RUNTIMES.includes(name as Runtime) ? unportable : undefined)
     if (reason) {
       describe.skip(`${title} [${name}]: skipped, ${reason}`, () => fn(() => ({ name, request: fetch })))
       continue

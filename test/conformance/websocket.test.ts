@@ -68,6 +68,49 @@ describeTargets('WebSockets', fixtureApp('features'), (t) => {
     await expect(connect(`${base}/`)).rejects.toMatchObject({ status: 404 })
     await expect(connect(`${base}/chat/x/y/z?token=letmein`)).rejects.toMatchObject({ status: 404 })
   })
+  it('parses and checks typed messages before the handler sees them; a bad one closes with 1007 naming the field', async (ctx) => {
+    if (!t().url) return ctx.skip()
+    skipWhere(t(), 'websockets', ctx)
+    const base = `${t().url!.replace('http', 'ws')}/signals`
+    const a = await connect(`${base}?name=ann`)
+    a.ws.send(JSON.stringify({ kind: 'say', text: 'hi', times: 2 }))
+    expect(JSON.parse(String(await a.next()))).toEqual({ kind: 'heard', text: 'hi', by: 'ann' })
+    expect(JSON.parse(String(await a.next()))).toEqual({ kind: 'heard', text: 'hi', by: 'ann' })
+    const closing = closeOf(a.ws)
+    a.ws.send(JSON.stringify({ kind: 'say', text: 'hi', times: 7 }))
+    expect(await closing).toEqual({ code: 1007, reason: 'Invalid message: times must be <= 3' })
+    for (const [frame, code, reason] of [
+      ['{"kind":"say","text":5}', 1007, 'Invalid message: text must be string'],
+      ['{"text":"x"}', 1007, "Invalid message: must have required property 'kind'"],
+      ['not json', 1007, 'Invalid message: is not JSON'],
+      [Buffer.from([1, 2]), 1003, 'Invalid message: must be a JSON text frame'],
+    ] as const) {
+      const b = await connect(`${base}?name=bob`)
+      const closed = closeOf(b.ws)
+      b.ws.send(frame)
+      expect(await closed).toEqual({ code, reason })
+    }
+    const c = await connect(`${base}?name=cy`)
+    const left = closeOf(c.ws)
+    c.ws.send('{"kind":"leave"}')
+    expect(JSON.parse(String(await c.next()))).toEqual({ kind: 'bye' })
+    expect(await left).toEqual({ code: 1000, reason: 'left' })
+    // The keyword arguments are checked as any handler's: the upgrade is refused.
+    await expect(connect(base)).rejects.toMatchObject({ status: 400 })
+  })
+  it('gives a message that is not of its type to the handlers’ invalid, which may answer it', async (ctx) => {
+    if (!t().url) return ctx.skip()
+    skipWhere(t(), 'websockets', ctx)
+    const s = await connect(`${t().url!.replace('http', 'ws')}/signals/lenient`)
+    s.ws.send('{"kind":"say","text":""}')
+    expect(JSON.parse(String(await s.next()))).toEqual({
+      kind: 'refused',
+      why: '/text must NOT have fewer than 1 characters',
+    })
+    s.ws.send('{"kind":"say","text":"still open"}')
+    expect(JSON.parse(String(await s.next()))).toEqual({ kind: 'heard', text: 'still open', by: 'lenient' })
+    s.ws.close()
+  })
 })
 
 it('decides upgrades in-process: accepted with handlers, or the refusing Response', async () => {

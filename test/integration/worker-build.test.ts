@@ -64,6 +64,8 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect(code).toMatch(/\bfunction statusSerializers\(/)
     expect(code).toMatch(/\bfunction nestForm\(/)
     expect(code).not.toMatch(/\bfunction (?:answerCheck|returnCheck)\(/)
+    // No WEBSOCKET handler: nothing of WebSockets through app.fetch (WebSocketPair).
+    expect(code).not.toMatch(/WebSocketPair|function upgradeOnHost\(/)
   })
 
   it("builds in routeless.config.ts's app options (--config)", async () => {

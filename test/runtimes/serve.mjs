@@ -13,7 +13,7 @@ const app = await createApp(spec.prefixes, {
   logger: { error: () => {}, warn: () => {} }, // 500s are expected: the tests that count log lines run in-process
 })
 if (globalThis.Bun) {
-  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch, websocket: app.websocket })
   console.log(`listening ${server.url.origin}`)
 } else {
   Deno.serve(

@@ -1,5 +1,5 @@
 // POST /login → login.ts Default.POST()
-import { clientAddress, HttpError, params } from 'routeless'
+import { clientAddress, params, type Unauthorized, unauthorized } from 'routeless'
 import { ApiController } from '../src/api-controller.ts'
 import type { Credentials } from '../src/inputs.ts'
 import { tooManyAttempts } from '../src/login-throttle.ts'
@@ -23,14 +23,14 @@ export class Default extends ApiController {
    * `{"username": …, "password": …}` (or `name` for `username`) → "Authorized" and a new session; 429 with
    * `Retry-After` while the username or this client is backing off after failed logins (src/login-throttle.ts).
    */
-  async POST(credentials: Credentials): Promise<'Authorized'> {
+  async POST(credentials: Credentials): Promise<'Authorized' | Unauthorized<'Unauthorized'>> {
     const username = loginName(credentials)
     const { users, sessions, secureCookies, loginThrottle } = this.context
     const client = clientAddress(this)
     const attempt = await loginThrottle.attempt(username, client) // counted as a failure until it succeeds
     if (attempt.waitMs > 0) throw tooManyAttempts(attempt.waitMs)
     const userId = await users.authenticate(username, credentials.password)
-    if (userId === undefined) throw new HttpError(401, 'Unauthorized', { body: 'Unauthorized' })
+    if (userId === undefined) return unauthorized('Unauthorized' as const)
     await attempt.succeeded()
     const { token } = await sessions.open(userId)
     this.response.headers.set('Set-Cookie', sessionCookie(token, Math.floor(sessions.ttl / 1000), secureCookies))

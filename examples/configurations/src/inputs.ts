@@ -86,6 +86,11 @@ export interface ListQuery {
   sort?: Sort
   page?: PageIndex
   per_page?: PageSize
+  /**
+   * The change feed (`Accept: text/event-stream`): the id of the last change seen, to resume after it (the
+   * `Last-Event-ID` header gives it too). Without it, the feed starts at the changes to come.
+   */
+  lastEventId?: string
 }
 
 /** The login: `username` (or `name`, as in the spec's sample body) and `password`. */

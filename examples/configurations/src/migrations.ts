@@ -71,4 +71,14 @@ export const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0003_changes': {
+    /** The change feed's durable sequence: one row per create, update and delete, its id the event id. */
+    async up(db: Kysely<any>) {
+      const { withId } = dialectColumns(db)
+      await withId(db.schema.createTable('changes'))
+        .addColumn('op', 'text', (c) => c.notNull().check(sql`op in ('create', 'update', 'delete')`))
+        .addColumn('record', 'text', (c) => c.notNull())
+        .execute()
+    },
+  },
 }

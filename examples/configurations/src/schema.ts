@@ -36,9 +36,19 @@ export interface LoginFailuresTable {
   blocked_until: number
 }
 
+/** The change feed (changes.ts): every write to `configurations`, in commit order. */
+export interface ChangesTable {
+  /** The sequence: increasing in commit order (writes take one lock on PostgreSQL), the event id. */
+  id: Generated<number>
+  op: 'create' | 'update' | 'delete'
+  /** The record after the change (before it, for a delete), as JSON. */
+  record: string
+}
+
 export interface Schema {
   configurations: ConfigurationsTable
   users: UsersTable
   sessions: SessionsTable
   login_failures: LoginFailuresTable
+  changes: ChangesTable
 }

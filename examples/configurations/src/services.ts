@@ -1,6 +1,7 @@
 /** Everything the controllers use, as `this.context`: the stores over one database. */
 import { databaseDependency, type Dialect, openDatabase, Readiness } from '@routeless/example-kit'
 import type { Kysely } from 'kysely'
+import { ChangeFeed } from './changes.ts'
 import { LoginThrottle, type ThrottleOptions } from './login-throttle.ts'
 import { migrations } from './migrations.ts'
 import type { Schema } from './schema.ts'
@@ -10,6 +11,8 @@ import { UserStore } from './users.ts'
 
 export interface Services {
   configurations: ConfigurationStore
+  /** The records' change feed (`GET /configurations/` with `Accept: text/event-stream`). */
+  changes: ChangeFeed
   sessions: SessionStore
   users: UserStore
   /** Failed-login back-off per username and client, shared through the database. */
@@ -33,6 +36,8 @@ export interface ServiceOptions {
   now?: () => number
   /** Login back-off limits other than the defaults (login-throttle.ts). */
   loginLimits?: Pick<ThrottleOptions, 'username' | 'client'>
+  /** How often a change feed subscriber looks for changes when no notification woke it, in ms (default 1 000). */
+  changePoll?: number
 }
 
 export const DEFAULT_SESSION_TTL = 8 * 60 * 60 * 1000
@@ -47,8 +52,11 @@ export async function openServices(
     migrations,
   })
   const { db } = database
+  const changes = new ChangeFeed(db, database.dialect, options.changePoll)
+  await changes.start(database.url)
   const services: Services = {
-    configurations: new ConfigurationStore(db),
+    configurations: new ConfigurationStore(db, changes),
+    changes,
     sessions: new SessionStore(db, { ttl: options.sessionTtl ?? DEFAULT_SESSION_TTL, now: options.now }),
     users: new UserStore(db),
     loginThrottle: new LoginThrottle(db, { ...options.loginLimits, now: options.now }),
@@ -56,5 +64,9 @@ export async function openServices(
     openapi: () => ({}),
     readiness: new Readiness([databaseDependency(db)]),
   }
-  return { services, db, dialect: database.dialect, close: database.close }
+  const close = async () => {
+    await changes.stop()
+    await database.close()
+  }
+  return { services, db, dialect: database.dialect, close }
 }

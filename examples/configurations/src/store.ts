@@ -5,7 +5,8 @@
  * check-then-insert here: two concurrent creates of one name cannot both succeed.
  */
 import { isUniqueViolation } from '@routeless/example-kit'
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
+import type { ChangeFeed } from './changes.ts'
 import type { Schema } from './schema.ts'
 
 export interface Configuration {
@@ -52,7 +53,11 @@ function named(name: string) {
 }
 
 export class ConfigurationStore {
-  constructor(private readonly db: Kysely<Schema>) {}
+  /** `feed`: where each write is recorded, in its own transaction (the change feed: changes.ts). */
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly feed?: ChangeFeed,
+  ) {}
 
   /** One page (or all) of the records, and how many there are in all. */
   async list(options: ListOptions = {}): Promise<{ configurations: Configuration[]; total: number }> {
@@ -81,20 +86,43 @@ export class ConfigurationStore {
   /** Adds a record; throws `NameTaken` when the name is in use. */
   create(input: NewConfiguration): Promise<Configuration> {
     return this.clashing(input.name, () =>
-      this.db.insertInto('configurations').values(input).returning(COLUMNS).executeTakeFirstOrThrow(),
+      this.changing('create', (trx) =>
+        trx.insertInto('configurations').values(input).returning(COLUMNS).executeTakeFirstOrThrow(),
+      ),
     )
   }
 
   /** Changes the given fields; undefined when no record has `name`; throws `NameTaken` when a rename collides. */
   update(name: string, patch: ConfigurationPatch): Promise<Configuration | undefined> {
     return this.clashing(patch.name ?? name, () =>
-      this.db.updateTable('configurations').set(patch).where(named(name)).returning(COLUMNS).executeTakeFirst(),
+      this.changing('update', (trx) =>
+        trx.updateTable('configurations').set(patch).where(named(name)).returning(COLUMNS).executeTakeFirst(),
+      ),
     )
   }
 
   /** Deletes the record and returns it; undefined when there was none. */
   remove(name: string): Promise<Configuration | undefined> {
-    return this.db.deleteFrom('configurations').where(named(name)).returning(COLUMNS).executeTakeFirst()
+    return this.changing('delete', (trx) =>
+      trx.deleteFrom('configurations').where(named(name)).returning(COLUMNS).executeTakeFirst(),
+    )
+  }
+
+  /** A write and its change in one transaction; the feed's subscribers woken once it committed. */
+  private async changing<T extends Configuration | undefined>(
+    op: 'create' | 'update' | 'delete',
+    write: (trx: Transaction<Schema>) => Promise<T>,
+  ): Promise<T> {
+    const feed = this.feed
+    if (!feed) return write(this.db as unknown as Transaction<Schema>)
+    const record = await this.db.transaction().execute(async (trx) => {
+      await feed.lock(trx)
+      const written = await write(trx)
+      if (written) await feed.record(trx, op, written)
+      return written
+    })
+    if (record) feed.wake()
+    return record
   }
 
   /** Runs a write; a unique violation becomes `NameTaken` with the records now holding `name`. */

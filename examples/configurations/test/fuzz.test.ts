@@ -107,7 +107,7 @@ forEachDatabase((database) => {
       if (reply.status === 403) alice = await api.signedIn()
     }
     expect(failures).toEqual([])
-  })
+  }, 120_000)
 
   it('answers 400 random requests without a single 5xx', async () => {
     const next = seededRandom(20260521)

@@ -85,6 +85,8 @@ export const BOB = { username: 'bob', password: 'pw2' }
 
 export interface RunningApi {
   url: string
+  /** The options that open its database (a second instance on the same database opens it with them). */
+  database: Pick<ServiceOptions, 'dataDir' | 'databaseUrl'>
   services: Services
   /** The database underneath, to check what is (not) stored. */
   db: Kysely<Schema>
@@ -98,7 +100,7 @@ export interface RunningApi {
 /** Serves the API on a fresh database with alice and bob as users. */
 export async function startApi(
   database: TestDatabase,
-  options: Pick<ServiceOptions, 'now' | 'sessionTtl' | 'secureCookies' | 'loginLimits'> = {},
+  options: Pick<ServiceOptions, 'now' | 'sessionTtl' | 'secureCookies' | 'loginLimits' | 'changePoll'> = {},
 ): Promise<RunningApi> {
   const { options: dbOptions, drop } = await database.create()
   const { services, db, close } = await openServices({ ...dbOptions, ...options })
@@ -109,6 +111,7 @@ export async function startApi(
   const server = await serve(await createConfigurationsApp(services), { port: 0 })
   return {
     url: server.url,
+    database: dbOptions,
     services,
     db,
     client: () => new Client(server.url),

@@ -273,7 +273,7 @@ forEachDatabase((database) => {
       ['page=1.5&per_page=10', ['page'], undefined],
       ['page=one&per_page=10', ['page'], undefined],
       ['page=0&per_page=ten', ['per_page'], undefined],
-      ['limit=5', ['limit'], 'limit is not a parameter (expected sort, page, per_page)'],
+      ['limit=5', ['limit'], 'limit is not a parameter (expected sort, page, per_page, lastEventId)'],
       ['page=1.5e0&per_page=10', ['page'], 'page must be an integer from 0'],
       ['page=-3&per_page=10', ['page'], 'page must be an integer from 0'],
     ])('GET /configurations/?%s answers 400 naming %j', async (query, expected, message) => {

@@ -51,6 +51,7 @@ describe('GET /openapi.json', () => {
       ['sort', 'query', false],
       ['page', 'query', false],
       ['per_page', 'query', false],
+      ['lastEventId', 'query', false], // the change feed's resume point (Accept: text/event-stream)
     ])
     expect(list.parameters[0].schema.enum).toContain('-port')
     expect(doc.paths['/configurations/{name}'].get.parameters.map((p: any) => p.name)).toEqual(['name'])
@@ -68,7 +69,13 @@ describe('GET /openapi.json', () => {
     expect(create.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Records' })
     expect(create.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Records' })
     expect(doc.components.schemas.Records.properties.configurations.type).toBe('array')
-    expect(Object.keys(doc.components.schemas).sort()).toEqual(['Configuration', 'Error', 'ReadinessReport', 'Records'])
+    expect(Object.keys(doc.components.schemas).sort()).toEqual([
+      'Configuration',
+      'Error',
+      'ErrorEnvelope',
+      'ReadinessReport',
+      'Records',
+    ])
     expect(Object.keys(doc.paths['/configurations/{name}'].delete.responses)).toContain('209')
     expect(doc.paths['/configurations/{name}'].patch.requestBody.required).toBe(false)
     expect(doc.components.schemas.Error.properties.errors.items.required).toEqual(['field', 'message'])

@@ -1,15 +1,24 @@
-import { Controller, HttpError, isHttpError } from 'routeless'
+import { Controller, type Html, HttpError, html, isHttpError } from 'routeless'
 import { authenticateSecret } from '../src/auth/authenticate.ts'
 import type { Services } from '../src/services.ts'
 import { translateParams } from '../src/translate/translate-params.ts'
 import type { Formality } from '../src/translate/translate-request.ts'
 import { renderTranslatorPage, type PageState } from '../src/web/translator-page.ts'
 
-function html(body: string, status = 200): Response {
-  return new Response(body, {
-    status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
-  })
+/** The translator page, never cached. */
+type Page<S extends number = 200> = Html<string, S, { 'cache-control': 'no-store' }>
+
+/** The page again with what went wrong: a bad form (400), no or a bad key (403), too many requests (429), the quota
+ * used up (456), the engine unavailable (503). */
+type PageError = Page<400> | Page<403> | Page<413> | Page<429> | Page<456> | Page<503>
+const PAGE_ERRORS = new Set([400, 403, 413, 429, 456, 503])
+
+function page(body: string): Page
+function page(body: string, status: number): PageError
+function page(body: string, status = 200): Page | PageError {
+  // A status the page does not declare (none is expected) is told as the form's fault.
+  const declared = status === 200 || PAGE_ERRORS.has(status) ? status : 400
+  return html(body, declared, { 'cache-control': 'no-store' as const }) as Page | PageError
 }
 
 /** The translator page's form: each field once (a repeated one is the page's 400). */
@@ -34,14 +43,23 @@ export class Default extends Controller<Services> {
    */
   static renderError(error: HttpError, request: Request) {
     if (new URL(request.url).pathname !== '/') return undefined
-    return html(renderTranslatorPage({ error: error.message }, ''), error.status)
+    return new Response(renderTranslatorPage({ error: error.message }, ''), {
+      status: error.status,
+      headers: {
+        ...Object.fromEntries(error.headers),
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+      },
+    })
   }
 
-  GET() {
-    return html(renderTranslatorPage({}, this.context.translation.engineName))
+  /** The translator page: a form to translate one text with a developer key. */
+  GET(): Page {
+    return page(renderTranslatorPage({}, this.context.translation.engineName))
   }
 
-  async POST(form: TranslatorForm) {
+  /** The form sent: the page with the translation, or with what went wrong (under its status). */
+  async POST(form: TranslatorForm): Promise<Page | PageError> {
     const state: PageState = {
       text: form.text,
       sourceLang: form.source_lang,
@@ -68,10 +86,10 @@ export class Default extends Controller<Services> {
         detectedSourceLang: item!.detected_source_language,
         billedCharacters: item!.billed_characters ?? 0,
       }
-      return html(renderTranslatorPage(state, engine))
+      return page(renderTranslatorPage(state, engine))
     } catch (error) {
       if (!isHttpError(error)) throw error
-      return html(renderTranslatorPage({ ...state, error: error.message }, engine), error.status)
+      return page(renderTranslatorPage({ ...state, error: error.message }, engine), error.status)
     }
   }
 }

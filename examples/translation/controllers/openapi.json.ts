@@ -3,6 +3,7 @@ import type { Services } from '../src/services.ts'
 
 /** GET /openapi.json — this API's OpenAPI 3.1 document (no key needed). */
 export class Default extends Controller<Services> {
+  /** This API's OpenAPI 3.1 document (no key needed). */
   GET() {
     return this.context.openapi()
   }

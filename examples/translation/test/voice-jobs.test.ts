@@ -210,6 +210,11 @@ for (const storage of storages)
             body.signature,
           )
         ).status,
-      ).toBe(404)
+      ).toBe(403) // another job's signature opens nothing here, and says nothing of whether the job exists
+      // No signature: 401 before the job is looked up, whether it exists or not.
+      const unknown = `${server.url}/v1/jobs/voice/assets/00000000-0000-4000-8000-000000000000`
+      expect((await upload(`${unknown}/source`, new Uint8Array(10))).status).toBe(401)
+      expect((await fetch(`${unknown}/results/0`)).status).toBe(401)
+      expect((await fetch(`${body.upload_url.replace(/source$/, 'results/0')}`)).status).toBe(401)
     })
   })

@@ -1,6 +1,6 @@
 // GET /readyz → readyz.ts Default.GET()
 import type { ReadinessReport } from '@routeless/example-kit'
-import { Controller } from 'routeless'
+import { Controller, type ServiceUnavailable, serviceUnavailable } from 'routeless'
 import type { Services } from '../src/services.ts'
 
 /**
@@ -8,9 +8,9 @@ import type { Services } from '../src/services.ts'
  * server drains (a load balancer stops sending here before the port closes).
  */
 export class Default extends Controller<Services> {
-  async GET(): Promise<ReadinessReport> {
+  /** Readiness: 200 when every dependency answers; 503 naming those that do not, or while draining. */
+  async GET(): Promise<ReadinessReport | ServiceUnavailable<ReadinessReport>> {
     const report = await this.context.readiness.check({ draining: this.env.draining })
-    if (report.status !== 'ready') this.response.status = 503
-    return report
+    return report.status === 'ready' ? report : serviceUnavailable(report)
   }
 }

@@ -17,6 +17,8 @@ export { dateReviver } from './binding/dates.ts'
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'
 export { notFoundHint } from './tooling/explain.ts'
+// WebSockets through `app.fetch` (`WebSocketPair`), passed by an entry whose tree has a WEBSOCKET handler.
+export { hostSockets } from './lifecycle/host-sockets.ts'
 // What only some handlers use, passed by an entry whose handlers do (`compile/handlers.ts`'s `LifecycleParts`): the
 // writers of declared answers (`Created<T> | Conflict<E>`), `rt.nest` (typed keywords holding objects).
 export { statusSerializers } from './binding/responses.ts'
@@ -155,4 +157,4 @@ export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.
 export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
 export type { RoutelessConfig } from './cli/config-options.ts'
 export { runSocketHandler } from './lifecycle/websocket.ts'
-export type { Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'
+export type { Frame, MessageProblem, Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'

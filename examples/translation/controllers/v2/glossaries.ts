@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
 import {
   createGlossary,
@@ -10,6 +10,7 @@ import {
   v2GlossaryJson,
 } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
 
 /**
  * POST /v2/glossaries (create, one language pair), GET /v2/glossaries (list), GET|DELETE /v2/glossaries/{id},
@@ -18,13 +19,14 @@ import { ApiController } from '../../src/http/api-controller.ts'
 export class Default extends ApiController {
   static bodyLimit = GLOSSARY_BODY_LIMIT
 
+  /** Creates a glossary of one language pair (201). */
   async POST(request: NewGlossaryV2) {
     const name = glossaryName(request.name)
     const glossary = await createGlossary(this.context.glossaries, this.key.keyId, name, [readDictionary(request)])
-    this.response.status = 201
-    return v2GlossaryJson(glossary)
+    return created(v2GlossaryJson(glossary))
   }
 
+  /** Lists the key's glossaries, or (with an id) describes one. */
   async GET(id?: string) {
     if (id === undefined)
       return { glossaries: (await this.context.glossaries.list(this.key.keyId)).map(v2GlossaryJson) }
@@ -43,8 +45,10 @@ export class Default extends ApiController {
     })
   }
 
-  async DELETE(id: string) {
+  /** Deletes a glossary (204). */
+  async DELETE(id: string): Promise<NoContent | Missing> {
     const glossary = await findGlossary(this.context.glossaries, id, this.key.keyId)
     await this.context.glossaries.delete(glossary.glossaryId)
+    return noContent()
   }
 }

@@ -6,6 +6,7 @@ import { improve } from '../../src/write/write-service.ts'
 export class Rephrase extends ApiController {
   static bodyLimit = 128 * 1024
 
+  /** Rephrases texts, optionally in a writing style or tone. */
   POST(request: RephraseRequest) {
     return improve(writeParams(request, true), 'rephrase', this.context.translation, this.key)
   }
@@ -15,6 +16,7 @@ export class Rephrase extends ApiController {
 export class Correct extends ApiController {
   static bodyLimit = 128 * 1024
 
+  /** Corrects spelling and grammar of texts. */
   POST(request: CorrectRequest) {
     return improve(writeParams(request, false), 'correct', this.context.translation, this.key)
   }

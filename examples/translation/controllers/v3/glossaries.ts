@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { toTsv } from '../../src/glossaries/entries.ts'
 import {
   createGlossary,
@@ -16,6 +16,7 @@ import {
   readDictionary,
 } from '../../src/glossaries/glossary-api.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
 
 /**
  * Multilingual glossaries: POST|GET /v3/glossaries, GET|PATCH|DELETE /v3/glossaries/{id},
@@ -24,6 +25,7 @@ import { ApiController } from '../../src/http/api-controller.ts'
 export class Default extends ApiController {
   static bodyLimit = GLOSSARY_BODY_LIMIT
 
+  /** Creates a multilingual glossary (201). */
   async POST(request: NewGlossary) {
     const name = glossaryName(request.name)
     const glossary = await createGlossary(
@@ -32,10 +34,10 @@ export class Default extends ApiController {
       name,
       readDictionaries(request.dictionaries ?? []),
     )
-    this.response.status = 201
-    return glossaryJson(glossary)
+    return created(glossaryJson(glossary))
   }
 
+  /** Lists the key's glossaries, or (with an id) describes one. */
   async GET(id?: string) {
     const store = this.context.glossaries
     if (id === undefined) return { glossaries: (await store.list(this.key.keyId)).map(glossaryJson) }
@@ -80,17 +82,20 @@ export class Default extends ApiController {
     })
   }
 
-  async DELETE(id: string) {
+  /** Deletes a glossary (204). */
+  async DELETE(id: string): Promise<NoContent | Missing> {
     const store = this.context.glossaries
     await store.delete((await findGlossary(store, id, this.key.keyId)).glossaryId)
+    return noContent()
   }
 
   /** DELETE /v3/glossaries/{id}/dictionaries?source_lang&target_lang: one dictionary. */
-  async DELETE_$_dictionaries(id: string, pair: LanguagePair) {
+  async DELETE_$_dictionaries(id: string, pair: LanguagePair): Promise<NoContent | Missing> {
     const store = this.context.glossaries
     const glossary = await findGlossary(store, id, this.key.keyId)
     const [source, target] = languagePair(pair)
     if (!(await store.deleteDictionary(glossary.glossaryId, source, target)))
       throw new HttpError(404, `Glossary dictionary not found for language pair ${source}-${target}`)
+    return noContent()
   }
 }

@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { type Created, created, HttpError, type NoContent, noContent } from 'routeless'
 import { notSpecified } from '../../src/http/params.ts'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE } from '../../src/http/paging.ts'
@@ -10,6 +10,8 @@ import type {
   StyleRulePatch,
 } from '../../src/styles/style-request.ts'
 import { styleJson } from '../../src/styles/style-store.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
+import type { CustomInstruction } from '../../src/styles/style-store.ts'
 
 const NOT_FOUND = 'Style rule list not found'
 
@@ -18,12 +20,13 @@ const NOT_FOUND = 'Style rule list not found'
  * POST|GET /v3/style_rules/{id}/custom_instructions, GET|PUT|DELETE …/custom_instructions/{instruction_id}.
  */
 export class Default extends ApiController {
+  /** Creates a style rule list (201). */
   async POST(request: NewStyleRule) {
     const id = await this.context.styles.create(this.key.keyId, request)
-    this.response.status = 201
-    return styleJson((await this.context.styles.get(id, this.key.keyId))!)
+    return created(styleJson((await this.context.styles.get(id, this.key.keyId))!))
   }
 
+  /** Lists the key's style rule lists (paged), or (with an id) describes one. */
   async GET(id?: string, { page, page_size, detailed }: StyleRuleListQuery = {}) {
     if (id === undefined) {
       const rows = await this.context.styles.list(this.key.keyId, page ?? 0, page_size ?? DEFAULT_PAGE_SIZE)
@@ -32,6 +35,7 @@ export class Default extends ApiController {
     return styleJson(await this.find(id))
   }
 
+  /** Renames a style rule list. */
   async PATCH(id: string, { name }: StyleRulePatch) {
     const style = await this.find(id)
     if (name === '') throw notSpecified('name')
@@ -46,15 +50,15 @@ export class Default extends ApiController {
     return styleJson(await this.find(id))
   }
 
-  async DELETE(id: string) {
+  /** Deletes a style rule list (204). */
+  async DELETE(id: string): Promise<NoContent | Missing> {
     await this.context.styles.delete((await this.find(id)).style_id)
+    return noContent()
   }
 
   /** POST /v3/style_rules/{id}/custom_instructions: adds one (201). */
-  async POST_$_custom_instructions(id: string, input: InstructionInput) {
-    const created = await this.context.customInstructions.create(id, this.key.keyId, input)
-    this.response.status = 201
-    return created
+  async POST_$_custom_instructions(id: string, input: InstructionInput): Promise<Created<CustomInstruction> | Missing> {
+    return created(await this.context.customInstructions.create(id, this.key.keyId, input))
   }
 
   /** GET /v3/style_rules/{id}/custom_instructions, or one: GET …/custom_instructions/{instruction_id}. */
@@ -69,8 +73,9 @@ export class Default extends ApiController {
   }
 
   /** DELETE /v3/style_rules/{id}/custom_instructions/{instruction_id} (204). */
-  async DELETE_$_custom_instructions(id: string, instructionId: string) {
+  async DELETE_$_custom_instructions(id: string, instructionId: string): Promise<NoContent | Missing> {
     await this.context.customInstructions.delete(id, this.key.keyId, instructionId)
+    return noContent()
   }
 
   private async find(id: string) {

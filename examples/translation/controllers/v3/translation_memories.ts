@@ -1,4 +1,4 @@
-import { HttpError } from 'routeless'
+import { created, HttpError, type NoContent, noContent } from 'routeless'
 import { ApiController } from '../../src/http/api-controller.ts'
 import { DEFAULT_PAGE_SIZE, type ListPage } from '../../src/http/paging.ts'
 import {
@@ -9,6 +9,7 @@ import {
   type SegmentPage,
 } from '../../src/memories/memory-params.ts'
 import { TMX_TYPES, type TmxImportResult } from '../../src/memories/tmx-transfer.ts'
+import type { Missing } from '../../src/http/deepl-error.ts'
 
 const NOT_FOUND = 'Translation memory not found'
 
@@ -22,6 +23,7 @@ export class Default extends ApiController {
   /** TMX bodies are read as bytes (the XML parser decides what they are). */
   static accepts = TMX_TYPES
 
+  /** Lists the key's translation memories (paged), or (with an id) describes one. */
   async GET(id?: string, { page, page_size }: ListPage = {}) {
     const store = this.context.memories
     if (id === undefined) {
@@ -37,18 +39,18 @@ export class Default extends ApiController {
     return this.context.memories.segments(memory.translation_memory_id, page_size ?? 25, page_cursor ?? 0)
   }
 
+  /** Creates a translation memory, optionally with segments (201). */
   async POST(request: NewMemory) {
     const store = this.context.memories
     const m = memoryParams(request)
-    const created = await store.create(
+    const memoryId = await store.create(
       this.key.keyId,
       m.name,
       m.source,
       m.targets,
       segmentInputs(request.segments ?? [], m.targets),
     )
-    this.response.status = 201
-    return store.get(created, this.key.keyId)
+    return created((await store.get(memoryId, this.key.keyId))!)
   }
 
   /** POST /v3/translation_memories/{id}/segments: adds segments. */
@@ -79,8 +81,10 @@ export class Default extends ApiController {
     return this.context.tmx.import(memory, this.body)
   }
 
-  async DELETE(id: string) {
+  /** Deletes a translation memory (204). */
+  async DELETE(id: string): Promise<NoContent | Missing> {
     await this.context.memories.delete((await this.find(id)).translation_memory_id)
+    return noContent()
   }
 
   private async find(id: string) {

@@ -4,8 +4,23 @@
  * names one, so the first becomes the message in DeepL's words: `Parameter 'x' not specified.` for a missing one,
  * the type's own `@errorMessage` where it has one, else `Value for 'x' not supported.`.
  */
-import type { HttpError, ParamIssue } from 'routeless'
+import type { BadRequest, HttpError, NotFound, ParamIssue } from 'routeless'
 import { notSpecifiedMessage, notSupportedMessage } from './params.ts'
+
+/** DeepL's error body. */
+export interface DeepLError {
+  message: string
+  detail?: string
+}
+
+/**
+ * A 404 in DeepL's body: declared in the return type of a handler whose resource may not exist (the 404 itself is
+ * thrown where the lookup fails, and rendered by `renderDeepLError`).
+ */
+export type Missing = NotFound<DeepLError>
+
+/** A 400 in DeepL's body that a handler answers itself (a rule its parameter types cannot say). */
+export type Refused = BadRequest<DeepLError>
 
 export function renderDeepLError(error: HttpError): Response {
   const headers = new Headers(error.headers)

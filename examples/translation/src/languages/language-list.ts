@@ -1,5 +1,5 @@
 /** `/v2/languages`: the source or the target list of the catalogue. */
-import { SOURCE_LANGUAGES, TARGET_LANGUAGES } from './catalogue.ts'
+import { SOURCE_LANGUAGES, type SourceLanguage, TARGET_LANGUAGES, type TargetLanguage } from './catalogue.ts'
 
 export const TYPE_INVALID = "Parameter 'type' is invalid. 'source' and 'target' are valid values."
 
@@ -12,6 +12,9 @@ export interface LanguageListQuery {
   [extra: string]: unknown
 }
 
-export function languageList(type: string | undefined) {
+/** A source language, or (`type=target`) a target language with `supports_formality`. */
+export type ListedLanguage = SourceLanguage | TargetLanguage
+
+export function languageList(type: string | undefined): readonly ListedLanguage[] {
   return type === 'target' ? TARGET_LANGUAGES : SOURCE_LANGUAGES
 }

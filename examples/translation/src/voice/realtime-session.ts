@@ -10,12 +10,12 @@
  * client reconnects on another instance. The audio received is billed once, however it ends; a closed session's
  * engine runs are aborted.
  */
-import type { Socket } from 'routeless'
+import type { MessageProblem, Socket } from 'routeless'
 import { AudioFormatError, createDecoder, type AudioDecoder } from '../speech/audio-format.ts'
 import { SPEECH_RATE } from '../speech/pcm.ts'
 import { EngineStopped, withTimeout, type SpeechEngine, type SpeechSynthesizer } from '../speech/speech-engine.ts'
 import { Segmenter, type Utterance } from './segmenter.ts'
-import { decodeClientMessage, encodeServerMessage, MessageError } from './voice-messages.ts'
+import { refusal, type VoiceClientMessage, type VoiceServerMessage } from './voice-messages.ts'
 import type { VoiceSessionConfig } from './voice-sessions.ts'
 
 export const MAX_CHUNK_BYTES = 100 * 1024
@@ -67,7 +67,7 @@ export class RealtimeSession {
   private readonly maxMs: number
 
   constructor(
-    private readonly socket: Socket,
+    private readonly socket: Socket<VoiceServerMessage>,
     private readonly config: VoiceSessionConfig,
     private readonly deps: RealtimeDeps,
     private readonly limits: RealtimeLimits,
@@ -84,18 +84,13 @@ export class RealtimeSession {
     return Math.ceil((this.samples * 1000) / SPEECH_RATE)
   }
 
-  message(frame: string | Uint8Array): void {
+  /** A client message, parsed and checked against its type by routeless. */
+  message(message: VoiceClientMessage): void {
     if (this.ending || this.closed) return
     this.touch()
-    let message
-    try {
-      message = decodeClientMessage(this.config.messageFormat, frame)
-    } catch (error) {
-      if (error instanceof MessageError) return this.fail('unknown', 400, 4000400, error.message, 1003)
-      throw error
-    }
-    if (message.kind === 'end') return this.finish('End of stream')
-    if (message.data.length > MAX_CHUNK_BYTES)
+    if ('end_of_source_media' in message) return this.finish('End of stream')
+    const data = new Uint8Array(Buffer.from(message.source_media_chunk.data, 'base64'))
+    if (data.length > MAX_CHUNK_BYTES)
       return this.fail(
         'source_media_chunk',
         413,
@@ -103,7 +98,6 @@ export class RealtimeSession {
         `A source_media_chunk may carry at most ${MAX_CHUNK_BYTES} bytes.`,
         1009,
       )
-    const data = message.data
     if (this.pendingBytes + data.length > MAX_PENDING_BYTES) {
       return this.fail(
         'source_media_chunk',
@@ -127,6 +121,12 @@ export class RealtimeSession {
       }
       await this.process(samples)
     })
+  }
+
+  /** A frame that is no client message (routeless's checks refused it): an `error`, then close 1003. */
+  refuse(problem: MessageProblem): void {
+    if (this.ending || this.closed) return
+    this.fail('unknown', 400, 4000400, refusal(problem, this.config.messageFormat), 1003)
   }
 
   /** The client went away: bill what was received, stop. */
@@ -221,8 +221,8 @@ export class RealtimeSession {
       (signal) => synth.synthesize(text, language, this.config.targetMediaVoice, rate, signal),
       this.abort.signal,
     )
-    const bytes = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength)
-    this.send({ target_media_chunk: { language, content_type: type, data: bytes } })
+    const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64')
+    this.send({ target_media_chunk: { language, content_type: type, data } })
   }
 
   private step(fn: () => Promise<void>): void {
@@ -256,9 +256,9 @@ export class RealtimeSession {
     void this.billOnce().finally(() => this.close(GOING_AWAY.code, GOING_AWAY.reason))
   }
 
-  private send(message: Record<string, unknown>): void {
+  private send(message: VoiceServerMessage): void {
     if (this.closed) return
-    this.socket.send(encodeServerMessage(this.config.messageFormat, message))
+    this.socket.send(message)
   }
 
   private close(code: number, reason: string): void {

@@ -9,6 +9,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { ClaimedJob, JobQueue } from '@routeless/example-kit'
 import type { Kysely, Transaction } from 'kysely'
 import { HttpError } from 'routeless'
+import { SIGNATURE_MISSING } from '../auth/signature-guard.ts'
 import type { TranslationDatabase } from '../database/schema.ts'
 import type { KeyStore } from '../keys/key-store.ts'
 import { AudioFormatError, createDecoder } from '../speech/audio-format.ts'
@@ -24,6 +25,7 @@ import { contentTypeOf, pcmBytes, plainText, subrip, type TimedText } from './vo
 
 export const VOICE_JOB = 'voice-translate'
 const NOT_FOUND = 'Job not found.'
+const BAD_SIGNATURE = 'Authorization failed: the signature is not valid for this job.'
 const FAILED = 'processing failed'
 const SIGNATURE_TTL_MS = 24 * 60 * 60 * 1000
 
@@ -195,6 +197,8 @@ export class VoiceJobs {
 
   /** The job, when `signature` is its upload signature (`upload`), or its upload or download signature. */
   private async signed(jobId: string, signature: string | undefined, purpose: 'upload' | 'download') {
+    // The signature first: whether a job exists is told only to whoever holds its signature.
+    if (!signature) throw new HttpError(401, SIGNATURE_MISSING)
     const row = /^[0-9a-f-]{36}$/i.test(jobId)
       ? await this.o.db
           .selectFrom('voice_jobs')
@@ -202,12 +206,7 @@ export class VoiceJobs {
           .where('job_id', '=', jobId.toLowerCase())
           .executeTakeFirst()
       : undefined
-    if (!row) throw new HttpError(404, NOT_FOUND)
-    if (!signature)
-      throw new HttpError(
-        401,
-        "Authorization failed: send 'Authorization: DeepL-Signature <signature>' (or ?signature=).",
-      )
+    if (!row) throw new HttpError(403, BAD_SIGNATURE)
     const expired = Date.parse(row.created_at) + SIGNATURE_TTL_MS <= this.o.now().getTime()
     const candidates =
       purpose === 'upload'
@@ -215,7 +214,7 @@ export class VoiceJobs {
         : [row.signature_hash, sha256(downloadSignature(row.job_id, row.signature_hash))]
     const given = sha256(signature)
     const match = candidates.some((c) => timingSafeEqual(Buffer.from(c), Buffer.from(given)))
-    if (!match || expired) throw new HttpError(403, 'Authorization failed: the signature is not valid for this job.')
+    if (!match || expired) throw new HttpError(403, BAD_SIGNATURE)
     return row
   }
 

@@ -12,6 +12,7 @@ import type { TranslationService } from '../translate/translation-service.ts'
 import { baseLanguage } from '../languages/catalogue.ts'
 import { QUOTA_MESSAGE } from '../usage/meter.ts'
 import { RealtimeSession, type RealtimeLimits } from './realtime-session.ts'
+import { decodeMsgpack, encodeMsgpack, type VoiceClientMessage, type VoiceServerMessage } from './voice-messages.ts'
 import type { SpeechUsage } from './speech-usage.ts'
 import { translateSpoken } from './spoken-translation.ts'
 import { readVoiceSessionRequest, type VoiceSessionRequest } from './voice-request.ts'
@@ -62,7 +63,10 @@ export class VoiceService {
    * The upgrade: claims the token (401 when unknown, used or expired; 403 when the key behind it is deactivated or
    * another key's `Authorization` header comes with it; 456 when the key's speech quota is used up).
    */
-  async open(token: string, authorization: ApiKeyRecord | undefined): Promise<SocketHandlers> {
+  async open(
+    token: string,
+    authorization: ApiKeyRecord | undefined,
+  ): Promise<SocketHandlers<VoiceClientMessage, VoiceServerMessage>> {
     const claim = await this.options.sessions.claim(token)
     if (!claim.ok) throw new HttpError(401, TOKEN_REFUSED)
     const { session } = claim
@@ -89,8 +93,11 @@ export class VoiceService {
           limits,
         )
       },
-      message: (_socket, data) => realtime?.message(data),
+      message: (_socket, message) => realtime?.message(message),
+      invalid: (_socket, problem) => realtime?.refuse(problem),
       close: () => realtime?.closedByClient(),
+      // A msgpack session's frames (a JSON one's are routeless's own).
+      ...(session.config.messageFormat === 'msgpack' ? { decode: decodeMsgpack, encode: encodeMsgpack } : {}),
     }
   }
 

@@ -13,6 +13,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('address_verification')
 
+  /** Verifies an address against the records of its country (async: 202, result by callback). */
   async POST(form: AddressForm) {
     return acceptJob(this, await readAddress(this, form), 'short')
   }

@@ -10,6 +10,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('smart_selfie_authentication')
 
+  /** Authenticates an enrolled user by a new selfie (async: 202). */
   async POST(form: AuthenticationForm) {
     return acceptJob(this, await readAuthentication(this, form))
   }

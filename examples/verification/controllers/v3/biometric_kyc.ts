@@ -13,6 +13,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('biometric_kyc')
 
+  /** Biometric KYC: an ID number checked with its issuer and matched to a selfie (async: 202). */
   async POST(form: BiometricKycForm) {
     return acceptJob(this, await readBiometricKyc(this, form))
   }

@@ -10,6 +10,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('smart_selfie_compare')
 
+  /** Compares a selfie with a second image, or with the user's enrolled image (async: 202). */
   async POST(form: CompareForm) {
     return acceptJob(this, await readCompare(this, form))
   }

@@ -8,6 +8,7 @@ export class Default extends ApiController {
   static params = { POST: params({ summary: 'Submit a Document Verification job', tags: ['products'] }) }
   static auth = productAuth('document_verification')
 
+  /** Verifies an identity document's photo against a selfie (async: 202). */
   async POST(form: DocumentVerificationForm) {
     return acceptJob(this, await readDocumentVerification(this, form, 'document_verification'))
   }

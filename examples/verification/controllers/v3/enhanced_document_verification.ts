@@ -16,6 +16,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('enhanced_document_verification')
 
+  /** Document verification plus a check of the document's number with its issuer (async: 202). */
   async POST(form: EnhancedDocumentVerificationForm) {
     return acceptJob(this, await readDocumentVerification(this, form, 'enhanced_document_verification'))
   }

@@ -11,6 +11,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('enhanced_kyc')
 
+  /** Enhanced KYC: an ID number looked up with its issuer (async: 202, result by callback). */
   async POST(form: EnhancedKycForm) {
     return acceptJob(this, await readEnhancedKyc(this, form, { sync: false }))
   }
@@ -23,6 +24,7 @@ export class Sync extends ApiController {
   }
   static auth = productAuth('enhanced_kyc')
 
+  /** Enhanced KYC, answered at once with the result (200). */
   async POST(form: EnhancedKycForm) {
     return answerEnhancedKycSync(this, await readEnhancedKyc(this, form, { sync: true }))
   }

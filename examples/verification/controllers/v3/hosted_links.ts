@@ -23,14 +23,17 @@ export class Default extends ApiController {
   }
   static auth = [smileIdToken(UNAUTHORIZED), unscopedToken(UNAUTHORIZED)]
 
+  /** Lists the partner's hosted links (paged), or (with a ref id) describes one with its job counts. */
   GET(refId: LinkRef = '', query: LinkListQuery) {
     return refId ? getLink(this, refId) : listLinks(this, query)
   }
 
+  /** Creates a hosted verification link (201). */
   POST(form: CreateLinkForm) {
     return createLink(this, form)
   }
 
+  /** Changes a hosted link (its fixed fields cannot change). */
   PUT(refId: LinkRef, form: UpdateLinkForm) {
     return updateLink(this, refId, form)
   }

@@ -10,6 +10,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('smart_selfie_registration')
 
+  /** Registers (enrolls) a user with a selfie and liveness images (async: 202). */
   async POST(form: RegistrationForm) {
     return acceptJob(this, await readRegistration(this, form))
   }

@@ -8,6 +8,7 @@ export class Default extends ApiController {
     POST: params({ summary: "Send a decided job's result to its callback URL again, freshly signed", tags: ['jobs'] }),
   }
 
+  /** Sends a finished job's callback again, optionally to another URL (202). */
   POST(jobId: ReplayJobId, form: ReplayForm) {
     return replayCallback(this, jobId, form)
   }

@@ -17,6 +17,7 @@ export class Default extends ApiController {
   }
   static auth = productAuth('document_verification', partnerHeader())
 
+  /** Verifies a residency document against a selfie (async: 202). */
   async POST(form: ResidencyDocumentVerificationForm) {
     return acceptJob(this, await readDocumentVerification(this, form, 'residency_document_verification'))
   }

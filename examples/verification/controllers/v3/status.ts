@@ -11,6 +11,7 @@ export class Default extends ApiController {
     }),
   }
 
+  /** A job's status: 202 while it runs, 200 once decided, 404 (with a body) for no such job. */
   GET(jobId: JobId) {
     return jobStatus(this, jobId)
   }

@@ -11,6 +11,7 @@ export class Default extends OpenController {
     }),
   }
 
+  /** A token for the other calls, for the partner id and API key in the headers. */
   POST(form: TokenForm) {
     return issueToken(this, form)
   }

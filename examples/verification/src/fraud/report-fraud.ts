@@ -1,4 +1,6 @@
 /** POST /v3/users/{user_id}/report_fraud: flags (is_fraud=true) or clears (false) a user known to the partner. */
+import { type Accepted, accepted } from 'routeless'
+import type { V3NotFound } from '../http/errors.ts'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError, required } from '../http/errors.ts'
 import type { FraudReason } from './fraud-reports.ts'
@@ -28,7 +30,11 @@ export interface FraudReportForm {
 }
 
 /** The types say each field's shape; the rules between fields are here. */
-export async function reportFraud(c: ApiController, userId: string, form: FraudReportForm) {
+export async function reportFraud(
+  c: ApiController,
+  userId: string,
+  form: FraudReportForm,
+): Promise<Accepted<{ status: 'accepted'; message: string; user_id: string }> | V3NotFound> {
   const isFraud = form.is_fraud
   const reason = isFraud ? form.reason : undefined
   if (isFraud && !reason) throw required('reason')
@@ -40,6 +46,5 @@ export async function reportFraud(c: ApiController, userId: string, form: FraudR
   const { partnerId } = c.auth
   if (!(await c.context.jobs.knowsUser(partnerId, userId))) throw apiError(404, 'User not found')
   await c.context.fraud.add(partnerId, userId, { isFraud, reason: reason ?? null, notes: notes ?? null, reportedBy })
-  c.response.status = 202
-  return { status: 'accepted', message: 'Fraud report accepted', user_id: userId }
+  return accepted({ status: 'accepted' as const, message: 'Fraud report accepted', user_id: userId })
 }

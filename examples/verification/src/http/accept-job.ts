@@ -1,4 +1,5 @@
 /** Async submissions: store the job, wake the worker, answer 202 with the AcceptedResponse. */
+import { accepted } from 'routeless'
 import type { Job } from '../jobs/job-store.ts'
 import type { Product } from '../jobs/products.ts'
 import type { JobRequest } from '../jobs/job-request.ts'
@@ -11,20 +12,33 @@ export interface Submission {
   callbackUrl: string | null
 }
 
+/** The AcceptedResponse: `created_at` left out by the address and one-time AML routes. */
+export interface AcceptedJob {
+  status: 'accepted'
+  message: string
+  job_id: string
+  user_id: string
+  created_at?: string
+}
+
 /** `short` is the address/one-time AML shape: message `Job submitted successfully`, no `created_at`. */
 export async function acceptJob(c: ApiController, submission: Submission, shape: 'standard' | 'short' = 'standard') {
   const job = await createJob(c, submission, c.context.config.sandboxDelayMs)
   c.context.wake()
-  c.response.status = 202
   if (shape === 'short')
-    return { status: 'accepted', message: 'Job submitted successfully', job_id: job.id, user_id: job.userId }
-  return {
-    status: 'accepted',
+    return accepted({
+      status: 'accepted' as const,
+      message: 'Job submitted successfully',
+      job_id: job.id,
+      user_id: job.userId,
+    } as AcceptedJob)
+  return accepted({
+    status: 'accepted' as const,
     message: 'Request accepted and queued for processing.',
     job_id: job.id,
     user_id: job.userId,
     created_at: job.createdAt,
-  }
+  } as AcceptedJob)
 }
 
 export async function createJob(

@@ -2,7 +2,7 @@
  * The v3 error envelopes. Most routes answer `{"status":"<reason phrase>","message":"…"}`; the gateway answers 413
  * in its own envelope; the public catalogue routes use `{"error":"…","code":"2413"}`.
  */
-import { HttpError, type ParamIssue, STATUS_TEXT } from 'routeless'
+import { type Conflict, HttpError, type NotFound, type ParamIssue, STATUS_TEXT } from 'routeless'
 
 export const MULTIPART_REQUIRED = 'Unsupported Media Type. Required Content-Type is multipart/form-data'
 export const PAYLOAD_TOO_LARGE = 'Request payload too large. Maximum allowed size is 10 MB.'
@@ -10,6 +10,17 @@ export const INTERNAL_ERROR = 'An unexpected error occurred. Please try again or
 
 /** Reason phrases routeless does not list. */
 const MORE_STATUS_TEXT: Record<number, string> = { 424: 'Failed Dependency' }
+
+/** The v3 error envelope. */
+export interface V3Error {
+  /** The reason phrase. */
+  status: string
+  message: string
+}
+
+/** A 404 or a 409 in the v3 envelope: declared in the return types of the handlers that throw them (`apiError`). */
+export type V3NotFound = NotFound<V3Error>
+export type V3Conflict = Conflict<V3Error>
 
 /** An error answered as `{"status": "<reason phrase>", "message"}`. */
 export function apiError(status: number, message: string, headers?: HeadersInit): HttpError {

@@ -1,4 +1,5 @@
 /** The hosted-link API: create (201), list (paged), fetch and partial update of a partner's links. */
+import { created } from 'routeless'
 import { randomUUID } from 'node:crypto'
 import type { ApiController } from '../http/api-controller.ts'
 import { apiError } from '../http/errors.ts'
@@ -70,13 +71,12 @@ export async function createLink(c: ApiController, form: CreateLinkForm) {
     if (error instanceof UserIdTaken) throw apiError(409, 'User ID is taken. Please provide a unique ID.')
     throw error
   }
-  c.response.status = 201
-  return {
+  return created({
     link: linkUrl(c.context.config.publicUrl, link),
     message: 'Hosted Link created',
     ref_id: link.refId,
     user_id: link.userId,
-  }
+  })
 }
 
 export async function getLink(c: ApiController, refId: LinkRef) {

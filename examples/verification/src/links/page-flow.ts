@@ -3,8 +3,7 @@
  * details and images into a job and redirects (303) to its result page, which refreshes until the job is decided.
  */
 import { readImage } from '../forms/images.ts'
-import type { Kwargs as Form } from 'routeless'
-import { HttpError, isHttpError, Redirect, type Controller } from 'routeless'
+import { type Controller, type Html, HttpError, html, isAnswer, isHttpError, type SeeOther, seeOther } from 'routeless'
 import type { Product } from '../jobs/products.ts'
 import type { JobRequest } from '../jobs/job-request.ts'
 import { findIdType, matchesIdNumber } from '../reference/id-types.ts'
@@ -17,7 +16,7 @@ import { linkState } from './link-state.ts'
 import { pageUserDetails } from './page-details.ts'
 import { formPage, messagePage, resultPage, type FormValues } from './page-html.ts'
 
-type Page = Controller<Services>
+type PageController = Controller<Services>
 
 const PRODUCT_OF: Record<string, Product> = {
   biometric_kyc: 'biometric_kyc',
@@ -32,36 +31,65 @@ const STATE_TEXT = {
   used: ['Link already used', 'This verification link has already been used.'],
 } as const
 
-function html(body: string, status = 200): Response {
-  return new Response(body, {
-    status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-  })
+/** A page of the hosted flow: HTML, never cached. */
+export type Page<S extends number = 200> = Html<string, S, { 'cache-control': 'no-store' }>
+
+function page<S extends number>(body: string, status: S): Page<S> {
+  return html(body, status, { 'cache-control': 'no-store' as const })
 }
 
-async function findLink(c: Page, partnerId: string, refId: string): Promise<HostedLink | undefined> {
+/** Why a link's page cannot be used: it does not exist (404), or it is disabled, expired or used up (410). */
+type Unusable = Page<404> | Page<410>
+
+function unusable(link: HostedLink | Unusable): link is Unusable {
+  return isAnswer(link)
+}
+
+/** The form's fields (multipart, as the page's form sends them: text inputs and two photos). */
+export interface PageForm {
+  /** Which of the link's ID types (its index, from 0). */
+  choice?: string
+  given_names?: string
+  last_name?: string
+  email?: string
+  phone_number?: string
+  id_number?: string
+  /** `granted` when the privacy notice is accepted. */
+  consent?: string
+  /** A JPEG or PNG photo of the end user. */
+  selfie_image?: File
+  /** A JPEG or PNG photo of the document. */
+  document?: File
+}
+
+async function findLink(c: PageController, partnerId: string, refId: string): Promise<HostedLink | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(refId) || !/^\d{1,18}$/.test(partnerId)) return undefined
   return c.context.links.find(partnerId, refId.toLowerCase())
 }
 
 /** The link's page, or a page saying why it cannot be used (404, 410). */
-async function usableLink(c: Page, partnerId: string, refId: string): Promise<HostedLink | Response> {
+async function usableLink(c: PageController, partnerId: string, refId: string): Promise<HostedLink | Unusable> {
   const link = await findLink(c, partnerId, refId)
-  if (!link) return html(messagePage('Link not found', 'This verification link does not exist.'), 404)
+  if (!link) return page(messagePage('Link not found', 'This verification link does not exist.'), 404)
   const state = linkState(link, (await c.context.jobs.countByLink(link.refId)).total)
-  if (state !== 'active') return html(messagePage(STATE_TEXT[state][0], STATE_TEXT[state][1], link), 410)
+  if (state !== 'active') return page(messagePage(STATE_TEXT[state][0], STATE_TEXT[state][1], link), 410)
   return link
 }
 
-export async function showForm(c: Page, partnerId: string, refId: string): Promise<Response> {
+export async function showForm(c: PageController, partnerId: string, refId: string): Promise<Page | Unusable> {
   const link = await usableLink(c, partnerId, refId)
-  return link instanceof Response ? link : html(formPage(link, c.url.pathname))
+  return unusable(link) ? link : page(formPage(link, c.url.pathname), 200)
 }
 
-export async function submitForm(c: Page, partnerId: string, refId: string): Promise<Response> {
+/** The form sent: 303 to the job's result page, or the form again with what to fix (400; 413 for a too large photo). */
+export async function submitForm(
+  c: PageController,
+  partnerId: string,
+  refId: string,
+  form: PageForm,
+): Promise<SeeOther | Page<400> | Page<413> | Unusable> {
   const link = await usableLink(c, partnerId, refId)
-  if (link instanceof Response) return link
-  const form = (c.body ?? {}) as Form
+  if (unusable(link)) return link
   const values: FormValues = Object.fromEntries(
     (['choice', 'given_names', 'last_name', 'email', 'phone_number', 'id_number'] as const).map((k) => [
       k,
@@ -72,14 +100,15 @@ export async function submitForm(c: Page, partnerId: string, refId: string): Pro
   try {
     jobId = await createPageJob(c, link, form, values)
   } catch (error) {
-    if (error instanceof LinkAlreadyUsed) return html(messagePage(STATE_TEXT.used[0], STATE_TEXT.used[1], link), 410)
+    if (error instanceof LinkAlreadyUsed) return page(messagePage(STATE_TEXT.used[0], STATE_TEXT.used[1], link), 410)
     if (!isHttpError(error) || error.status >= 500) throw error
-    return html(formPage(link, c.url.pathname, values, error.message), error.status)
+    const again = formPage(link, c.url.pathname, values, error.message)
+    return error.status === 413 ? page(again, 413) : page(again, 400)
   }
-  throw new Redirect(`${c.url.pathname.replace(/\/+$/, '')}/${jobId}`, 303)
+  return seeOther(`${c.url.pathname.replace(/\/+$/, '')}/${jobId}`)
 }
 
-async function createPageJob(c: Page, link: HostedLink, form: Form, values: FormValues): Promise<string> {
+async function createPageJob(c: PageController, link: HostedLink, form: PageForm, values: FormValues): Promise<string> {
   const fail = (message: string) => new HttpError(400, message)
   const choice = link.idTypes[Number(values.choice ?? '0')]
   if (!choice) throw fail('Choose a document.')
@@ -143,10 +172,15 @@ async function createPageJob(c: Page, link: HostedLink, form: Form, values: Form
   return job.id
 }
 
-export async function showResult(c: Page, partnerId: string, refId: string, jobId: string): Promise<Response> {
+export async function showResult(
+  c: PageController,
+  partnerId: string,
+  refId: string,
+  jobId: string,
+): Promise<Page | Page<404>> {
   const link = await findLink(c, partnerId, refId)
   const job = link && /^job_[0-9a-z]{26}$/.test(jobId) ? await c.context.jobs.find(link.partnerId, jobId) : undefined
   if (!link || !job || job.hostedLinkId !== link.refId)
-    return html(messagePage('Not found', 'There is no verification here.'), 404)
-  return html(resultPage(link, job))
+    return page(messagePage('Not found', 'There is no verification here.'), 404)
+  return page(resultPage(link, job), 200)
 }

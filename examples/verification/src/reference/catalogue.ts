@@ -32,11 +32,22 @@ export function bankCodes(country: string | undefined) {
   return { bank_codes: BANK_CODES.filter((b) => !c || b.country === c) }
 }
 
+/** One ID type of a country, as `/v3/services/supported_id_types` lists it. */
+export interface SupportedIdType {
+  country: string
+  type: string
+  label: string
+  regex: string
+  required_fields: string[]
+  /** BANK_ACCOUNT only: the bank this entry is for (one entry per bank). */
+  bank_code?: string
+}
+
 /** One entry per type; BANK_ACCOUNT once per bank, with its `bank_code`. */
-export function supportedIdTypes(country: string | undefined) {
+export function supportedIdTypes(country: string | undefined): { id_types: SupportedIdType[] } {
   const c = country || undefined
   const id_types = ID_TYPES.filter((t) => (!c || t.country === c) && t.products.length > 0).flatMap((t) => {
-    const entry = {
+    const entry: SupportedIdType = {
       country: t.country,
       type: t.id_type,
       label: t.label,

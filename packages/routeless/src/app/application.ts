@@ -15,6 +15,7 @@ import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
+import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { resolve } from '../routing/resolver.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
@@ -37,6 +38,9 @@ export class Application {
   private readonly wrapped: Handle
   /** The upgrade decision, inside the telemetry when it is on. */
   private readonly upgrading: (incoming: IncomingRequest, env: Record<string, unknown>) => Promise<UpgradeDecision>
+  /** Upgrades through `fetch` on Bun, Deno and Workers, when a handler of the table takes WebSockets. */
+  private hostSockets: HostSockets | undefined
+  private bunSockets: ReturnType<HostSockets['bun']> | undefined
   /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
   private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
@@ -73,8 +77,13 @@ export class Application {
       telemetry,
       docs:
         docs &&
-        page!.wrapper(new page!.ApiReference(docs, (o) => this.openapi(o)), (error, incoming) =>
-          this.renderError(error, incoming, undefined),
+        page!.wrapper(
+          new page!.ApiReference(
+            docs,
+            (o) => this.openapi(o),
+            services.asyncapi && ((o) => services.asyncapi!(this.table, o)),
+          ),
+          (error, incoming) => this.renderError(error, incoming, undefined),
         ),
     })
     const decide = (incoming: IncomingRequest, env: Record<string, unknown>) => this.decideUpgrade(incoming, env)
@@ -112,11 +121,17 @@ export class Application {
       checkReturns: this.options.checkReturns ? (message: string) => this.warn(message) : undefined,
       checkReturn: this.services.checkReturn,
       returnCheck: this.services.returnCheck,
+      heartbeat: this.options.sse?.heartbeat,
+      logError: (message: string, error: unknown) => this.logger.error(message, error),
+      validator: table.validator,
+      typedSocket: this.services.sockets?.typed,
     }
     const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
     const pipelines = new Map<Handler, Pipeline>()
     for (const handler of table.handlers()) pipelines.set(handler, compiler.compile(handler))
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
+    const sockets = [...pipelines.keys()].some((handler) => handler.method === 'WEBSOCKET')
+    this.hostSockets = sockets ? this.services.sockets : undefined
     return pipelines
   }
 
@@ -138,6 +153,10 @@ export class Application {
   fetch(request: Request, env: object = {}, ctx?: ExecutionContext): Promise<Response> {
     // `env` is whatever the host gives second: Workers' bindings, Deno.serve's connection info (`remoteAddr`) …
     const given = env as Record<string, unknown>
+    if (this.hostSockets !== undefined) {
+      const upgraded = this.hostSockets.upgrade(this, request, given)
+      if (upgraded !== undefined) return upgraded
+    }
     try {
       const answer = this.wrapped(fromRequest(request), ctx ? withExecutionContext(given, ctx) : given)
       return answer instanceof Promise ? answer.then(toFetchResponse) : Promise.resolve(toFetchResponse(answer))
@@ -264,6 +283,12 @@ export class Application {
   /** Why nothing answers (`explainNotFound`: `tooling/explain.ts`). */
   private hint(method: string, pathname: string): string {
     return given(this.services.notFoundHint, 'explainNotFound')(this.table, method, pathname)
+  }
+
+  /** `Bun.serve({ fetch: app.fetch, websocket: app.websocket })`: the frames of the sockets `fetch` upgraded on Bun. */
+  get websocket(): ReturnType<HostSockets['bun']> | undefined {
+    this.bunSockets ??= this.services.sockets?.bun(this)
+    return this.bunSockets
   }
 
   /** Where adapters report a socket handler that threw (the socket is closed with 1011). */

@@ -1,11 +1,13 @@
 /**
  * The parts of an application every host with a filesystem gives it (`createApp`, `createAppFromModules`): the CORS
- * and access-log wrappers and the 404's hint. Services like the others (`services.ts`), so that the `Application` imports
- * none of them and a Worker's bundle carries only those its config asks for (`app/worker-app.ts`).
+ * and access-log wrappers, the 404's hint and WebSockets through `app.fetch`. Services like the others
+ * (`services.ts`), so that the `Application` imports none of them and a Worker's bundle carries only those its config
+ * asks for, or its tree needs (`app/worker-app.ts`).
  * @module
  */
+import { hostSockets } from '../lifecycle/host-sockets.ts'
 import { notFoundHint } from '../tooling/explain.ts'
 import { accessLog } from '../wrappers/access-log.ts'
 import { cors, originCheck } from '../wrappers/cors.ts'
 
-export const CORE_SERVICES = { accessLog, cors: { cors, originCheck }, notFoundHint }
+export const CORE_SERVICES = { accessLog, cors: { cors, originCheck }, notFoundHint, sockets: hostSockets }

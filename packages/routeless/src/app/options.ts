@@ -80,6 +80,12 @@ export interface AppOptions {
    * the manifest file; when there is none, or it is stale, the same code is generated in memory at start-up.
    */
   compiled?: Partial<CompiledModule>
+  /**
+   * Server-sent event streams (handlers returning `AsyncIterable<Sse<T>>`): `heartbeat` is how long a stream may be
+   * idle, in milliseconds, before a comment line is sent to keep proxies and clients from closing it (default
+   * 15 000; 0: none).
+   */
+  sse?: { heartbeat?: number }
 }
 
 /** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */

@@ -8,6 +8,7 @@
 import type { AppOptions } from './options.ts'
 import type { Telemetry, TelemetryContext } from '../wrappers/telemetry.ts'
 import type { generateOpenAPI } from '../tooling/openapi.ts'
+import type { generateAsyncAPI } from '../tooling/asyncapi.ts'
 import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
 import type { docs } from '../wrappers/docs.ts'
 import type { checkReturn } from '../binding/return-check.ts'
@@ -15,6 +16,7 @@ import type { returnCheck } from '../lifecycle/answer-check.ts'
 import type { accessLog } from '../wrappers/access-log.ts'
 import type { cors, originCheck } from '../wrappers/cors.ts'
 import type { notFoundHint } from '../tooling/explain.ts'
+import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { CORE_SERVICES } from './core-services.ts'
 
 export interface AppServices {
@@ -22,6 +24,8 @@ export interface AppServices {
   accessLog?: typeof accessLog
   /** The `cors` option's wrapper, and its check of a WebSocket upgrade's origin. */
   cors?: { cors: typeof cors; originCheck: typeof originCheck }
+  /** WebSocket upgrades through `app.fetch` on Bun, Deno and Workers (`lifecycle/host-sockets.ts`). */
+  sockets?: HostSockets
   /** The `explainNotFound` option's hint. */
   notFoundHint?: typeof notFoundHint
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
@@ -32,6 +36,8 @@ export interface AppServices {
   returnCheck?: typeof returnCheck
   /** `app.openapi()`, and the document of the docs page. */
   openapi?: typeof generateOpenAPI
+  /** `/docs/asyncapi.json`: the WebSockets' and event streams' document, served beside OpenAPI's on the docs page. */
+  asyncapi?: typeof generateAsyncAPI
   /** The `docs` page. */
   docs?: {
     ApiReference: typeof ApiReference
@@ -51,7 +57,7 @@ const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
 export async function loadServices(options: AppOptions): Promise<AppServices> {
   const { tracing, metrics } = options
   const telemetry = Boolean(metrics || tracing || (tracing === undefined && OTEL_GLOBAL in globalThis))
-  const [wrappers, { generateOpenAPI }, page, wrapper, returns, answers] = await Promise.all([
+  const [wrappers, { generateOpenAPI }, page, wrapper, returns, answers, , { generateAsyncAPI }] = await Promise.all([
     telemetry ? import('../wrappers/telemetry.ts') : undefined,
     import('../tooling/openapi.ts'),
     options.docs ? import('../tooling/api-reference.ts') : undefined,
@@ -59,12 +65,14 @@ export async function loadServices(options: AppOptions): Promise<AppServices> {
     options.checkReturns ? import('../binding/return-check.ts') : undefined,
     options.checkReturns ? import('../lifecycle/answer-check.ts') : undefined,
     import('../binding/serializer.ts'),
+    import('../tooling/asyncapi.ts'),
   ])
   const peers = wrappers && (await wrappers.loadTelemetryPeers(options))
   return {
     ...CORE_SERVICES,
     telemetry: wrappers && peers && ((context) => wrappers.createTelemetry(options, peers, context)),
     openapi: generateOpenAPI,
+    asyncapi: generateAsyncAPI,
     checkReturn: returns?.checkReturn,
     returnCheck: answers?.returnCheck,
     docs: page && wrapper && { ...page, wrapper: wrapper.docs },

@@ -22,11 +22,12 @@ import type { AppServices } from './services.ts'
  * format checks and helpers its validators call (`binding/formats.ts`, `compile/runtime.ts`), the parts of the
  * table's compilation its tree needs (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types
  * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
- * (`cors`, `accessLog`, `explainNotFound`), and what only some handlers use (`compile/handlers.ts`'s `LifecycleParts`).
+ * (`cors`, `accessLog`, `explainNotFound`), WebSockets through `WebSocketPair` when a handler takes them, and what
+ * only some handlers use (`compile/handlers.ts`'s `LifecycleParts`).
  */
 export interface WorkerParts
   extends TableParts,
-    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint'>,
+    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'sockets'>,
     Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
   formats?: Record<string, FormatCheck>
   /** The writers of declared answers (`binding/responses.ts`), for a tree whose handlers declare some. */
@@ -40,7 +41,7 @@ export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
-  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, answers, nest, ...parts }: WorkerParts = {},
+  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, sockets, answers, nest, ...parts }: WorkerParts = {},
 ): Promise<Application> {
   registerParts({ statusSerializers: answers, runtime: { nest } })
   const validators = async (manifest: Manifest) => {
@@ -52,5 +53,5 @@ export function createWorkerApp(
     const made = compiled.create({ ucs2length, equal, formats } as Runtime)
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
-  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint })
+  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets })
 }

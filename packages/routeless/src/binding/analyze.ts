@@ -23,6 +23,8 @@ import {
   type Manifest,
   type PositionalParam,
 } from './manifest.ts'
+import { streamOf } from './stream-types.ts'
+import { socketDecl } from './socket-types.ts'
 import { SchemaWriter, Unsupported } from './type-schema.ts'
 import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
@@ -230,10 +232,20 @@ function describeMethod(reader: TypeReader, writer: SchemaWriter, method: Method
     }
     kwargs = kwargsParam.name !== undefined ? { schema, name: kwargsParam.name } : { schema }
   }
-  const answers = returnsOf(reader, writer, method)
+  const streamed = streamOf(reader, writer, method)
+  // A stream's other members (`Promise<Records | AsyncGenerator<Sse<E>>>`) are the data it answers besides.
+  const answers = streamed
+    ? streamed.rest.length
+      ? returnDecls(reader, writer, streamed.rest)
+      : { returns: null, warnings: [] }
+    : returnsOf(reader, writer, method)
   const out: HandlerTypes = { positional, kwargs, returns: answers.returns }
   if (answers.responses) out.responses = answers.responses
+  if (streamed) out.stream = streamed.stream
   warnings.push(...answers.warnings)
+  const returned = method.name.startsWith('WEBSOCKET') ? method.returns() : undefined
+  const socket = returned && socketDecl(reader, writer, returned, (w) => warnings.push(w))
+  if (socket) out.socket = socket
   if (warnings.length) out.warnings = warnings
   return out
 }

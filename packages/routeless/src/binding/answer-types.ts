@@ -30,37 +30,48 @@ export function isAnswerType(r: TypeReader, type: TypeHandle): boolean {
 
 /** The answers of `awaited`, the members of a handler's awaited return type. */
 export function returnDecls(r: TypeReader, writer: SchemaWriter, awaited: TypeHandle[]): ReturnDecls {
+  const warnings: string[] = []
   const members = awaited.flatMap((t) => (r.kind(t) & Kind.Union ? r.members(t) : [t]))
   const answers = members.filter((t) => isAnswerType(r, t))
-  const warnings: string[] = []
-  const plain = members.filter((t) => !isAnswerType(r, t))
-  const data = plain.filter((t) => !(r.kind(t) & NOTHING))
-  let plainSchema: JsonSchema | null = null
-  let undescribed = false
-  if (data.length > 0) {
+  if (answers.length === 0) {
+    // A plain return type: its schema as it always was (the whole awaited type, its alias's JSDoc included), a 200.
+    if (awaited.length === 0) return { returns: null, warnings }
+    if (awaited.length === 1 && r.kind(awaited[0]!) & NOTHING) {
+      // `void`, `undefined`: no body, so 204 (`any`, `unknown`, `never` say nothing).
+      const empty = r.kind(awaited[0]!) & (Kind.Void | Kind.Undefined)
+      return empty
+        ? { returns: null, responses: [{ status: 204, schema: null }], warnings }
+        : { returns: null, warnings }
+    }
     try {
-      plainSchema = writer.schemaOfUnion(plain)
+      const schema = writer.schemaOfUnion(awaited)
+      return { returns: schema, responses: [{ status: 200, schema }], warnings }
     } catch {
-      undescribed = true // a Response, bytes, a stream, a generator: documented as they are, not as a schema
+      return { returns: null, warnings } // a Response, bytes, a stream, a generator: documented as they are
     }
   }
-  if (answers.length === 0) {
-    if (undescribed || plain.some((t) => r.kind(t) & (Kind.Any | Kind.Unknown))) return { returns: null, warnings }
-    if (plainSchema) return { returns: plainSchema, responses: [{ status: 200, schema: plainSchema }], warnings }
-    // `void`, `undefined`: no body, so 204.
-    return members.length
-      ? { returns: null, responses: [{ status: 204, schema: null }], warnings }
-      : { returns: null, warnings }
+  const plain = members.filter((t) => !isAnswerType(r, t))
+  let plainSchema: JsonSchema | null = null
+  if (plain.some((t) => !(r.kind(t) & NOTHING))) {
+    try {
+      plainSchema = writer.schemaOfUnion(plain)
+    } catch (error) {
+      warnings.push(`return type: ${(error as Error).message} beside the declared answers cannot be described as a 200`)
+    }
   }
   const responses: ResponseDecl[] = []
   if (plainSchema) responses.push({ status: 200, schema: plainSchema })
   for (const answer of answers) responses.push(...answerDecls(r, writer, answer, warnings))
+  // `| undefined` (or `| void`) beside the answers: returning nothing answers 204.
+  if (plain.some((t) => r.kind(t) & (Kind.Void | Kind.Undefined)) && !responses.some((d) => d.status === 204))
+    responses.push({ status: 204, schema: null })
   responses.sort((a, b) => a.status - b.status)
   const ok = responses
     .filter((d) => d.status === 200 && d.schema && (!d.mediaType || /json/i.test(d.mediaType)))
     .map((d) => d.schema!)
   const returns = ok.length === 0 ? null : ok.length === 1 ? ok[0]! : { anyOf: ok }
-  return { returns, responses, warnings }
+  // Nothing describable (a status typed `number`): readers fall back to `returns`, as for an older manifest.
+  return responses.length ? { returns, responses, warnings } : { returns, warnings }
 }
 
 /** The declarations of one `Answer` type: one per status literal it allows (`Answer<200 | 201, T>` gives two). */
@@ -110,9 +121,9 @@ function bodySchema(
   try {
     return writer.schemaOfUnion(present)
   } catch (error) {
-    if (!(error instanceof Unsupported)) throw error
-    if (!(r.kind(type) & Kind.Object) || !/Uint8Array|ArrayBuffer|Blob|ReadableStream/.test(error.message))
-      warnings.push(`return type: ${label}'s body: ${error.message} cannot be described; it is documented as any value`)
+    const message = (error as Error).message
+    if (!(error instanceof Unsupported) || !/Uint8Array|ArrayBuffer|Blob|ReadableStream/.test(message))
+      warnings.push(`return type: ${label}'s body: ${message}; it is documented as any value`)
     return {}
   }
 }
@@ -132,8 +143,7 @@ function headerDecls(
     try {
       schema = writer.declared(p.annotation, p.type)
     } catch (error) {
-      if (!(error instanceof Unsupported)) throw error
-      warnings.push(`return type: ${label}'s header ${p.name}: ${error.message} cannot be described`)
+      warnings.push(`return type: ${label}'s header ${p.name}: ${(error as Error).message}`)
       schema = {}
     }
     if (p.doc) schema = { ...schema, description: p.doc }

@@ -71,7 +71,11 @@ export interface ResponseDecl {
 export interface StreamDecl {
   /** `text/event-stream` for `Sse<E>` items; `application/jsonl` for plain items. */
   mediaType: 'text/event-stream' | 'application/jsonl'
-  /** The schema of one item (for server-sent events: of one event's `data`, per event name where a union tags them). */
+  /**
+   * The schema of one item: for server-sent events, of one event object `{data, event?, id?, retry?}` (what a line of
+   * `application/jsonl` carries), an `anyOf` of them where a union names events (`Sse<A, 'a'> | Sse<B, 'b'>`: `event`
+   * a `const`). `binding/stream-item.ts` gives each event's data schema and the OpenAPI 3.2 `itemSchema`.
+   */
   item: JsonSchema
 }
 

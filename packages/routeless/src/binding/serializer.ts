@@ -33,8 +33,8 @@
  */
 import type { HandlerTypes, JsonSchema } from './manifest.ts'
 import { schemaKey } from './manifest.ts'
-import { bodySchemas } from './responses.ts'
 import { Compiler } from './serializer-compiler.ts'
+import { serializedSchemas } from './stream-item.ts'
 import { SERIALIZER_PARAMETERS, serializerOf, type Serializer, type SerializerFactory } from './serializer-runtime.ts'
 
 export {
@@ -103,10 +103,9 @@ export function compileSerializers(
   defs: Record<string, JsonSchema>,
 ): Record<string, SerializerFactory | null> {
   const out: Record<string, SerializerFactory | null> = {}
-  for (const types of handlers)
-    for (const schema of bodySchemas(types)) {
-      const key = schemaKey(schema)
-      if (!Object.hasOwn(out, key)) out[key] = compileFactory(schema, defs) ?? null
-    }
+  for (const schema of handlers.flatMap((types) => serializedSchemas(types, defs))) {
+    const key = schemaKey(schema)
+    if (!Object.hasOwn(out, key)) out[key] = compileFactory(schema, defs) ?? null
+  }
   return out
 }

@@ -49,12 +49,14 @@ const PART_EXPORTS = {
   notFoundHint: ['notFoundHint'],
   answers: ['statusSerializers'],
   nest: ['nest'],
+  sockets: ['hostSockets'],
 } as const
 
 /** How a part is given to `createWorkerApp` when not by its own name. */
 const PART_GIVEN: Partial<Record<EntryPart, string>> = {
   cors: 'cors: { cors, originCheck }',
   answers: 'answers: statusSerializers',
+  sockets: 'sockets: hostSockets',
 }
 
 export type EntryPart = keyof typeof PART_EXPORTS

@@ -151,6 +151,7 @@ async function checkStarts(
     if (JSON.stringify(manifest).includes(`"${JS_MARK}":"Date"`)) parts.push('dateReviver')
     // The writers of declared answers, where a handler declares more than its return type (`Created<T> | Conflict<E>`).
     if (handlers.some((h) => h.types && !returnsOnly(h.types))) parts.push('answers')
+    if (handlers.some((h) => h.method === 'WEBSOCKET')) parts.push('sockets')
     // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
     // code (a Worker evaluates none: `compile/handler-source.ts`).
     const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
@@ -159,7 +160,7 @@ async function checkStarts(
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
-        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver', 'answers'],
+        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver', 'answers', 'sockets'],
         handlers: {},
       }
     throw error

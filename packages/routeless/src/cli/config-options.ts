@@ -70,6 +70,7 @@ export const APP_KEYS = [
   'metrics',
   'checkReturns',
   'partLimit',
+  'sse',
 ] as const satisfies readonly (keyof AppOptions)[]
 
 /** The app options a config gives (what `createApp` takes), without the CLI's own settings. */

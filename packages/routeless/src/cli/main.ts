@@ -13,7 +13,7 @@ import { serveCommand } from './serve.ts'
 import { defaultIO, type CliIO } from './io.ts'
 import { bodyLimitOf, choiceOf, drainDelayOf, flagOf, metricsOf, UsageError, usageErrors } from './arguments.ts'
 import { buildCommand, nodeBuildCommand, WORKER_OUT, workerCommand } from './build.ts'
-import { checkCommand, clientCommand, explainCommand, openapiCommand, routesCommand } from './tools.ts'
+import { asyncapiCommand, checkCommand, clientCommand, explainCommand, openapiCommand, routesCommand } from './tools.ts'
 import { commonFlags, type ServeArgs } from './common-flags.ts'
 
 export type { CliIO } from './io.ts'
@@ -129,6 +129,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     .example('$0 explain GET /users/posts/7', 'how a request resolves, or why it is a 404')
     .example('$0 explain GET /users/posts/7 --code', "… and the handler's generated function")
     .example('$0 openapi --title="My API" > openapi.json', 'write the OpenAPI document')
+    .example('$0 asyncapi > asyncapi.json', 'write the AsyncAPI document of the WebSockets')
     .option('prefix', {
       type: 'string',
       array: true,
@@ -311,6 +312,25 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
             ...(args.spec ? { version: args.spec } : {}),
             ...(config.openapi?.servers || !host ? {} : { servers: [{ url: serverUrl(host) }] }),
           },
+          io,
+        )
+      },
+    )
+    .command(
+      'asyncapi',
+      'Print the AsyncAPI 3.0 document of the WebSocket handlers and event streams',
+      (y) =>
+        y
+          .option('title', { type: 'string', describe: "info.title (default: the config's openapi.info.title)" })
+          .option('api-version', { type: 'string', describe: "info.version (default: the config's, else 0.0.0)" }),
+      async (args) => {
+        const { config, prefix } = await settings(args)
+        const info = config.openapi?.info
+        const title = args.title ?? info?.title ?? 'routeless application'
+        const servers = config.openapi?.servers
+        code = await asyncapiCommand(
+          prefix,
+          { info: { ...info, title, version: args['api-version'] ?? info?.version ?? '0.0.0' }, servers },
           io,
         )
       },

@@ -1,9 +1,11 @@
 /**
- * The commands that load the app and read its route table: `explain`, `check`, `client`, `routes` and `openapi`.
+ * The commands that load the app and read its route table: `explain`, `check`, `client`, `routes`, `openapi` and
+ * `asyncapi`.
  * @module
  */
 import path from 'node:path'
 import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import type { AsyncAPIOptions } from '../tooling/asyncapi.ts'
 import type { CliIO } from './io.ts'
 import { loadApp } from './serve.ts'
 
@@ -50,7 +52,11 @@ export async function clientCommand(prefix: string[], out: string, io: CliIO): P
   const file = path.resolve(process.cwd(), out)
   writeFileSync(file, generateClient(app.table))
   const operations = app.table.rows.filter((r) => r.method !== 'WEBSOCKET' && r.method !== 'ANY').length
-  io.stdout(`routeless: wrote ${path.relative(process.cwd(), file)}: ${operations} operations`)
+  const sockets = app.table.rows.filter((r) => r.method === 'WEBSOCKET').length
+  io.stdout(
+    `routeless: wrote ${path.relative(process.cwd(), file)}: ${operations} operations` +
+      (sockets ? `, ${sockets} socket${sockets === 1 ? '' : 's'}` : ''),
+  )
   return 0
 }
 
@@ -65,6 +71,14 @@ export async function routesCommand(prefix: string[], io: CliIO): Promise<number
     io.stdout(
       `${r.method.padEnd(wm)}  ${r.path.padEnd(wp)}  ${r.file.padEnd(wf)}  ${r.handler.padEnd(wh)}  ${r.params}`,
     )
+  return 0
+}
+
+export async function asyncapiCommand(prefix: string[], options: AsyncAPIOptions, io: CliIO): Promise<number> {
+  const app = await loadApp(prefix, io)
+  if (!app) return 1
+  const { generateAsyncAPI } = await import('../tooling/asyncapi.ts')
+  io.stdout(JSON.stringify(generateAsyncAPI(app.table, options), null, 2))
   return 0
 }
 

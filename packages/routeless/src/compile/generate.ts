@@ -5,9 +5,9 @@
  * @module
  */
 import type { HandlerTypes, JsonSchema, Manifest } from '../binding/manifest.ts'
-import { bodySchemas } from '../binding/responses.ts'
 import { SERIALIZER_PARAMETERS, serializerSource } from '../binding/serializer.ts'
 import { schemaKey } from '../binding/validators.ts'
+import { serializedSchemas } from '../binding/stream-item.ts'
 import { VERSION } from '../base/version.ts'
 import { manifestKey, type CompiledApp } from './app-module.ts'
 import type { Runtime } from './runtime.ts'
@@ -27,13 +27,13 @@ export function createSource(manifest: Manifest, handlers: Record<string, string
 }
 
 /**
- * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type and declared
- * answer's body (`null`: the type says too little for one, `JSON.stringify`-like writing it is).
+ * `const serializers = { [schemaKey]: factory | null }`: the serializer factory of every return type, declared
+ * answer's body and stream's items (`null`: the type says too little for one, `JSON.stringify`-like writing it is).
  */
 function serializersSource(handlers: HandlerTypes[], defs: Record<string, JsonSchema>): string {
   const seen = new Set<string>()
   const entries: string[] = []
-  for (const returns of handlers.flatMap(bodySchemas)) {
+  for (const returns of handlers.flatMap((types) => serializedSchemas(types, defs))) {
     const key = schemaKey(returns)
     if (seen.has(key)) continue
     seen.add(key)

@@ -46,6 +46,8 @@ interface Step {
 
 function stepsOf(shape: HandlerShape): Step[] {
   const steps: Step[] = [{ code: construct }]
+  if (shape.lastEventId)
+    steps.push({ code: ['// a reconnecting client: its Last-Event-ID, as lastEventId', 'rt.lastEventId(call)'] })
   for (let i = 0; i < shape.guards; i++) steps.push(waitFor(`g${i}(call.controller)`, `guard ${i + 1}`))
   if (shape.before) steps.push(waitFor('before.call(call.controller)', 'before()'))
   if (shape.read) steps.push(read(shape.read))
@@ -69,7 +71,9 @@ function prelude(shape: HandlerShape): string[] {
     if (typeof kw?.extra === 'object') out.push(...checkConsts('x', 'p.typed.kwargs.extra', kw.extra))
     if (kw) out.push('const kw = p.typed.kwargs')
   }
-  out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize, answers = p.answers')
+  if (shape.stream) out.push('const stream = p.stream')
+  if (shape.stream !== 'always')
+    out.push(shape.websocket ? 'const accept = p.accept' : 'const serialize = p.serialize, answers = p.answers')
   if (shape.checkReturn) out.push('const checkReturn = p.checkReturn')
   return out
 }
@@ -238,7 +242,14 @@ function invoke(shape: HandlerShape): string[] {
 /** The reply: the returned value as the answer (HEAD keeps status and headers); a WebSocket's acceptance instead. */
 function done(shape: HandlerShape): string[] {
   if (shape.websocket) return ['return accept(call, value)']
+  const streamed = [
+    'const answer = rt.streamReply(value, call, stream)',
+    'return call.r.head ? rt.withoutBody(answer) : answer',
+  ]
+  if (shape.stream === 'always') return streamed
   return [
+    // Data or a stream: an async iterable returned is the stream.
+    ...(shape.stream === 'iterable' ? ['if (rt.isAsyncIterable(value)) {', ...indent(streamed), '}'] : []),
     ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
     'const answer = rt.toReply(value, call.state, serialize, answers)',
     'return call.r.head ? rt.withoutBody(answer) : answer',

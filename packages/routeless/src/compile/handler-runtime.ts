@@ -13,6 +13,7 @@ import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '
 import { readBody, type ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
+import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 
 /** The body's fields join the keywords (body over query); the controller sees the body and the keywords. */
 export function takeBody(call: Call, parsed: ParsedBody): void {
@@ -67,6 +68,9 @@ export const HANDLER_RUNTIME = {
   callArguments,
   toReply,
   withoutBody,
+  streamReply,
+  lastEventId,
+  isAsyncIterable,
 }
 
 /** `HANDLER_RUNTIME` and what only some handlers' code calls (`handlers.ts`'s `LifecycleParts`: `rt.nest`). */

@@ -23,8 +23,8 @@ const HELPERS: Record<string, string> = {
 }
 
 /**
- * Every schema the binders of `handlers` compile a validator for, in a stable order, without duplicates: found by
- * building each binder against validators that only take note.
+ * Every schema the binders of `handlers` compile a validator for (and the messages their sockets receive), in a
+ * stable order, without duplicates: found by building each binder against validators that only take note.
  */
 export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string, JsonSchema>): JsonSchema[] {
   const seen = new Map<string, JsonSchema>()
@@ -43,6 +43,8 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
     } catch {
       // A handler whose types cannot be bound is bound unchecked (start-up warns); it has no validators.
     }
+    // A WebSocket's incoming messages (`lifecycle/typed-socket.ts`).
+    if (types.socket?.receives) noting.compile(types.socket.receives)
   }
   return [...seen.keys()].sort().map((key) => seen.get(key)!)
 }

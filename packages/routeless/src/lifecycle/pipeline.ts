@@ -27,6 +27,7 @@
  * (`partsOf`).
  * @module
  */
+import { RoutelessError } from '../base/errors.ts'
 import type { Binder } from '../binding/standard-schema.ts'
 import type { JsonSchema } from '../binding/manifest.ts'
 import type { ReturnCheck } from '../binding/return-check.ts'
@@ -39,10 +40,13 @@ import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer, StatusSerializers } from './response.ts'
 import { returnsOnly, type statusSerializers } from '../binding/responses.ts'
-import { RoutelessError } from '../base/errors.ts'
 import type { ResponseState } from '../base/controller.ts'
 import type { returnCheck } from './answer-check.ts'
+import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
+import { dataSchemas } from '../binding/stream-item.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
+import type { typedSockets } from './typed-socket.ts'
+import type { ValidateFunction } from '../binding/validators.ts'
 
 /** What every controller instance is given, besides the request. */
 export interface ConstructOptions {
@@ -73,6 +77,14 @@ export interface PipelineOptions extends ConstructOptions {
   returnCheck?: typeof returnCheck
   /** `binding/responses.ts`'s writers of declared answers (a service: a Worker whose handlers declare none has none). */
   statusSerializers?: typeof statusSerializers
+  /** Where an error that ends a stream after its head was sent is logged (the application's logger). */
+  logError?: (message: string, error: unknown) => void
+  /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
+  heartbeat?: number
+  /** The validator of a schema the types hold (`RouteTable.validator`): a socket's incoming messages. */
+  validator?: (schema: JsonSchema) => ValidateFunction
+  /** Typed WebSocket messages (`typed-socket.ts`), a service of the app given where a handler takes WebSockets. */
+  typedSocket?: typeof typedSockets
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
@@ -98,6 +110,13 @@ export interface HandlerShape {
   websocket: boolean
   /** Development: each returned value checked against the return type. */
   checkReturn: boolean
+  /**
+   * The return type is a stream of server-sent events (`lifecycle/event-stream.ts`): `always`, or `iterable` when it
+   * is a union with data (an async iterable returned is the stream, anything else the data); absent otherwise.
+   */
+  stream?: 'always' | 'iterable'
+  /** A stream handler whose keywords declare `lastEventId`: the `Last-Event-ID` header fills it. */
+  lastEventId?: true
 }
 
 /** One checked value: validated (`validate`) and, for `Date`s, revived. */
@@ -136,6 +155,7 @@ export interface HandlerParts {
   answers: StatusSerializers | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
   checkReturn: ((value: unknown, state?: ResponseState) => void) | undefined
+  stream?: StreamParts
 }
 
 /** What decides `handler`'s code. */
@@ -145,7 +165,8 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
   // as `id?: never` with its own message does).
   const declared = keywordsDeclared(handler, options.defs)
   const typed = !handler.binder && handler.typed
-  return {
+  const stream = handler.types?.stream !== undefined && handler.method !== 'WEBSOCKET'
+  const shape: HandlerShape = {
     guards: handler.guards.length,
     before: handler.before !== undefined,
     read,
@@ -160,6 +181,9 @@ export function shapeOf(handler: Handler, options: PipelineOptions): HandlerShap
       options.returnCheck
     ),
   }
+  if (stream) shape.stream = handler.types?.returns || handler.types?.responses ? 'iterable' : 'always'
+  if (stream && declared.has('lastEventId')) shape.lastEventId = true
+  return shape
 }
 
 function typedShape(plan: TypedPlan, body: boolean): TypedShape {
@@ -201,11 +225,33 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
     typed: handler.binder ? undefined : handler.typed,
     serialize,
     answers: answerSerializers(handler, options, serialize),
-    accept: (call, value) => accept(handler, call, value),
+    accept: acceptor(handler, options),
     checkReturn:
       options.checkReturns && options.checkReturn && options.returnCheck
         ? options.returnCheck(handler, options.defs, options.checkReturns, options.checkReturn)
         : undefined,
+    stream: handler.types?.stream ? streamParts(handler, options) : undefined,
+  }
+}
+
+/** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
+function streamParts(handler: Handler, options: PipelineOptions): StreamParts {
+  const stream = handler.types!.stream!
+  const where = `${handler.className}.${handler.name} (${handler.file})`
+  const data: StreamParts['data'] = {}
+  for (const [event, schema] of Object.entries(dataSchemas(stream, options.defs)))
+    data[event] = serializerFor(schema, stringify, options.serializers)
+  const { checkReturns: report, checkReturn, heartbeat = DEFAULT_HEARTBEAT } = options
+  if (!(typeof heartbeat === 'number' && heartbeat >= 0 && heartbeat < 2 ** 31))
+    throw new RangeError(`sse.heartbeat must be a number of milliseconds from 0 to 2^31 - 1, got ${heartbeat}`)
+  const check = report && checkReturn ? checkReturn(stream.item, options.defs) : undefined
+  return {
+    data,
+    item: serializerFor(stream.item, stringify, options.serializers),
+    heartbeat,
+    check: check && ((event) => check(event)?.replace(/\bthe returned value\b/g, 'the event')),
+    report: report && ((message) => report(`${where}: ${message}`)),
+    fail: options.logError && ((error) => options.logError!(`${where}: the event stream ended on an error`, error)),
   }
 }
 
@@ -230,13 +276,22 @@ function answerSerializers(
   return options.statusSerializers(types, options.serializers, stringify)
 }
 
-/** A WebSocket upgrade's last stage, in place of the reply: the socket handlers the handler returned. */
-function accept(handler: Handler, call: Call, value: unknown): UpgradeDecision {
-  if (typeof value !== 'object' || value === null) {
-    throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+/** A WebSocket upgrade's last stage: the handlers it returned, typed when it declares its messages (`typed-socket.ts`). */
+function acceptor(handler: Handler, options: PipelineOptions): (call: Call, value: unknown) => UpgradeDecision {
+  const typed = handler.types?.socket && socketsOf(handler, options)
+  return (call, value) => {
+    if (typeof value !== 'object' || value === null) {
+      throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
+    }
+    const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
+    return { accepted: true, handlers: typed ? typed(value as SocketHandlers) : (value as SocketHandlers), protocol }
   }
-  const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
-  return { accepted: true, handlers: value as SocketHandlers, protocol }
+}
+
+function socketsOf(handler: Handler, options: PipelineOptions) {
+  if (!options.typedSocket)
+    throw new RoutelessError('ROUTELESS_ERR_BUNDLE', `${handler.file}: typed sockets need createApp()`)
+  return options.typedSocket(handler, options)
 }
 
 /** The keyword names the handler's keyword type declares. */

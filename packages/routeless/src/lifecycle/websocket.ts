@@ -16,19 +16,48 @@
  * @module
  */
 
-/** One connected client, the same on node:http (ws) and on uWebSockets.js. */
-export interface Socket {
-  send(data: string | Uint8Array): void
+/** A frame as it arrives: text as a string, binary as bytes. */
+export type Frame = string | Uint8Array
+
+/**
+ * One connected client, the same on every server and host. `Out` is what it may be sent: raw frames by default; a
+ * declared type (`SocketHandlers<In, Out>`) is sent as JSON text (and checked against its type in development).
+ */
+export interface Socket<Out = Frame> {
+  send(data: Out): void
   /** Closes with a WebSocket close code (1000 normal, 1008 policy, 1011 server error …). */
   close(code?: number, reason?: string): void
   readonly remoteAddress: string | undefined
 }
 
-export interface SocketHandlers {
-  open?(socket: Socket): void | Promise<void>
-  /** Text frames arrive as strings, binary frames as bytes. */
-  message?(socket: Socket, data: string | Uint8Array): void | Promise<void>
-  close?(socket: Socket, code: number, reason: string): void
+/**
+ * What a `WEBSOCKET` handler returns. `In` is what the client sends: raw frames by default; a declared type is
+ * parsed from each JSON text frame and checked against the type before `message` sees it (a frame that is not JSON
+ * or not an `In` closes the socket with 1007 and a reason naming the field, or goes to `invalid` when given).
+ */
+export interface SocketHandlers<In = Frame, Out = Frame> {
+  open?(socket: Socket<Out>): void | Promise<void>
+  message?(socket: Socket<Out>, data: In): void | Promise<void>
+  close?(socket: Socket<Out>, code: number, reason: string): void
+  /** A message that is not an `In` (typed sockets only): answer it here instead of the close with 1007. */
+  invalid?(socket: Socket<Out>, problem: MessageProblem): void | Promise<void>
+  /**
+   * Frames in another encoding than JSON text (MessagePack …), typed sockets only: every frame is decoded here (a
+   * throw refuses it, with the error's message), then checked against `In` as a JSON one is.
+   */
+  decode?(frame: Frame): unknown
+  /** What `send` writes in place of JSON text (typed sockets only). */
+  encode?(message: Out): Frame
+}
+
+/** Why an incoming message was refused: where (a JSON pointer, `''` for the whole message) and what is wrong. */
+export interface MessageProblem {
+  path: string
+  message: string
+  /** The frame as it came. */
+  frame: Frame
+  /** The message as it was parsed, when it was. */
+  value?: unknown
 }
 
 /** What `Application.upgrade` decides: accept with these handlers, or answer the HTTP request with `response`. */

@@ -79,6 +79,7 @@ export async function compileRouteTable(
   if (validators?.notice) table.warnings.push(validators.notice)
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
+  table.validator = validators && ((schema) => validators.compile(schema))
   const compile = (types: HandlerTypes) =>
     validators ? compileTypedBinder(types, validators, options.parts.dateReviver) : undefined
   if (options.auth !== undefined) {

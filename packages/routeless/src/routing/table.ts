@@ -8,7 +8,8 @@ import type { Signature } from './arity.ts'
 import type { Signatures } from '../binding/type-source.ts'
 import type { TypedPlan } from '../binding/typed-binder.ts'
 import type { SerializerFactory } from '../binding/serializer.ts'
-import type { HandlerTypes } from '../binding/manifest.ts'
+import type { HandlerTypes, JsonSchema } from '../binding/manifest.ts'
+import type { ValidateFunction } from '../binding/validators.ts'
 import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
 import { HTTP_METHODS } from '../base/handler-names.ts'
@@ -154,6 +155,8 @@ export class RouteTable {
   serializers: Record<string, SerializerFactory | null> | undefined = undefined
   /** The handlers' functions `routeless build` generated, by the key of their source (`compile/handlers.ts`). */
   code: Record<string, Function> | undefined = undefined
+  /** The validator of a schema the types hold (a WebSocket's incoming messages), from the same validators. */
+  validator: ((schema: JsonSchema) => ValidateFunction) | undefined = undefined
 
   /** Every listed path of every handler as `{ method, path, file, handler }`, sorted by path then method (for `routeless routes`). */
   list(): RouteRow[] {

@@ -45,6 +45,8 @@ const PACKAGE_FILES: Record<string, string> = {
 export const PAGE = ''
 const INIT = 'init.js'
 export const DOCUMENT = 'openapi.json'
+/** The AsyncAPI document of the WebSockets and event streams, beside the OpenAPI one (`asyncapi.ts`). */
+const ASYNC_DOCUMENT = 'asyncapi.json'
 
 /** The `docs` option, checked (a path that is not one is a mistake the app should not start with). */
 export function docsOptionsOf(docs: boolean | DocsOptions | undefined): DocsOptions | undefined {
@@ -80,6 +82,7 @@ export class ApiReference {
   constructor(
     private readonly options: DocsOptions,
     private readonly document: (options: OpenAPIOptions | undefined) => Record<string, unknown>,
+    private readonly asyncDocument?: (options: OpenAPIOptions | undefined) => Record<string, unknown>,
   ) {
     const require = createRequire(import.meta.url)
     const manifest = require.resolve('swagger-ui-dist/package.json')
@@ -94,7 +97,8 @@ export class ApiReference {
       name === PAGE ||
       name === INIT ||
       Object.hasOwn(PACKAGE_FILES, name) ||
-      (name === DOCUMENT && typeof this.options.openapi !== 'string')
+      (name === DOCUMENT && typeof this.options.openapi !== 'string') ||
+      (name === ASYNC_DOCUMENT && this.asyncDocument !== undefined)
     )
   }
 
@@ -105,8 +109,12 @@ export class ApiReference {
   async file(name: string, request: { origin?: string; version?: '3.1' | '3.2' } = {}): Promise<DocsFile> {
     if (name === PAGE) return { type: 'text/html; charset=utf-8', body: this.page() }
     if (name === INIT) return { type: 'text/javascript; charset=utf-8', body: this.init() }
-    if (name === DOCUMENT) {
+    if (name === DOCUMENT || name === ASYNC_DOCUMENT) {
       const options = typeof this.options.openapi === 'string' ? undefined : this.options.openapi
+      if (name === ASYNC_DOCUMENT) {
+        const servers = options?.servers ?? (request.origin ? [{ url: request.origin }] : undefined)
+        return { type: JSON_TYPE, body: JSON.stringify(this.asyncDocument!({ ...options, servers })) }
+      }
       const asked = {
         ...(request.origin ? { origin: request.origin } : {}),
         ...(request.version ? { version: request.version } : {}),

@@ -7,6 +7,7 @@
 import type { Handler, RouteTable } from '../routing/table.ts'
 import { jsonFieldsOf } from '../binding/form-values.ts'
 import { type HandlerTypes, JS_MARK } from '../binding/manifest.ts'
+import { renderSocket, SOCKET_OPTION, SOCKET_RUNTIME } from './client-socket.ts'
 
 type Schema = Record<string, any>
 
@@ -15,7 +16,7 @@ export function generateClient(table: RouteTable): string {
   const defs = table.defs as Record<string, Schema>
   const tree: Node = { children: new Map(), methods: new Map() }
   const handlers = [...table.handlers()]
-    .filter((h) => h.method !== 'WEBSOCKET' && h.method !== 'ANY')
+    .filter((h) => h.method !== 'ANY')
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
   for (const h of handlers) {
     let node = tree
@@ -39,6 +40,7 @@ export function generateClient(table: RouteTable): string {
     '  /** Sent with every request (an `Authorization` header …). */',
     '  headers?: Record<string, string>',
     '  fetch?: typeof fetch',
+    ...SOCKET_OPTION,
     '}',
     '',
     'export class ApiError extends Error {',
@@ -48,6 +50,7 @@ export function generateClient(table: RouteTable): string {
     '  }',
     '}',
     '',
+    ...SOCKET_RUNTIME,
     'export function createClient(options: ClientOptions) {',
     '  const call = async (',
     '    method: string,',
@@ -116,7 +119,8 @@ interface Node {
 function renderNode(node: Node, depth: number, defs: Record<string, Schema>): string {
   const pad = '  '.repeat(depth + 1)
   const entries: string[] = []
-  for (const [verb, h] of node.methods) entries.push(`${pad}${verb}: ${renderMethod(h, defs)},`)
+  for (const [verb, h] of node.methods)
+    entries.push(`${pad}${verb}: ${verb === 'websocket' ? renderSocket(h, defs) : renderMethod(h, defs)},`)
   for (const [key, child] of node.children) {
     if (node.methods.has(key)) continue // a method name wins over a path segment of the same name
     entries.push(`${pad}${prop(key)}: ${renderNode(child, depth + 1, defs)},`)

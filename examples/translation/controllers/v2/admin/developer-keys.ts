@@ -17,11 +17,13 @@ export class Default extends AdminController {
     POST: params({ summary: 'Create a developer key (its secret is in `key`, shown once)', tags: ['admin'] }),
   }
 
+  /** Creates a developer key (its secret is shown once). */
   async POST({ label }: NewDeveloperKey) {
     const created = await this.context.keys.create({ admin: false, label: label || undefined })
     return toApiKeyJson(created.record, created.secret)
   }
 
+  /** The organization's developer keys. */
   async GET() {
     return (await this.context.keys.listDeveloperKeys()).map((k) => toApiKeyJson(k))
   }
@@ -31,6 +33,7 @@ export class Default extends AdminController {
 export class Deactivate extends AdminController {
   static params = { PUT: params({ summary: 'Deactivate a developer key for good', tags: ['admin'] }) }
 
+  /** Deactivates a developer key (for good). */
   async PUT({ key_id }: KeyRef) {
     const key = await developerKey(key_id, this.context.keys)
     return toApiKeyJson((await this.context.keys.deactivate(key.keyId))!)
@@ -41,6 +44,7 @@ export class Deactivate extends AdminController {
 export class Label extends AdminController {
   static params = { PUT: params({ summary: 'Rename a developer key', tags: ['admin'] }) }
 
+  /** Renames a developer key. */
   async PUT({ key_id, label }: KeyLabelChange) {
     if (label === '') throw notSpecified('label')
     const key = await developerKey(key_id, this.context.keys)
@@ -54,6 +58,7 @@ export class Limits extends AdminController {
     PUT: params({ summary: "Set a developer key's usage limits (fields given only)", tags: ['admin'] }),
   }
 
+  /** Sets a developer key's usage limits (null: none). */
   async PUT(limits: KeyLimits) {
     const key = await developerKey(limits.key_id, this.context.keys)
     return toApiKeyJson((await this.context.keys.setLimits(key.keyId, limitsUpdate(limits)))!)

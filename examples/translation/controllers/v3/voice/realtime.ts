@@ -3,6 +3,7 @@ import { authenticate } from '../../../src/auth/authenticate.ts'
 import { ApiController } from '../../../src/http/api-controller.ts'
 import { renderDeepLError } from '../../../src/http/deepl-error.ts'
 import type { Services } from '../../../src/services.ts'
+import type { VoiceClientMessage, VoiceServerMessage } from '../../../src/voice/voice-messages.ts'
 import type { StreamingResponse } from '../../../src/voice/voice-service.ts'
 import type { VoiceSessionRequest } from '../../../src/voice/voice-request.ts'
 
@@ -23,8 +24,11 @@ export class Default extends ApiController {
 export class Connect extends Controller<Services> {
   static renderError = renderDeepLError
 
-  /** Audio in, transcripts and translations out (src/voice/realtime-session.ts). */
-  async WEBSOCKET({ token }: { token: string }): Promise<SocketHandlers> {
+  /**
+   * Audio in, transcripts and translations out (src/voice/realtime-session.ts), in DeepL's messages: each client
+   * message is checked against its type before the session sees it (src/voice/voice-messages.ts).
+   */
+  async WEBSOCKET({ token }: { token: string }): Promise<SocketHandlers<VoiceClientMessage, VoiceServerMessage>> {
     const authorization = this.headers.has('authorization')
       ? await authenticate(this.context.keys, this.headers)
       : undefined

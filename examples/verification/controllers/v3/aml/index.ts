@@ -9,6 +9,7 @@ export class Default extends ApiController {
   static params = { POST: params({ summary: 'Submit a one-time AML screening (202)', tags: ['products'] }) }
   static auth = productAuth('one_time_aml')
 
+  /** Screens a person against sanctions, PEP and adverse media lists (async: 202). */
   async POST(form: AmlForm) {
     return acceptJob(this, await readAml(this, form, 'one_time'), 'short')
   }
@@ -25,6 +26,7 @@ export class Sync extends ApiController {
   }
   static auth = productAuth('one_time_aml')
 
+  /** The same screening, answered at once with the result (200). */
   async POST(form: AmlForm) {
     return answerAmlSync(this, await readAml(this, form, 'sync'))
   }

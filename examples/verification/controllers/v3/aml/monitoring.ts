@@ -13,6 +13,7 @@ export class Default extends ApiController {
   }
   static auth = { GET: smileIdToken('Invalid authentication credentials.'), POST: productAuth('aml') }
 
+  /** Starts monitoring a person on the screening lists (async: 202). */
   async POST(form: AmlMonitoringForm) {
     return acceptJob(this, await readAml(this, form, 'monitoring'))
   }

@@ -6,6 +6,7 @@ import { bankCodes, type CountryQuery } from '../../../src/reference/catalogue.t
 export class Default extends CatalogueController {
   static params = { GET: params({ summary: 'Bank codes, optionally of one country (no token)', tags: ['catalogue'] }) }
 
+  /** Bank codes, optionally of one country (no token). */
   GET({ country }: CountryQuery) {
     return bankCodes(country)
   }

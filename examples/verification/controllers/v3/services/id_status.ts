@@ -10,6 +10,7 @@ export class Default extends ApiController {
   static auth = smileIdToken('Invalid token')
   static renderError = apiErrorRenderer(QUERY_FIELDS)
 
+  /** Whether an ID type's issuer is answering now, with its recent success rates. */
   GET(query: IdStatusQuery) {
     return idStatus(query)
   }

@@ -8,6 +8,7 @@ export class Default extends CatalogueController {
     GET: params({ summary: 'Documents accepted for document verification (no token)', tags: ['catalogue'] }),
   }
 
+  /** The documents accepted per country, optionally of one continent or country (no token). */
   GET(query: SupportedDocumentsQuery) {
     return supportedDocumentList(query)
   }

@@ -8,6 +8,7 @@ export class Default extends CatalogueController {
     GET: params({ summary: 'Supported ID types, optionally of one country (no token)', tags: ['catalogue'] }),
   }
 
+  /** Supported ID types with their number patterns, optionally of one country (no token). */
   GET({ country }: CountryQuery) {
     return supportedIdTypes(country)
   }

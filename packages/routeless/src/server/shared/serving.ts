@@ -63,10 +63,8 @@ export const LINGER_TIME = 5000
 /** …and at most this many bytes read and dropped. */
 export const LINGER_BYTES = 16 * 1024 * 1024
 
-/** The largest WebSocket message the servers take by default, in bytes. */
-export const MAX_MESSAGE = 1024 * 1024
-/** How long a silent WebSocket stays open where the server closes idle ones (uWS, Bun), in seconds. */
-export const SOCKET_IDLE = 120
+// The WebSocket limits: the largest message (bytes) and how long a silent socket stays open (s).
+export { MAX_MESSAGE, SOCKET_IDLE } from '../../lifecycle/host-sockets.ts'
 
 /** How long `close()` waits for in-flight requests by default, in ms. */
 export const DRAIN_TIMEOUT = 10_000

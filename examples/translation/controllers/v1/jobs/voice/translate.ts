@@ -1,3 +1,4 @@
+import { created } from 'routeless'
 import { ApiController } from '../../../../src/http/api-controller.ts'
 import type { VoiceJobCreateRequest } from '../../../../src/voice/voice-job-request.ts'
 
@@ -5,9 +6,7 @@ import type { VoiceJobCreateRequest } from '../../../../src/voice/voice-job-requ
 export class Default extends ApiController {
   /** Creates a voice translation job; the audio is uploaded next, to `upload_url`. */
   async POST(kwargs: VoiceJobCreateRequest) {
-    const created = await this.context.voiceJobs.create(this.key.keyId, kwargs, this.url.origin)
-    this.response.status = 201
-    return created
+    return created(await this.context.voiceJobs.create(this.key.keyId, kwargs, this.url.origin))
   }
 
   /** The job's status, with one result per target (a download URL once complete). */

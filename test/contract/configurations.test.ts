@@ -1,0 +1,4 @@
+/** The contract test (suite.ts) of the configurations example. */
+import { contractSuite } from './suite.ts'
+
+contractSuite('configurations')
