@@ -211,7 +211,7 @@ describe("the starter's Worker", { timeout: 60_000 }, () => {
     expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
     // What it does not use, it does not carry: no Date to revive, no answer helper, no development check, no comment.
     expect(code).not.toMatch(
-      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus|nestForm)\(|\b(?:created|noContent) = /,
+      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus|nestForm|streamReply|streamParts|eventStream)\(|\b(?:created|noContent) = /,
     )
     expect(code).not.toMatch(/^\s*\/\*\*/m)
   })

@@ -23,6 +23,9 @@ export { hostSockets } from './lifecycle/host-sockets.ts'
 // writers of declared answers (`Created<T> | Conflict<E>`), `rt.nest` (typed keywords holding objects).
 export { statusSerializers } from './binding/responses.ts'
 export { nest } from './binding/typed-binder.ts'
+// And event streams: their reply (`rt.streamReply`, `rt.isAsyncIterable`, `rt.lastEventId`) and its parts.
+export { isAsyncIterable, lastEventId, streamReply } from './lifecycle/event-stream.ts'
+export { streamParts } from './lifecycle/stream-parts.ts'
 // The format checks generated validators call, under the names the entry imports them by (`formatExport`).
 export {
   byte as format_byte,

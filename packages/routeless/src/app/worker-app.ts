@@ -11,6 +11,7 @@ import type { Manifest } from '../binding/manifest.ts'
 import { isFresh, type CompiledModule } from '../compile/app-module.ts'
 import { CompiledValidators, type Runtime } from '../compile/runtime.ts'
 import { registerParts, type LifecycleParts } from '../compile/handlers.ts'
+import type { RuntimeExtras } from '../compile/handler-runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
@@ -33,7 +34,12 @@ export interface WorkerParts
   /** The writers of declared answers (`binding/responses.ts`), for a tree whose handlers declare some. */
   answers?: LifecycleParts['statusSerializers']
   /** `rt.nest`, for handlers whose code calls it (typed keywords holding objects, which a form nests). */
-  nest?: NonNullable<LifecycleParts['runtime']>['nest']
+  nest?: RuntimeExtras['nest']
+  /** Event streams' reply and its parts, for handlers returning them; the rest of their helpers, where called. */
+  streamReply?: RuntimeExtras['streamReply']
+  streamParts?: LifecycleParts['streamParts']
+  isAsyncIterable?: RuntimeExtras['isAsyncIterable']
+  lastEventId?: RuntimeExtras['lastEventId']
 }
 
 /** `createAppFromModules`, with the module `routeless build` generated in place of compiling at start-up. */
@@ -41,9 +47,28 @@ export function createWorkerApp(
   modules: readonly ControllerModule[],
   options: AppOptions,
   compiled: CompiledModule,
-  { formats = {}, ucs2length, equal, accessLog, cors, notFoundHint, sockets, answers, nest, ...parts }: WorkerParts = {},
+  {
+    formats = {},
+    ucs2length,
+    equal,
+    accessLog,
+    cors,
+    notFoundHint,
+    sockets,
+    answers,
+    nest,
+    streamReply,
+    streamParts,
+    isAsyncIterable,
+    lastEventId,
+    ...parts
+  }: WorkerParts = {},
 ): Promise<Application> {
-  registerParts({ statusSerializers: answers, runtime: { nest } })
+  registerParts({
+    statusSerializers: answers,
+    streamParts,
+    runtime: { nest, streamReply, isAsyncIterable, lastEventId },
+  })
   const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(

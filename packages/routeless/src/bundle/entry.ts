@@ -49,6 +49,9 @@ const PART_EXPORTS = {
   notFoundHint: ['notFoundHint'],
   answers: ['statusSerializers'],
   nest: ['nest'],
+  streamReply: ['streamReply', 'streamParts'],
+  isAsyncIterable: ['isAsyncIterable'],
+  lastEventId: ['lastEventId'],
   sockets: ['hostSockets'],
 } as const
 
@@ -57,12 +60,13 @@ const PART_GIVEN: Partial<Record<EntryPart, string>> = {
   cors: 'cors: { cors, originCheck }',
   answers: 'answers: statusSerializers',
   sockets: 'sockets: hostSockets',
+  streamReply: 'streamReply, streamParts',
 }
 
 export type EntryPart = keyof typeof PART_EXPORTS
 
 /** The parts a handler's code calls as `rt.<name>(…)` (`compile/handler-code.ts`). */
-const HANDLER_CALLS = ['nest'] as const satisfies EntryPart[]
+const HANDLER_CALLS = ['nest', 'streamReply', 'isAsyncIterable', 'lastEventId'] as const satisfies EntryPart[]
 
 /** The entry module's source text. */
 export function entrySource({

@@ -13,7 +13,7 @@ import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '
 import { readBody, type ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
-import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
+import type { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 
 /** The body's fields join the keywords (body over query); the controller sees the body and the keywords. */
 export function takeBody(call: Call, parsed: ParsedBody): void {
@@ -68,10 +68,18 @@ export const HANDLER_RUNTIME = {
   callArguments,
   toReply,
   withoutBody,
-  streamReply,
-  lastEventId,
-  isAsyncIterable,
 }
 
-/** `HANDLER_RUNTIME` and what only some handlers' code calls (`handlers.ts`'s `LifecycleParts`: `rt.nest`). */
-export type HandlerRuntime = typeof HANDLER_RUNTIME & { nest?: typeof nest }
+/** What only some handlers' code calls, given apart (`handlers.ts`'s `LifecycleParts`). */
+export interface RuntimeExtras {
+  /** A form's `a[0].b` fields nested, for typed keywords holding objects. */
+  nest?: typeof nest
+  /** An event stream's reply, and for a return type that is data or a stream, which one was returned. */
+  streamReply?: typeof streamReply
+  isAsyncIterable?: typeof isAsyncIterable
+  /** A stream handler's `lastEventId` keyword from the `Last-Event-ID` header. */
+  lastEventId?: typeof lastEventId
+}
+
+/** `HANDLER_RUNTIME` and what only some handlers' code calls. */
+export type HandlerRuntime = typeof HANDLER_RUNTIME & RuntimeExtras

@@ -18,9 +18,9 @@ import type { Call } from '../lifecycle/call.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { Handler } from '../routing/table.ts'
 import { textKey } from './app-module.ts'
-import { HANDLER_RUNTIME, type HandlerRuntime } from './handler-runtime.ts'
+import { HANDLER_RUNTIME, type HandlerRuntime, type RuntimeExtras } from './handler-runtime.ts'
 import type { statusSerializers } from '../binding/responses.ts'
-import type { nest } from '../binding/typed-binder.ts'
+import type { streamParts } from '../lifecycle/stream-parts.ts'
 
 /** A generated factory: given the handler's values and the helpers, its function. */
 export type HandlerFactory = (p: HandlerParts, rt: HandlerRuntime) => (call: Call) => Answer | Promise<Answer>
@@ -52,21 +52,22 @@ export function registerEvaluator(evaluate: Evaluate): void {
 
 /**
  * What only some handlers use, registered apart so that a Worker carries it only when its handlers do: the writers
- * of declared answers (`Created<T> | Conflict<E>`, `binding/responses.ts`), and the helpers only some handlers' code
- * calls (`rt.nest`: a form's `a[0].b` fields, for typed keywords holding objects). `load.ts` registers all of them
- * (so everything `routeless` exports does); a Worker's entry passes those its handlers use (`app/worker-app.ts`).
+ * of declared answers (`Created<T> | Conflict<E>`, `binding/responses.ts`), what an event stream replies with
+ * (`lifecycle/stream-parts.ts`), and the helpers only some handlers' code calls (`RuntimeExtras`: `rt.nest`,
+ * `rt.streamReply` …). `load.ts` registers all of them (so everything `routeless` exports does); a Worker's entry
+ * passes those its handlers use (`app/worker-app.ts`).
  */
 export interface LifecycleParts {
   statusSerializers?: typeof statusSerializers
-  runtime?: { nest?: typeof nest }
+  streamParts?: typeof streamParts
+  runtime?: RuntimeExtras
 }
 
-const registered: { statusSerializers?: typeof statusSerializers; runtime: NonNullable<LifecycleParts['runtime']> } = {
-  runtime: {},
-}
+const registered: Omit<LifecycleParts, 'runtime'> & { runtime: RuntimeExtras } = { runtime: {} }
 
-export function registerParts({ statusSerializers, runtime = {} }: LifecycleParts): void {
+export function registerParts({ statusSerializers, streamParts, runtime = {} }: LifecycleParts): void {
   registered.statusSerializers ??= statusSerializers
+  registered.streamParts ??= streamParts
   for (const [name, fn] of Object.entries(runtime)) if (fn) Object.assign(registered.runtime, { [name]: fn })
 }
 
@@ -79,7 +80,7 @@ export class HandlerCompiler {
     options: PipelineOptions,
     private readonly generated: HandlerFactories | undefined,
   ) {
-    this.options = { statusSerializers: registered.statusSerializers, ...options }
+    this.options = { statusSerializers: registered.statusSerializers, streamParts: registered.streamParts, ...options }
     this.rt = { ...HANDLER_RUNTIME, ...registered.runtime }
   }
 
@@ -103,9 +104,14 @@ export class HandlerCompiler {
   }
 }
 
-/** The helpers apart from `HANDLER_RUNTIME` a shape's code calls (`handler-code.ts` writes `rt.nest` for these). */
-function callsOf(shape: HandlerShape): (keyof NonNullable<LifecycleParts['runtime']>)[] {
-  return typeof shape.bind === 'object' && shape.bind.kwargs?.structured ? ['nest'] : []
+/** The helpers apart from `HANDLER_RUNTIME` a shape's code calls (`handler-code.ts` writes `rt.nest` … for these). */
+function callsOf(shape: HandlerShape): (keyof RuntimeExtras)[] {
+  const calls: (keyof RuntimeExtras)[] = []
+  if (typeof shape.bind === 'object' && shape.bind.kwargs?.structured) calls.push('nest')
+  if (shape.stream) calls.push('streamReply')
+  if (shape.stream === 'iterable') calls.push('isAsyncIterable')
+  if (shape.lastEventId) calls.push('lastEventId')
+  return calls
 }
 
 function evaluated(shape: HandlerShape, handler: Handler): HandlerFactory {

@@ -106,8 +106,9 @@ export function prefersJsonl(accept: string | null): boolean {
   return jsonl > 0 && jsonl > sse
 }
 
-const encoder = new TextEncoder()
-const HEARTBEAT = encoder.encode(':\n\n')
+// Marked pure: a bundle whose handlers stream nothing keeps neither.
+const encoder = /* @__PURE__ */ new TextEncoder()
+const HEARTBEAT = /* @__PURE__ */ encoder.encode(':\n\n')
 
 /**
  * The events as bytes. Pulled one by one (`highWaterMark: 0`): the generator is asked for the next event only when

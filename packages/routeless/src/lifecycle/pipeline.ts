@@ -42,8 +42,8 @@ import type { Answer, StatusSerializers } from './response.ts'
 import { returnsOnly, type statusSerializers } from '../binding/responses.ts'
 import type { ResponseState } from '../base/controller.ts'
 import type { returnCheck } from './answer-check.ts'
-import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
-import { dataSchemas } from '../binding/stream-item.ts'
+import type { StreamParts } from './event-stream.ts'
+import type { streamParts } from './stream-parts.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
 import type { typedSockets } from './typed-socket.ts'
 import type { ValidateFunction } from '../binding/validators.ts'
@@ -77,6 +77,8 @@ export interface PipelineOptions extends ConstructOptions {
   returnCheck?: typeof returnCheck
   /** `binding/responses.ts`'s writers of declared answers (a service: a Worker whose handlers declare none has none). */
   statusSerializers?: typeof statusSerializers
+  /** `stream-parts.ts`'s `streamParts`, for handlers returning event streams (registered apart, like the above). */
+  streamParts?: typeof streamParts
   /** Where an error that ends a stream after its head was sent is logged (the application's logger). */
   logError?: (message: string, error: unknown) => void
   /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
@@ -230,29 +232,19 @@ export function partsOf(handler: Handler, options: PipelineOptions): HandlerPart
       options.checkReturns && options.checkReturn && options.returnCheck
         ? options.returnCheck(handler, options.defs, options.checkReturns, options.checkReturn)
         : undefined,
-    stream: handler.types?.stream ? streamParts(handler, options) : undefined,
+    stream: handler.types?.stream ? streamPartsOf(handler, options) : undefined,
   }
 }
 
-/** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
-function streamParts(handler: Handler, options: PipelineOptions): StreamParts {
-  const stream = handler.types!.stream!
-  const where = `${handler.className}.${handler.name} (${handler.file})`
-  const data: StreamParts['data'] = {}
-  for (const [event, schema] of Object.entries(dataSchemas(stream, options.defs)))
-    data[event] = serializerFor(schema, stringify, options.serializers)
-  const { checkReturns: report, checkReturn, heartbeat = DEFAULT_HEARTBEAT } = options
-  if (!(typeof heartbeat === 'number' && heartbeat >= 0 && heartbeat < 2 ** 31))
-    throw new RangeError(`sse.heartbeat must be a number of milliseconds from 0 to 2^31 - 1, got ${heartbeat}`)
-  const check = report && checkReturn ? checkReturn(stream.item, options.defs) : undefined
-  return {
-    data,
-    item: serializerFor(stream.item, stringify, options.serializers),
-    heartbeat,
-    check: check && ((event) => check(event)?.replace(/\bthe returned value\b/g, 'the event')),
-    report: report && ((message) => report(`${where}: ${message}`)),
-    fail: options.logError && ((error) => options.logError!(`${where}: the event stream ended on an error`, error)),
-  }
+/** What a stream handler's reply uses (`stream-parts.ts`, registered apart: a Worker with no stream has none). */
+function streamPartsOf(handler: Handler, options: PipelineOptions): StreamParts {
+  if (!options.streamParts)
+    throw new RoutelessError(
+      'ROUTELESS_ERR_BUNDLE',
+      `${handler.className}.${handler.name} (${handler.file}): its event stream was not there when this bundle was ` +
+        'built: run routeless build --target=worker again',
+    )
+  return options.streamParts(handler, options)
 }
 
 /**
