@@ -63,6 +63,8 @@ describe('routeless build --target=worker', { timeout: 60_000 }, () => {
     expect(code).toMatch(/\bfunction dateReviver\(/)
     expect(code).toMatch(/\bfunction statusSerializers\(/)
     expect(code).toMatch(/\bfunction nestForm\(/)
+    // POST /note reads a body: the reader (a tree of GETs has none).
+    expect(code).toMatch(/\bfunction readBody\(/)
     expect(code).not.toMatch(/\bfunction (?:answerCheck|returnCheck)\(/)
     // No WEBSOCKET handler: nothing of WebSockets through app.fetch (WebSocketPair).
     expect(code).not.toMatch(/WebSocketPair|function upgradeOnHost\(/)
@@ -209,9 +211,10 @@ describe("the starter's Worker", { timeout: 60_000 }, () => {
     const code = readFileSync(path.join(starter, 'dist/worker.js'), 'utf8')
     expect(code).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/)
     expect(Buffer.byteLength(code) / 1024).toBeLessThanOrEqual(100)
-    // What it does not use, it does not carry: no Date to revive, no answer helper, no development check, no comment.
+    // What it does not use, it does not carry: no Date to revive, no answer helper, no development check, no event
+    // stream, no body reader (its handlers are GETs, whose bodies no Fetch host passes), no comment.
     expect(code).not.toMatch(
-      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus|nestForm|streamReply|streamParts|eventStream)\(|\b(?:created|noContent) = /,
+      /\bfunction (?:dateReviver|answerCheck|returnCheck|statusSerializers|answersByStatus|nestForm|streamReply|streamParts|eventStream|readBody|decodeMultipart)\(|\b(?:created|noContent) = /,
     )
     expect(code).not.toMatch(/^\s*\/\*\*/m)
   })

@@ -33,6 +33,8 @@ export interface WorkerParts
   formats?: Record<string, FormatCheck>
   /** The writers of declared answers (`binding/responses.ts`), for a tree whose handlers declare some. */
   answers?: LifecycleParts['statusSerializers']
+  /** `rt.readBody`, for a tree with handlers that read a body (not only GETs, whose bodies no Fetch host passes). */
+  readBody?: RuntimeExtras['readBody']
   /** `rt.nest`, for handlers whose code calls it (typed keywords holding objects, which a form nests). */
   nest?: RuntimeExtras['nest']
   /** Event streams' reply and its parts, for handlers returning them; the rest of their helpers, where called. */
@@ -56,6 +58,7 @@ export function createWorkerApp(
     notFoundHint,
     sockets,
     answers,
+    readBody,
     nest,
     streamReply,
     streamParts,
@@ -67,7 +70,7 @@ export function createWorkerApp(
   registerParts({
     statusSerializers: answers,
     streamParts,
-    runtime: { nest, streamReply, isAsyncIterable, lastEventId },
+    runtime: { readBody, nest, streamReply, isAsyncIterable, lastEventId },
   })
   const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))

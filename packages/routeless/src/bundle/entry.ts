@@ -5,6 +5,7 @@
  * @module
  */
 import type { Manifest } from '../binding/manifest.ts'
+import { returnsOnly } from '../binding/responses.ts'
 import { FORMATS, formatExport } from '../binding/formats.ts'
 import { createSource } from '../compile/generate.ts'
 import { manifestKey } from '../compile/app-module.ts'
@@ -48,6 +49,7 @@ const PART_EXPORTS = {
   cors: ['cors', 'originCheck'],
   notFoundHint: ['notFoundHint'],
   answers: ['statusSerializers'],
+  readBody: ['readBody'],
   nest: ['nest'],
   streamReply: ['streamReply', 'streamParts'],
   isAsyncIterable: ['isAsyncIterable'],
@@ -127,12 +129,17 @@ function formatsCalled(source: string): string[] {
 /**
  * What of the manifest a Worker reads: each handler's types and warnings, each file's module path, the named types.
  * The files' hashes and imports (`routeless build` checks them, a bundle never does), the JSDoc (OpenAPI's) and the
- * analyser's name stay out of the bundle; the generated module's key is the key of this part.
+ * analyser's name stay out of the bundle, and so do the answers of a handler that declares only its return type's 200
+ * (`returnsOnly`: written by the return type's serializer either way); the generated module's key is the key of this
+ * part.
  */
 function servedPart(manifest: Manifest): Manifest {
   const files: Manifest['files'] = {}
   for (const [file, { module }] of Object.entries(manifest.files)) files[file] = { module } as Manifest['files'][string]
   const handlers: Manifest['handlers'] = {}
-  for (const [key, { doc: _doc, ...types }] of Object.entries(manifest.handlers)) handlers[key] = types
+  for (const [key, { doc: _doc, ...types }] of Object.entries(manifest.handlers)) {
+    if (types.responses && returnsOnly(types)) delete types.responses
+    handlers[key] = types
+  }
   return { format: manifest.format, typescript: manifest.typescript, files, handlers, $defs: manifest.$defs }
 }

@@ -149,6 +149,8 @@ async function checkStarts(
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
     // The typed binder revives `Date`s only where a type holds one (`binding/dates.ts`: `"x-js": "Date"`).
     if (JSON.stringify(manifest).includes(`"${JS_MARK}":"Date"`)) parts.push('dateReviver')
+    // The body's reader, where a handler reads one: a GET's body never reaches a Worker (Fetch drops it).
+    if (handlers.some((h) => !['GET', 'HEAD', 'OPTIONS', 'WEBSOCKET'].includes(h.method))) parts.push('readBody')
     // The writers of declared answers, where a handler declares more than its return type (`Created<T> | Conflict<E>`).
     if (handlers.some((h) => h.types && !returnsOnly(h.types))) parts.push('answers')
     if (handlers.some((h) => h.method === 'WEBSOCKET')) parts.push('sockets')
@@ -160,7 +162,7 @@ async function checkStarts(
     if (error instanceof RoutelessError && error.code === 'ROUTELESS_ERR_MODULE_LOAD')
       return {
         warnings: [`the tree was not checked in node (${error.message}): the Worker checks it when it starts`],
-        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver', 'answers', 'sockets'],
+        parts: ['readSignature', 'compileBinder', 'surveyTable', 'dateReviver', 'answers', 'sockets', 'readBody'],
         handlers: {},
       }
     throw error

@@ -10,7 +10,7 @@ import type { nest } from '../binding/typed-binder.ts'
 import { HttpError } from '../base/errors.ts'
 import type { ParamIssue } from '../binding/standard-schema.ts'
 import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '../binding/typed-binder.ts'
-import { readBody, type ParsedBody } from '../lifecycle/body.ts'
+import type { readBody, ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
 import type { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
@@ -56,7 +56,6 @@ export const HANDLER_RUNTIME = {
   ResponseDraft,
   isThenable,
   declaresBody,
-  readBody,
   takeBody,
   repeated,
   invalid,
@@ -72,6 +71,11 @@ export const HANDLER_RUNTIME = {
 
 /** What only some handlers' code calls, given apart (`handlers.ts`'s `LifecycleParts`). */
 export interface RuntimeExtras {
+  /**
+   * The body read and decoded, for handlers that read one (a POST's; a GET's only where an adapter attached one,
+   * which no Fetch host does: a Worker whose handlers are all GETs has none).
+   */
+  readBody?: typeof readBody
   /** A form's `a[0].b` fields nested, for typed keywords holding objects. */
   nest?: typeof nest
   /** An event stream's reply, and for a return type that is data or a stream, which one was returned. */

@@ -53,7 +53,7 @@ export function registerEvaluator(evaluate: Evaluate): void {
 /**
  * What only some handlers use, registered apart so that a Worker carries it only when its handlers do: the writers
  * of declared answers (`Created<T> | Conflict<E>`, `binding/responses.ts`), what an event stream replies with
- * (`lifecycle/stream-parts.ts`), and the helpers only some handlers' code calls (`RuntimeExtras`: `rt.nest`,
+ * (`lifecycle/stream-parts.ts`), and the helpers only some handlers' code calls (`RuntimeExtras`: `rt.readBody`, `rt.nest`,
  * `rt.streamReply` …). `load.ts` registers all of them (so everything `routeless` exports does); a Worker's entry
  * passes those its handlers use (`app/worker-app.ts`).
  */
@@ -107,6 +107,8 @@ export class HandlerCompiler {
 /** The helpers apart from `HANDLER_RUNTIME` a shape's code calls (`handler-code.ts` writes `rt.nest` … for these). */
 function callsOf(shape: HandlerShape): (keyof RuntimeExtras)[] {
   const calls: (keyof RuntimeExtras)[] = []
+  // A GET's body is read only where an adapter attached one (node's, uWS's): never on a Fetch host.
+  if (shape.read === 'always' || shape.read === 'any') calls.push('readBody')
   if (typeof shape.bind === 'object' && shape.bind.kwargs?.structured) calls.push('nest')
   if (shape.stream) calls.push('streamReply')
   if (shape.stream === 'iterable') calls.push('isAsyncIterable')

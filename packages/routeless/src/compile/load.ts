@@ -11,13 +11,18 @@ import { statusSerializers } from '../binding/responses.ts'
 import { nest } from '../binding/typed-binder.ts'
 import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 import { streamParts } from '../lifecycle/stream-parts.ts'
+import { readBody } from '../lifecycle/body.ts'
 import { evaluateHandler } from './handler-source.ts'
 import { CompiledValidators, RUNTIME } from './runtime.ts'
 
 // What `routeless` exports evaluates, at start-up, the handler code a generated module lacks (`handlers.ts`).
 registerEvaluator(evaluateHandler)
 // And everything only some handlers use (`handlers.ts`'s `LifecycleParts`), which a Worker's entry passes apart.
-registerParts({ statusSerializers, streamParts, runtime: { nest, streamReply, isAsyncIterable, lastEventId } })
+registerParts({
+  statusSerializers,
+  streamParts,
+  runtime: { readBody, nest, streamReply, isAsyncIterable, lastEventId },
+})
 
 /** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
 export interface CompiledSource {
