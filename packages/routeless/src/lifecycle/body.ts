@@ -39,11 +39,11 @@ export interface ParsedBody {
 }
 
 const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
-const NOTHING = Promise.resolve(NO_BODY)
+const NOTHING = /* @__PURE__ */ Promise.resolve(NO_BODY)
 
-/** Decoders are stateless when not streaming: one serves every request. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true })
-const LENIENT = new TextDecoder('utf-8')
+/** Decoders are stateless when not streaming: one serves every request (marked pure: a Worker reading no body keeps none). */
+const UTF8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true })
+const LENIENT = /* @__PURE__ */ new TextDecoder('utf-8')
 
 /**
  * `bytes` as UTF-8 text, throwing on an invalid sequence as the fatal decoder does. The lenient decoder is the fast

@@ -41,7 +41,8 @@ export function boundaryOf(contentType: string): string {
   return boundary
 }
 
-const LATIN1 = new TextDecoder('latin1')
+// Marked pure, as body.ts's decoders: a bundle that reads no body keeps none.
+const LATIN1 = /* @__PURE__ */ new TextDecoder('latin1')
 
 /**
  * How many parts the multipart body holds at most (its delimiter lines, RFC 2046 §5.1.1), counting no further than
