@@ -9,12 +9,6 @@ describeTargets('Path parts that try to escape', fixtureApp('tree'), (t) => {
     '/users/a%5Cb',
     '/users/a%00b',
     '/users/%0a',
-    '/constructor',
-    '/__proto__',
-    '/prototype',
-    '/toString',
-    '/users/constructor',
-    '/users/__proto__',
     '/users/%E0%A4%A',
   ]
   for (const path of paths) {

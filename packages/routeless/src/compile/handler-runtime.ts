@@ -12,6 +12,7 @@ import { invalid, missing, nest, notAnObject, reject, unknownKey, wholeFailed } 
 import { readBody, type ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
+import { newKwargs } from '../lifecycle/query.ts'
 import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 
 /** The body's fields join the keywords (body over query); the controller sees the body and the keywords. */
@@ -66,6 +67,7 @@ export const HANDLER_RUNTIME = {
   nest,
   reject,
   callArguments,
+  newKwargs,
   toReply,
   withoutBody,
   streamReply,

@@ -5,7 +5,7 @@
 import type { ErrorRenderer } from '../base/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
 import { childFor, isHttpMethod } from './table.ts'
-import { FORBIDDEN_PATH_PART, isForbiddenName, isForbiddenPart } from '../base/naming.ts'
+import { DOT_PATH_PART, isForbiddenPart } from '../base/naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
@@ -156,10 +156,14 @@ function subResource(param: RouteNode, parts: string[], i: number): { node: Rout
 /** A path of non-empty parts of printable ASCII without `%` or `\\`: what `splitPath` splits with no decoding. */
 const PLAIN_PATH = /^(?:\/[^/%\\\x00-\x1f\x7f-\uffff]+)+$/
 
-/** Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, NUL …). */
+/**
+ * Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, `%5C`, NUL …):
+ * the path is split before decoding, and a part that decodes to a separator is refused (404) rather than passed on,
+ * so that no handler ever receives a value that walks out of a folder.
+ */
 export function splitPath(pathname: string): string[] | undefined {
   // Nearly every path: parts of plain ASCII, none empty, nothing to decode: two native tests and a split.
-  if (PLAIN_PATH.test(pathname)) return FORBIDDEN_PATH_PART.test(pathname) ? undefined : pathname.slice(1).split('/')
+  if (PLAIN_PATH.test(pathname)) return DOT_PATH_PART.test(pathname) ? undefined : pathname.slice(1).split('/')
   const out: string[] = []
   const n = pathname.length
   let start = 0
@@ -177,7 +181,7 @@ export function splitPath(pathname: string): string[] | undefined {
             return undefined
           }
           if (isForbiddenPart(part)) return undefined
-        } else if (part === '.' || part === '..' || isForbiddenName(part)) return undefined
+        } else if (part === '.' || part === '..') return undefined
         out.push(part)
       }
       start = i + 1
