@@ -7,12 +7,6 @@
  * application's JSON 404, before any guard, undeclared where a handler declares its answers (the hosted pages' HTML).
  */
 export const KNOWN_FAILURES: Record<string, string[]> = {
-  translation: [
-    // Binding (core) or the document (docs): an empty query value (`?page_size=`) is taken as absent, where the
-    // document's integer refuses it (it could say `allowEmptyValue`).
-    'GET /v3/style_rules negative_data_rejection',
-    'GET /v3/translation_memories negative_data_rejection',
-  ],
   verification: [
     // Routing (core): a path part spelt like an Object.prototype member (`/links/key/valueOf`, `/links/toString/…`)
     // reaches no controller: the application's JSON 404, not the hosted page's documented HTML one. fast-check
