@@ -7,11 +7,4 @@
  * application's JSON 404, before any guard, undeclared where a handler declares its answers (the hosted pages' HTML).
  */
 export const KNOWN_FAILURES: Record<string, string[]> = {
-  verification: [
-    // Routing (core): a path part spelt like an Object.prototype member (`/links/key/valueOf`, `/links/toString/…`)
-    // reaches no controller: the application's JSON 404, not the hosted page's documented HTML one. fast-check
-    // generates such strings on purpose; other seeds find it on other operations.
-    'POST /links/{partnerId}/{refId} content_type_conformance',
-    'GET /links/{partnerId}/{refId}/{jobId} content_type_conformance',
-  ],
 }
