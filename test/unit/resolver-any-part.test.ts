@@ -16,10 +16,13 @@ class Links {
 }
 
 const INHERITED = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'prototype', 'isPrototypeOf']
-/** A part a request can carry: any string but the empty one, dot segments and those holding a separator or NUL. */
+/**
+ * A part a request can carry: any string but the empty one, dot segments and those holding a separator or NUL, and
+ * `key`, which names the sub-resource (a part so named is taken as it, by design).
+ */
 const part = fc
   .oneof(fc.constantFrom(...INHERITED), fc.string({ minLength: 1, unit: 'grapheme' }), fc.string({ minLength: 1 }))
-  .filter((s) => s !== '.' && s !== '..' && !/[/\\\x00-\x1f\x7f]/.test(s))
+  .filter((s) => s !== '.' && s !== '..' && s !== 'key' && !/[/\\\x00-\x1f\x7f]/.test(s))
 
 describe('any path part reaches the handler a plain one reaches', () => {
   it('as a positional argument and before a sub-resource', async () => {

@@ -35,7 +35,7 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   const known = table.staticPaths.get(pathname)
   if (known !== undefined) return resolveMethod(known.endpoint, [], known.renderError, method)
   const parts = splitPath(pathname)
-  if (parts === undefined) return { kind: 'not-found', reason: 'invalid path', renderError: table.root.renderError }
+  if (parts === undefined) return refused(table, method, pathname)
   let node = table.root
   let renderError = node.renderError
   let captured: string[] | undefined
@@ -68,6 +68,28 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
         ? captured
         : captured.concat(parts.slice(i))
   return resolveMethod(endpoint, args, renderError, method)
+}
+
+/** What stands for a refused part in `refused`: a positional part no segment is named (see `toRequestKey`). */
+const REFUSED_PART = '~'
+
+/**
+ * A path `splitPath` refuses (a part that is a dot segment or decodes to `/`, `\\`, NUL …) is never routed: 404,
+ * no handler called, no guard run. It is the 404 of the handler the path would reach with that part as an argument,
+ * so that the handler's or its module's own error renderer answers it (a page's HTML 404, not the application's).
+ */
+function refused(table: RouteTable, method: string, pathname: string): Resolution {
+  const placed = pathname
+    .split('/')
+    .map((part) => (part === '' || splitPath(`/${part}`) !== undefined ? part : REFUSED_PART))
+    .join('/')
+  const reason = 'a path part is a dot segment or holds an encoded separator or control character'
+  const r = placed === pathname ? undefined : resolve(table, method, placed)
+  if (r === undefined) return { kind: 'not-found', reason, renderError: table.root.renderError }
+  const handler = r.kind === 'match' || r.kind === 'not-found' ? r.handler : undefined
+  return handler
+    ? { kind: 'not-found', reason, renderError: r.renderError, handler }
+    : { kind: 'not-found', reason, renderError: r.renderError }
 }
 
 /** Most paths a table remembers (`staticPaths`): one per named endpoint, as many as the tree has. */
