@@ -222,3 +222,48 @@ describeTargets('A keyword that repeats a positional', fixtureApp('args'), (t) =
     expect(await (await t().request('/optional/x?b=y')).json()).toEqual({ a: 'x', b: 'default-b' })
   })
 })
+
+describeTargets('Names spelt like Object.prototype members', fixtureApp('args'), (t) => {
+  const names = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']
+  it('passes them as positional arguments, like any other path part', async () => {
+    for (const name of names) {
+      expect(await (await t().request(`/one/${name}`)).json(), name).toEqual({ id: name })
+      expect(await (await t().request(`/rest/${name}/${name}`)).json(), name).toEqual({ first: name, rest: [name] })
+    }
+    expect(await (await t().request(`/rest/a/${names.join('/')}`)).json()).toEqual({ first: 'a', rest: names })
+  })
+  it('routes a segment named so to its own handler, and the others to the positional one', async () => {
+    expect(await (await t().request('/inherited/constructor/7')).json()).toEqual({ segment: 'constructor', id: '7' })
+    expect(await (await t().request('/inherited/toString')).json()).toMatchObject({ id: 'toString' })
+    expect(await (await t().request('/inherited/valueOf')).json()).toMatchObject({ id: 'valueOf' })
+  })
+  it('takes keywords named so when declared, and never reads an inherited member', async () => {
+    expect(await (await t().request('/inherited?constructor=1&toString=2&valueOf=3')).json()).toEqual({
+      id: '',
+      made: '1',
+      text: '2',
+      value: '3',
+    })
+    expect(await (await t().request('/inherited?valueOf=3')).json()).toEqual({
+      id: '',
+      made: null,
+      text: null,
+      value: '3',
+    })
+    const echoed = await (await t().request('/kw?page=1')).json()
+    expect(echoed).toEqual({ id: '', page: '1', tags: null })
+  })
+  it('answers an undeclared keyword named so as any unknown one, and echoes it where all are taken', async () => {
+    const plain = await t().request('/kw?unknownkey=1')
+    for (const name of names) {
+      const res = await t().request(`/kw?${name}=1`)
+      expect(res.status, name).toBe(name === '__proto__' ? 200 : plain.status)
+    }
+    const res = await t().request('/ctx?constructor=1&toString=2&valueOf=3&hasOwnProperty=4&__proto__=5', {
+      method: 'POST',
+    })
+    expect(res.status).toBe(200)
+    const kwargs = (await res.json()).kwargs
+    expect(kwargs).toEqual({ constructor: '1', toString: '2', valueOf: '3', hasOwnProperty: '4' })
+  })
+})

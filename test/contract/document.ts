@@ -10,6 +10,8 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie'
   required: boolean
   schema: Schema
+  /** A query parameter whose empty value (`?name=`) is taken (`allowEmptyValue`): not a violation. */
+  allowEmptyValue: boolean
   /** Where it is in the document, for messages. */
   pointer: string
 }
@@ -55,6 +57,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
           in: p.in,
           required: p.required === true || p.in === 'path',
           schema: p.schema ?? {},
+          allowEmptyValue: p.in === 'query' && p.allowEmptyValue === true,
           pointer: `${pointer}/parameters/${i}`,
         }),
       )

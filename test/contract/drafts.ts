@@ -12,7 +12,17 @@ export function validDraft(doc: OpenApiDocument, op: Operation): fc.Arbitrary<Dr
   const group = (where: 'path' | 'query' | 'header') => {
     const params = op.parameters.filter((p) => p.in === where)
     return fc.record(
-      Object.fromEntries(params.map((p) => [p.name, where === 'header' ? header(doc, p) : valid(doc, p.schema)])),
+      Object.fromEntries(
+        params.map((p) => [
+          p.name,
+          where === 'header'
+            ? header(doc, p)
+            : // an empty value (`?page_size=`, as a form sends) where the document allows it
+              p.allowEmptyValue
+              ? fc.oneof({ arbitrary: valid(doc, p.schema), weight: 4 }, { arbitrary: fc.constant(''), weight: 1 })
+              : valid(doc, p.schema),
+        ]),
+      ),
       {
         requiredKeys: params.filter((p) => p.required).map((p) => p.name),
       },
@@ -46,7 +56,9 @@ export function invalidDraft(doc: OpenApiDocument, op: Operation): fc.Arbitrary<
   for (const p of op.parameters) {
     if (p.in === 'cookie') continue
     const where = LOCATIONS[p.in as keyof typeof LOCATIONS]
-    const bad = invalid(doc, p.schema)
+    const refused = invalid(doc, p.schema)
+    // `allowEmptyValue`: a value written empty on the wire (`''`, an empty list) is taken, not refused
+    const bad = p.allowEmptyValue ? refused?.filter((v) => !writtenEmpty(v)) : refused
     if (bad) mutations.push(fc.tuple(base, bad).map(([d, v]) => replace(d, where, p, v)))
     if (p.required && p.in !== 'path') mutations.push(base.map((d) => replace(d, where, p, undefined)))
   }
@@ -56,6 +68,12 @@ export function invalidDraft(doc: OpenApiDocument, op: Operation): fc.Arbitrary<
   }
   if (op.body?.required && !BODILESS.has(op.method)) mutations.push(base.map((d) => ({ ...d, body: undefined })))
   return mutations.length > 0 ? fc.oneof(...mutations) : undefined
+}
+
+/** True when `value` is written as `name=` or not at all in a query (see `wire.ts`). */
+function writtenEmpty(value: unknown): boolean {
+  if (value === '' || value === null || value === undefined) return true
+  return Array.isArray(value) && value.every((v) => v === '' || v === null || v === undefined)
 }
 
 function replace(d: Draft, where: 'path' | 'query' | 'header', p: Parameter, value: unknown): Draft {

@@ -37,8 +37,8 @@ export function encode(op: Operation, draft: Draft): WireRequest | undefined {
   for (const [name, value] of Object.entries(draft.path)) {
     const [text, ...more] = scalars(value)
     if (text === undefined || more.length > 0 || text === '' || text === '.' || text === '..') return undefined
-    // routeless splits a path on an encoded "/" or "\\" before matching (`/glossaries/a%2Fb` reaches no controller):
-    // left out unless CONTRACT_SLASHES=1 asks for them, so that this one known gap does not hide every other finding.
+    // A value holding "/" or "\\" is sent encoded (`/glossaries/a%2Fb`): routeless refuses it with a 404 in the format of
+    // the handler it would reach, before any guard runs. Left out unless CONTRACT_SLASHES=1 (see known-failures.ts).
     if (!process.env.CONTRACT_SLASHES && /[/\\]/.test(text)) return undefined
     pathParams[name] = text
   }

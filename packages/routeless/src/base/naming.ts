@@ -10,23 +10,6 @@
  * (`/style-rules` reaches `style_rules.ts`) unless two names of one node differ only so; an alias is never listed.
  */
 
-/** Path parts that would name inherited members; never routed. */
-const FORBIDDEN = new Set([
-  'constructor',
-  '__proto__',
-  'prototype',
-  'tostring',
-  'valueof',
-  'hasownproperty',
-  'isprototypeof',
-  'propertyisenumerable',
-  'tolocalestring',
-  '__definegetter__',
-  '__definesetter__',
-  '__lookupgetter__',
-  '__lookupsetter__',
-])
-
 /**
  * The alias key a request path part selects (its words joined by `-`), or undefined when the part is not written the
  * documented way: lower-case letters, digits and dots, words joined by single `-` or `_` (`foo`, `foo-bar`, `foo_bar`,
@@ -96,31 +79,21 @@ export function aliasKey(segment: string): string {
   return segment.replaceAll('_', '-')
 }
 
-const [SHORTEST, LONGEST] = [
-  Math.min(...[...FORBIDDEN].map((n) => n.length)),
-  Math.max(...[...FORBIDDEN].map((n) => n.length)),
-]
-
 /**
- * A path (`/a/b`) one of whose parts is a dot segment or a forbidden name in any case: `isForbiddenName` for every part
- * at once, for paths of ASCII characters (what `toLowerCase` and the regular expression's case folding agree on).
+ * A path (`/a/b`) one of whose parts is a dot segment (`.`, `..`): `isForbiddenPart` for every part at once. A part
+ * spelt like an inherited member (`constructor`, `__proto__`, `toString`) is an ordinary part: the route table and the
+ * keywords have no prototype to reach (maps and prototype-less objects).
  */
-export const FORBIDDEN_PATH_PART = new RegExp(`/(?:\\.\\.?|${[...FORBIDDEN].join('|')})(?=/|$)`, 'i')
+export const DOT_PATH_PART = /\/\.\.?(?=\/|$)/
 
-/** True for a decoded path part that must never reach the route table (traversal, NUL, inherited names). */
+/** True for a decoded path part that must never reach the route table: a dot segment, `/`, `\\`, NUL or a control character. */
 export function isForbiddenPart(part: string): boolean {
   if (part === '.' || part === '..') return true
   for (let i = 0; i < part.length; i++) {
     const c = part.charCodeAt(i)
     if (c === 0x2f || c === 0x5c || c < 0x20 || c === 0x7f) return true // '/', '\\', control characters, NUL
   }
-  return isForbiddenName(part)
-}
-
-/** True for a part that names an inherited member (`constructor`, `__proto__` …) in any case. */
-export function isForbiddenName(part: string): boolean {
-  // Lower-casing is the costly part: only for parts as long as a forbidden name.
-  return part.length >= SHORTEST && part.length <= LONGEST && FORBIDDEN.has(part.toLowerCase())
+  return false
 }
 
 /** True when an exported name can be a controller class (`Foo`, `FooBar`, `Default`). */

@@ -51,7 +51,7 @@ export function nestForm(kwargs: Kwargs, roots: Set<string>, fail: Fail): Kwargs
     const m = FORM_PATH.exec(key)
     if (!m || !roots.has(m[1]!)) continue
     const steps = [...m[2]!.matchAll(FORM_STEP)].map((s) => s[1] ?? s[2]!)
-    out ??= { ...kwargs }
+    out ??= Object.assign(Object.create(null) as Record<string, any>, kwargs)
     delete out[key]
     if (steps.length > MAX_DEPTH || steps.some((s) => /^\d+$/.test(s) && Number(s) > MAX_INDEX)) {
       fail(key, `is nested too deeply or indexed over ${MAX_INDEX}`, 'invalid')

@@ -158,7 +158,8 @@ export function compileBinder(spec: ParamSpec, argNames: string[]): Binder {
     let outKwargs = kwargs
     if (kwargsSchema) {
       const input: Record<string, unknown> = {}
-      for (const key of Object.keys(kwargs)) input[key] = coerce(kwargs[key], fieldJson[key])
+      for (const key of Object.keys(kwargs))
+        input[key] = coerce(kwargs[key], Object.hasOwn(fieldJson, key) ? fieldJson[key] : undefined)
       const result = await kwargsSchema['~standard'].validate(input)
       if (result.issues)
         for (const issue of result.issues)

@@ -184,7 +184,8 @@ function bindKeywords(kw: NonNullable<TypedShape['kwargs']>): string[] {
   }
   if (kw.structured)
     out.push(`${kw.json ? 'if (json === undefined) ' : ''}[kwargs, issues] = rt.nest(kwargs, kw.structured, issues)`)
-  out.push('const out = {}', 'for (const key in kwargs) {', '  const raw = kwargs[key]', '  switch (key) {')
+  // keywords without a prototype: `constructor` or `toString` a request did not send is undefined, not Object's
+  out.push('const out = rt.newKwargs()', 'for (const key in kwargs) {', '  const raw = kwargs[key]', '  switch (key) {')
   kw.properties.forEach((c, i) => {
     out.push(`    case ${JSON.stringify(c.name)}: {`)
     out.push(

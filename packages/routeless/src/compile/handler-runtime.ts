@@ -13,6 +13,7 @@ import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '
 import type { readBody, ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
+import { newKwargs } from '../lifecycle/query.ts'
 import type { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 
 /** The body's fields join the keywords (body over query); the controller sees the body and the keywords. */
@@ -65,6 +66,7 @@ export const HANDLER_RUNTIME = {
   notAnObject,
   reject,
   callArguments,
+  newKwargs,
   toReply,
   withoutBody,
 }

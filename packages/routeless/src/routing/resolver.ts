@@ -5,7 +5,7 @@
 import type { ErrorRenderer } from '../base/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
 import { childFor, isHttpMethod } from './table.ts'
-import { FORBIDDEN_PATH_PART, isForbiddenName, isForbiddenPart } from '../base/naming.ts'
+import { DOT_PATH_PART, isForbiddenPart } from '../base/naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
 export type Resolution =
@@ -35,7 +35,7 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
   const known = table.staticPaths.get(pathname)
   if (known !== undefined) return resolveMethod(known.endpoint, [], known.renderError, method)
   const parts = splitPath(pathname)
-  if (parts === undefined) return { kind: 'not-found', reason: 'invalid path', renderError: table.root.renderError }
+  if (parts === undefined) return refused(table, method, pathname)
   let node = table.root
   let renderError = node.renderError
   let captured: string[] | undefined
@@ -68,6 +68,28 @@ export function resolve(table: RouteTable, method: string, pathname: string): Re
         ? captured
         : captured.concat(parts.slice(i))
   return resolveMethod(endpoint, args, renderError, method)
+}
+
+/** What stands for a refused part in `refused`: a positional part no segment is named (see `toRequestKey`). */
+const REFUSED_PART = '~'
+
+/**
+ * A path `splitPath` refuses (a part that is a dot segment or decodes to `/`, `\\`, NUL …) is never routed: 404,
+ * no handler called, no guard run. It is the 404 of the handler the path would reach with that part as an argument,
+ * so that the handler's or its module's own error renderer answers it (a page's HTML 404, not the application's).
+ */
+function refused(table: RouteTable, method: string, pathname: string): Resolution {
+  const placed = pathname
+    .split('/')
+    .map((part) => (part === '' || splitPath(`/${part}`) !== undefined ? part : REFUSED_PART))
+    .join('/')
+  const reason = 'a path part is a dot segment or holds an encoded separator or control character'
+  const r = placed === pathname ? undefined : resolve(table, method, placed)
+  if (r === undefined) return { kind: 'not-found', reason, renderError: table.root.renderError }
+  const handler = r.kind === 'match' || r.kind === 'not-found' ? r.handler : undefined
+  return handler
+    ? { kind: 'not-found', reason, renderError: r.renderError, handler }
+    : { kind: 'not-found', reason, renderError: r.renderError }
 }
 
 /** Most paths a table remembers (`staticPaths`): one per named endpoint, as many as the tree has. */
@@ -156,10 +178,14 @@ function subResource(param: RouteNode, parts: string[], i: number): { node: Rout
 /** A path of non-empty parts of printable ASCII without `%` or `\\`: what `splitPath` splits with no decoding. */
 const PLAIN_PATH = /^(?:\/[^/%\\\x00-\x1f\x7f-\uffff]+)+$/
 
-/** Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, NUL …). */
+/**
+ * Decoded, non-empty path parts; undefined when a part is malformed or tries to escape (`..`, `%2F`, `%5C`, NUL …):
+ * the path is split before decoding, and a part that decodes to a separator is refused (404) rather than passed on,
+ * so that no handler ever receives a value that walks out of a folder.
+ */
 export function splitPath(pathname: string): string[] | undefined {
   // Nearly every path: parts of plain ASCII, none empty, nothing to decode: two native tests and a split.
-  if (PLAIN_PATH.test(pathname)) return FORBIDDEN_PATH_PART.test(pathname) ? undefined : pathname.slice(1).split('/')
+  if (PLAIN_PATH.test(pathname)) return DOT_PATH_PART.test(pathname) ? undefined : pathname.slice(1).split('/')
   const out: string[] = []
   const n = pathname.length
   let start = 0
@@ -177,7 +203,7 @@ export function splitPath(pathname: string): string[] | undefined {
             return undefined
           }
           if (isForbiddenPart(part)) return undefined
-        } else if (part === '.' || part === '..' || isForbiddenName(part)) return undefined
+        } else if (part === '.' || part === '..') return undefined
         out.push(part)
       }
       start = i + 1

@@ -9,6 +9,7 @@ import { jsonSchemaOf } from '../../binding/standard-schema.ts'
 import { MEDIA_TYPES } from '../../lifecycle/body.ts'
 import type { Handler } from '../../routing/table.ts'
 import { templatesOf } from '../../routing/templates.ts'
+import { takesEmptyValue } from './empty-value.ts'
 import { linked } from './schemas.ts'
 
 /** Methods whose keyword arguments come from the body (a GET's, a DELETE's come from the query). */
@@ -58,6 +59,8 @@ export function requestOf(
     for (const [name, schema] of Object.entries((kwargs.properties ?? {}) as Record<string, Record<string, unknown>>)) {
       const param: Record<string, unknown> = { name, in: 'query', required: required.has(name), schema }
       if (schema.type === 'array') Object.assign(param, { style: 'form', explode: true })
+      // `?page_size=` is null where the type allows null (`true` for a boolean): a value, not a refusal
+      else if (takesEmptyValue(schema, defs)) param.allowEmptyValue = true
       parameters.push(param)
     }
   }
