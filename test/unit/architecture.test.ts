@@ -67,8 +67,17 @@ describe('The package layout', () => {
     for (const [file, deps] of graph) for (const d of deps) expect(graph.has(d), `${file} imports ${d}`).toBe(true)
   })
 
-  it('keeps its entry points thin: only index, node, uws, fetch, worker, cli and bin at the top', () => {
+  it('keeps its entry points thin: only index, node, uws, fetch, worker, cli and bin at the top, and the public list both index and worker re-export', () => {
     const top = readdirSync(SRC).filter((f) => f.endsWith('.ts'))
-    expect(top.sort()).toEqual(['bin.ts', 'cli.ts', 'fetch.ts', 'index.ts', 'node.ts', 'uws.ts', 'worker.ts'])
+    expect(top.sort()).toEqual([
+      'bin.ts',
+      'cli.ts',
+      'fetch.ts',
+      'index.ts',
+      'node.ts',
+      'public.ts',
+      'uws.ts',
+      'worker.ts',
+    ])
   })
 })

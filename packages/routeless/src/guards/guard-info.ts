@@ -4,7 +4,9 @@
  * built-in guards describe themselves; a guard of one's own says it with `describeGuard`.
  * @module
  */
-import type { Guard } from './auth.ts'
+
+/** Any guard (`auth.ts`'s `Guard`), said without importing it: `auth.ts` describes its own guards with this file. */
+type AnyGuard = (controller: any) => void | Promise<void>
 
 const INFO = Symbol.for('routeless.guardInfo')
 
@@ -34,12 +36,12 @@ export interface GuardInfo {
  * })
  * ```
  */
-export function describeGuard<G extends Guard>(guard: G, info: GuardInfo): G {
+export function describeGuard<G extends AnyGuard>(guard: G, info: GuardInfo): G {
   Object.defineProperty(guard, INFO, { value: info, configurable: true })
   return guard
 }
 
 /** What `guard` says of itself (`describeGuard`), or undefined. */
-export function guardInfoOf(guard: Guard): GuardInfo | undefined {
+export function guardInfoOf(guard: AnyGuard): GuardInfo | undefined {
   return (guard as unknown as Record<symbol, GuardInfo | undefined>)[INFO]
 }

@@ -43,9 +43,7 @@ import { returnsOnly, type statusSerializers } from '../binding/responses.ts'
 import type { ResponseState } from '../base/controller.ts'
 import type { returnCheck } from './answer-check.ts'
 import type { StreamParts } from './event-stream.ts'
-import type { streamParts } from './stream-parts.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
-import type { typedSockets } from './typed-socket.ts'
 import type { ValidateFunction } from '../binding/validators.ts'
 
 /** What every controller instance is given, besides the request. */
@@ -78,7 +76,7 @@ export interface PipelineOptions extends ConstructOptions {
   /** `binding/responses.ts`'s writers of declared answers (a service: a Worker whose handlers declare none has none). */
   statusSerializers?: typeof statusSerializers
   /** `stream-parts.ts`'s `streamParts`, for handlers returning event streams (registered apart, like the above). */
-  streamParts?: typeof streamParts
+  streamParts?: (handler: Handler, options: PipelineOptions) => StreamParts
   /** Where an error that ends a stream after its head was sent is logged (the application's logger). */
   logError?: (message: string, error: unknown) => void
   /** Server-sent event streams: milliseconds of idle before a heartbeat comment (default 15 000; 0: none). */
@@ -86,7 +84,7 @@ export interface PipelineOptions extends ConstructOptions {
   /** The validator of a schema the types hold (`RouteTable.validator`): a socket's incoming messages. */
   validator?: (schema: JsonSchema) => ValidateFunction
   /** Typed WebSocket messages (`typed-socket.ts`), a service of the app given where a handler takes WebSockets. */
-  typedSocket?: typeof typedSockets
+  typedSocket?: (handler: Handler, options: PipelineOptions) => (handlers: SocketHandlers) => SocketHandlers
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */

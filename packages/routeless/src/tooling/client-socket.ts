@@ -6,7 +6,7 @@
  * @module
  */
 import type { Handler } from '../routing/table.ts'
-import { toType } from './client.ts'
+import { toType } from './client-types.ts'
 
 type Schema = Record<string, any>
 
