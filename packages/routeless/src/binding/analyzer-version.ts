@@ -11,7 +11,7 @@ import { VERSION } from '../base/version.ts'
  * Raise it with any change to what `analyze.ts`, `type-schema.ts` or the readers write into a manifest (another
  * schema for the same type, a new field): a manifest written under another number is read again.
  */
-export const ANALYZER_VERSION = 3
+export const ANALYZER_VERSION = 4
 
 /** Names this analyser: `0.1.0+analyzer.1`. */
 export function analyzerId(): string {

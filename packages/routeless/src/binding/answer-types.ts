@@ -65,7 +65,9 @@ export function returnDecls(r: TypeReader, writer: SchemaWriter, awaited: TypeHa
   // `| undefined` (or `| void`) beside the answers: returning nothing answers 204.
   if (plain.some((t) => r.kind(t) & (Kind.Void | Kind.Undefined)) && !responses.some((d) => d.status === 204))
     responses.push({ status: 204, schema: null })
-  responses.sort((a, b) => a.status - b.status)
+  // By status, then media type and schema: the checker's order of a union's members differs between TypeScript 5.9 and 7
+  const key = (d: ResponseDecl) => `${d.mediaType ?? ''}\n${JSON.stringify(d.schema)}`
+  responses.sort((a, b) => a.status - b.status || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
   const ok = responses
     .filter((d) => d.status === 200 && d.schema && (!d.mediaType || /json/i.test(d.mediaType)))
     .map((d) => d.schema!)
