@@ -35,6 +35,15 @@ interface StoredResult {
   error?: { message: string }
 }
 
+/** What creating a voice job answers: its id, where its audio is uploaded, and the signature that upload needs. */
+export interface VoiceJobCreated {
+  job_id: string
+  upload_url: string
+  signature: string
+  /** With `include: ['signed_url']`: `upload_url` with the signature in its query. */
+  signed_upload_url?: string
+}
+
 export interface VoiceJobsOptions {
   db: Kysely<TranslationDatabase>
   queue: JobQueue
@@ -58,7 +67,7 @@ export class VoiceJobs {
     })
   }
 
-  async create(keyId: string, body: VoiceJobCreateRequest, origin: string) {
+  async create(keyId: string, body: VoiceJobCreateRequest, origin: string): Promise<VoiceJobCreated> {
     const spec = readVoiceJobRequest(body, this.o.maxBytes)
     if ((await this.o.usage.remaining(keyId)) <= 0) throw new HttpError(456, QUOTA_MESSAGE)
     const jobId = randomUUID()
