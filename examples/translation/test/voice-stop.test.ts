@@ -62,9 +62,9 @@ function commandOf(pid: number): string {
   }
 }
 
-/** Waits (up to 20 s) until a pocketsphinx_continuous of `instance` (or of `processes`) is running; its pid. */
-async function runningRecogniser(instance: ChildInstance | EngineProcesses): Promise<number> {
-  const end = Date.now() + 20_000
+/** Waits (up to `ms`) until a pocketsphinx_continuous of `instance` (or of `processes`) is running; its pid. */
+async function runningRecogniser(instance: ChildInstance | EngineProcesses, ms = 20_000): Promise<number> {
+  const end = Date.now() + ms
   while (Date.now() < end) {
     const pids =
       instance instanceof EngineProcesses ? instance.pids : processGroup(instance.child.pid!).map((p) => p.pid)
@@ -72,7 +72,7 @@ async function runningRecogniser(instance: ChildInstance | EngineProcesses): Pro
     if (engine) return engine
     await sleep(2)
   }
-  throw new Error('no pocketsphinx_continuous ran in 20 s')
+  throw new Error(`no pocketsphinx_continuous ran in ${ms} ms`)
 }
 
 interface Connection {
@@ -170,13 +170,15 @@ describe.runIf(pg)('a live voice session when its instance stops (two instances,
       )
       const onA = stream(`${session.streaming_url}?token=${encodeURIComponent(session.token)}`, pcm, 0)
       await sleep(1000)
-      const recogniser = await runningRecogniser(a) // just started: it runs for a second or so
+      await runningRecogniser(a) // recognisers run most of the time (one per partial result)
       const stoppedAt = Date.now()
       if (way === 'its node process only') a.child.kill('SIGTERM')
       else process.kill(-a.child.pid!, 'SIGTERM')
       await sleep(100)
-      // A's recogniser goes on through the drain (it ignores SIGTERM), and so does the session.
-      expect(processGroup(a.child.pid!).map((p) => p.pid)).toContain(recogniser)
+      // A's recognisers go on through the drain (they ignore SIGTERM), and so does the session. The one that ran may
+      // have ended on its own meanwhile (one runs per partial result): a recogniser of A's is seen during the drain,
+      // and one killed by the signal would show as an error below.
+      await runningRecogniser(a, 1000)
 
       const close = await onA.closed
       expect(close).toEqual({ code: 1001, reason: 'Server shutting down' })
