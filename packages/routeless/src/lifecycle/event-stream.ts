@@ -1,5 +1,5 @@
 /**
- * Server-sent events: a handler typed to return an async iterable of `Sse` events (`binding/stream-types.ts`) answers
+ * Server-sent events: a handler typed to return an async iterable of `Sse` events (`analysis/stream-types.ts`) answers
  * `text/event-stream` (or `application/jsonl`, one event as JSON per line, where the client's `Accept` prefers it).
  * Each event is written as it comes, its data by the compiled serializer of its type; the next one is asked of the
  * generator only once the server took the last (backpressure); a comment goes out when the generator is idle (the

@@ -18,7 +18,7 @@
  *
  * Around them, the wrappers (`wrappers/`), declared in one place: the access log and CORS.
  *
- * Each handler's lifecycle is one generated function (`compile/handler-code.ts`), written from what the handler
+ * Each handler's lifecycle is one generated function (`codegen/handler-code.ts`), written from what the handler
  * needs (`shapeOf` here): an unguarded GET with no schema constructs, calls and replies; a guarded POST with a typed
  * signature does every stage, its parameters bound as straight-line code. The stages it does not need are absent
  * from its code. A stage that finishes synchronously goes on at once; only a promise waits, so a handler that needs
@@ -28,23 +28,23 @@
  * @module
  */
 import { RoutelessError } from '../base/errors.ts'
-import type { Binder } from '../binding/standard-schema.ts'
-import type { JsonSchema } from '../binding/manifest.ts'
-import type { ReturnCheck } from '../binding/return-check.ts'
-import { serializerFor, type SerializerFactory } from '../binding/serializer-runtime.ts'
-import type { TypedPlan } from '../binding/typed-binder.ts'
+import type { Binder } from '../contract/standard-schema.ts'
+import type { JsonSchema } from '../contract/manifest.ts'
+import type { ReturnCheck } from './answer-check.ts'
+import { serializerFor, type SerializerFactory } from '../contract/serializer-runtime.ts'
+import type { TypedPlan } from '../contract/typed-binder.ts'
 import type { Guard } from '../guards/auth.ts'
 import type { Handler } from '../routing/table.ts'
 import type { BodyOptions } from './body.ts'
 import type { Call } from './call.ts'
 import { stringify } from './json.ts'
 import type { Answer, StatusSerializers } from './response.ts'
-import { returnsOnly, type statusSerializers } from '../binding/responses.ts'
+import { returnsOnly, type statusSerializers } from '../contract/responses.ts'
 import type { ResponseState } from '../base/controller.ts'
 import type { returnCheck } from './answer-check.ts'
 import type { StreamParts } from './event-stream.ts'
 import type { SocketHandlers, UpgradeDecision } from './websocket.ts'
-import type { ValidateFunction } from '../binding/validators.ts'
+import type { ValidateFunction } from '../contract/validators.ts'
 
 /** What every controller instance is given, besides the request. */
 export interface ConstructOptions {
@@ -64,7 +64,7 @@ export interface PipelineOptions extends ConstructOptions {
   /** Development: where a returned value that its type does not describe is reported (undefined: not checked). */
   checkReturns?: (message: string) => void
   /**
-   * `binding/return-check.ts`'s `checkReturn`, which compiles with Ajv: given only with `checkReturns` (the app imports
+   * `codegen/return-check.ts`'s `checkReturn`, which compiles with Ajv: given only with `checkReturns` (the app imports
    * it then), so that serving without it never loads Ajv.
    */
   checkReturn?: (returns: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
@@ -73,7 +73,7 @@ export interface PipelineOptions extends ConstructOptions {
    * that does not check (a Worker) carries neither.
    */
   returnCheck?: typeof returnCheck
-  /** `binding/responses.ts`'s writers of declared answers (a service: a Worker whose handlers declare none has none). */
+  /** `contract/responses.ts`'s writers of declared answers (a service: a Worker whose handlers declare none has none). */
   statusSerializers?: typeof statusSerializers
   /** `stream-parts.ts`'s `streamParts`, for handlers returning event streams (registered apart, like the above). */
   streamParts?: (handler: Handler, options: PipelineOptions) => StreamParts
@@ -89,7 +89,7 @@ export interface PipelineOptions extends ConstructOptions {
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
 export interface Pipeline {
-  /** What decides its code (`compile/handler-code.ts` writes it; `routeless explain --code` prints it). */
+  /** What decides its code (`codegen/handler-code.ts` writes it; `routeless explain --code` prints it). */
   readonly shape: HandlerShape
   /** Where the function came from: `routeless build`'s module, or its source evaluated at start-up. */
   readonly origin: 'generated' | 'evaluated'
@@ -246,7 +246,7 @@ function streamPartsOf(handler: Handler, options: PipelineOptions): StreamParts 
 }
 
 /**
- * The serializers of a handler's declared answers, by status (`binding/responses.ts`, a service of the app); a plain
+ * The serializers of a handler's declared answers, by status (`contract/responses.ts`, a service of the app); a plain
  * return type's one 200 is written as the return type is (`ok(value)` as `value`).
  */
 function answerSerializers(

@@ -6,7 +6,7 @@
  * servers and hosts see plain handlers: this wraps them once per upgrade, for every runtime alike.
  * @module
  */
-import type { ValidateFunction } from '../binding/validators.ts'
+import type { ValidateFunction } from '../contract/validators.ts'
 import { RoutelessError } from '../base/errors.ts'
 import type { Handler } from '../routing/table.ts'
 import type { PipelineOptions } from './pipeline.ts'
