@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { HttpError } from 'routeless'
-import { handlerSource, stageNames } from '../../packages/routeless/src/compile/handler-code.ts'
+import { handlerSource } from '../../packages/routeless/src/compile/handler-code.ts'
+import { stageNames } from '../../packages/routeless/src/compile/stages.ts'
 import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/compile/handler-runtime.ts'
 import { evaluateHandler } from '../../packages/routeless/src/compile/handler-source.ts'
 import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'

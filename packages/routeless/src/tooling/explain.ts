@@ -5,7 +5,8 @@
  * @module
  */
 import { HTTP_METHODS } from '../base/handler-names.ts'
-import { handlerSource, stageNames } from '../compile/handler-code.ts'
+import { handlerSource } from '../compile/handler-code.ts'
+import { stageNames } from '../compile/stages.ts'
 import type { Pipeline } from '../lifecycle/pipeline.ts'
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve, splitPath } from '../routing/resolver.ts'
