@@ -10,7 +10,7 @@ import { stageNames } from '../../packages/routeless/src/compile/stages.ts'
 import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/compile/handler-runtime.ts'
 import { evaluateHandler } from '../../packages/routeless/src/compile/handler-source.ts'
 import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'
-import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/pipeline.ts'
+import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/handler-shape.ts'
 
 const plain: HandlerShape = {
   guards: 0,

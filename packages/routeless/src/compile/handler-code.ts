@@ -1,5 +1,5 @@
 /**
- * The generator of a handler's function: from its shape (`HandlerShape`: what `lifecycle/pipeline.ts`'s `shapeOf`
+ * The generator of a handler's function: from its shape (`HandlerShape`: what `lifecycle/handler-shape.ts`'s `shapeOf`
  * reads off the route table and the manifest), the source of one factory `function (p, rt) { …; return function
  * run(call) { … } }` made of the code of the stages the shape runs (`stages.ts`), in order, and of no other. `p` holds
  * the handler's own values (its class, guards, checks, serializer: `HandlerParts`), `rt` the helpers it calls
@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { HandlerShape } from '../lifecycle/pipeline.ts'
+import type { HandlerShape } from '../lifecycle/handler-shape.ts'
 import { stagesOf } from './stages.ts'
 
 /** The factory's source: `function (p, rt) { … }`. */

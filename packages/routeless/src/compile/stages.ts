@@ -9,7 +9,7 @@
  * absent from its code; an error in any stage becomes the error answer (`Application.fail`).
  * @module
  */
-import type { CheckShape, HandlerShape, TypedShape } from '../lifecycle/pipeline.ts'
+import type { CheckShape, HandlerShape, TypedShape } from '../lifecycle/handler-shape.ts'
 
 export interface Stage {
   /** Its name, as `routeless explain` shows it. */

@@ -7,7 +7,7 @@
 import { HTTP_METHODS } from '../base/handler-names.ts'
 import { handlerSource } from '../compile/handler-code.ts'
 import { stageNames } from '../compile/stages.ts'
-import type { Pipeline } from '../lifecycle/pipeline.ts'
+import type { Pipeline } from '../lifecycle/handler-shape.ts'
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve, splitPath } from '../routing/resolver.ts'
 import { childFor, type Endpoint, type Handler, type RouteNode, type RouteTable } from '../routing/table.ts'
