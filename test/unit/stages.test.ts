@@ -32,7 +32,7 @@ describe("the stages' records", () => {
       websocket: false,
       checkReturn: false,
     }
-    const every = { ...plain, guards: 1, before: true, read: 'always', distinct: ['id'], bind: 'schemas' } as const
+    const every: HandlerShape = { ...plain, guards: 1, before: true, read: 'always', distinct: ['id'], bind: 'schemas' }
     const ran = new Set([
       ...stageNames({ ...every, stream: 'iterable', lastEventId: true }),
       ...stageNames({ ...every, websocket: true }),

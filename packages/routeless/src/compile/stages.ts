@@ -16,8 +16,8 @@ export interface Stage {
   name: string
   /** What it does, in one line (docs/inside.md and `routeless explain --code` show it). */
   does: string
-  /** How many times a handler of `shape` runs it (0 or false: it is absent from its code). */
-  runs(shape: HandlerShape): number | boolean
+  /** How many times a handler of `shape` runs it (0 or false: it is absent from its code); without `runs`, once. */
+  runs?(shape: HandlerShape): number | boolean
   /** Its code, the `i`th time it runs. */
   code(shape: HandlerShape, i: number): Code
   /** Its lines are the body of `done(call, value)`, which the call's lines call when the value settles. */
@@ -37,11 +37,7 @@ export const STAGES: readonly Stage[] = [
   {
     name: 'construct',
     does: 'the controller, given the request, its keywords, path parts, `env`, `context` and response draft',
-    runs: () => true,
-    code: () => ({
-      takes: ['const Cls = p.Cls, context = p.context, fn = p.fn, INCOMING = rt.INCOMING, Draft = rt.ResponseDraft'],
-      lines: construct,
-    }),
+    code: () => construct,
   },
   {
     name: 'last-event-id',
@@ -82,14 +78,13 @@ export const STAGES: readonly Stage[] = [
   {
     name: 'invoke',
     does: 'the handler, called with its arguments',
-    runs: () => true,
-    code: (shape) => ({ lines: invoke(shape) }),
+    code: invoke,
   },
   {
     name: 'reply',
     does: 'the returned value becomes the answer: by its serializer, a declared status, an event stream',
     runs: (shape) => !shape.websocket,
-    code: (shape) => reply(shape),
+    code: reply,
     done: true,
   },
   {
@@ -103,7 +98,7 @@ export const STAGES: readonly Stage[] = [
 
 /** The stages `shape` runs, in order: a stage run twice (two guards) twice, with its index. */
 export function stagesOf(shape: HandlerShape): { stage: Stage; i: number }[] {
-  return STAGES.flatMap((stage) => Array.from({ length: Number(stage.runs(shape)) }, (_, i) => ({ stage, i })))
+  return STAGES.flatMap((stage) => Array.from({ length: Number(stage.runs?.(shape) ?? 1) }, (_, i) => ({ stage, i })))
 }
 
 /** The names of the stages `shape` runs, in order. */
@@ -111,17 +106,20 @@ export function stageNames(shape: HandlerShape): string[] {
   return stagesOf(shape).map(({ stage }) => stage.name)
 }
 
-const construct = [
-  'const c = new Cls()',
-  'c[INCOMING] = call.incoming',
-  'c.context = context',
-  'c.kwargs = call.kwargs',
-  'c.body = undefined',
-  'c.args = call.args',
-  'c.env = call.env',
-  'c.response = call.state = new Draft()',
-  'call.controller = c',
-]
+const construct: Code = {
+  takes: ['const Cls = p.Cls, context = p.context, fn = p.fn, INCOMING = rt.INCOMING, Draft = rt.ResponseDraft'],
+  lines: [
+    'const c = new Cls()',
+    'c[INCOMING] = call.incoming',
+    'c.context = context',
+    'c.kwargs = call.kwargs',
+    'c.body = undefined',
+    'c.args = call.args',
+    'c.env = call.env',
+    'c.response = call.state = new Draft()',
+    'call.controller = c',
+  ],
+}
 
 /** A call whose result may be a promise: wait for it, else go on at once. */
 function waitFor(take: string, expression: string, what: string): Code {
@@ -215,6 +213,7 @@ function checkConsts(id: string, from: string, c: CheckShape): string[] {
 }
 
 function bindKeywords(kw: NonNullable<TypedShape['kwargs']>): string[] {
+  const keyword = (id: string, c: CheckShape) => check(id, c, 'raw', 'out[key]', 'key', kw.json).map((l) => `    ${l}`)
   const out = ['let kwargs = call.kwargs']
   if (kw.json) {
     out.push(
@@ -228,16 +227,12 @@ function bindKeywords(kw: NonNullable<TypedShape['kwargs']>): string[] {
   out.push('const out = rt.newKwargs()', 'for (const key in kwargs) {', '  const raw = kwargs[key]', '  switch (key) {')
   kw.properties.forEach((c, i) => {
     out.push(`    case ${JSON.stringify(c.name)}: {`)
-    out.push(
-      ...check(`k${i}`, c, 'raw', 'out[key]', 'key', kw.json, true).map((l) => `    ${l}`),
-      '      break',
-      '    }',
-    )
+    out.push(...keyword(`k${i}`, c), '      break', '    }')
   })
   out.push('    default:')
   if (kw.extra === 'refuse') out.push('      issues = rt.unknownKey(issues, key, kw.unknownReason)')
   else if (kw.extra === 'keep') out.push('      out[key] = raw')
-  else out.push(...check('x', kw.extra, 'raw', 'out[key]', 'key', kw.json, true).map((l) => `    ${l}`))
+  else out.push(...keyword('x', kw.extra))
   out.push('  }', '}')
   for (const name of kw.required)
     out.push(`if (kwargs[${JSON.stringify(name)}] === undefined) issues = rt.missing(issues, ${JSON.stringify(name)})`)
@@ -247,17 +242,9 @@ function bindKeywords(kw: NonNullable<TypedShape['kwargs']>): string[] {
 
 /**
  * One value `raw` coerced (not when it came in a JSON body: `json`), validated and revived into `into`; a failure
- * leaves the raw value there (`keep`: put it there) and joins `issues`.
+ * joins `issues` and leaves the raw value there (a keyword's, `json` given: puts it there).
  */
-function check(
-  id: string,
-  c: CheckShape,
-  raw: string,
-  into: string,
-  name: string,
-  json = false,
-  keep = false,
-): string[] {
+function check(id: string, c: CheckShape, raw: string, into: string, name: string, json?: boolean): string[] {
   const coerced = json ? `json !== undefined && Object.hasOwn(json, key) ? ${raw} : C${id}(${raw})` : `C${id}(${raw})`
   const revived = c.revive ? `R${id}(v)` : 'v'
   if (!c.validate) return [`  ${into} = ${c.revive ? `R${id}(${coerced})` : coerced}`]
@@ -265,19 +252,16 @@ function check(
   return [
     `  const v = ${coerced}`,
     `  if (V${id}(v)) ${into} = ${revived}`,
-    keep ? `  else { ${into} = ${raw}; ${failed} }` : `  else ${failed}`,
+    json !== undefined ? `  else { ${into} = ${raw}; ${failed} }` : `  else ${failed}`,
   ]
 }
 
 /** The call, then `done` with its value (when it settles). */
-function invoke(shape: HandlerShape): string[] {
+function invoke(shape: HandlerShape): Code {
   const args = shape.kwargs ? `rt.callArguments(call.args, call.kwargs, ${shape.kwargs.slots})` : 'call.args'
-  return [
-    '// the call',
-    `const v = fn.apply(call.controller, ${args})`,
-    'if (rt.isThenable(v)) return Promise.resolve(v).then((x) => done(call, x))',
-    'return done(call, v)',
-  ]
+  const lines = ['// the call', `const v = fn.apply(call.controller, ${args})`]
+  lines.push('if (rt.isThenable(v)) return Promise.resolve(v).then((x) => done(call, x))', 'return done(call, v)')
+  return { lines }
 }
 
 /** The returned value as the answer (HEAD keeps status and headers): data, or an event stream. */
