@@ -1,12 +1,9 @@
 /**
- * The stages of a handler's lifecycle, one record each, in the order they run: the name `routeless explain` shows,
- * what the stage does (docs/inside.md lists these lines, checked by a test), when a handler's shape has it, and the
- * code it adds to the handler's generated function (`handler-code.ts` joins them). A new stage is one entry here, and
- * the helper its code calls (`rt.<name>`, `handler-runtime.ts`) when it needs a new one.
- *
- * Before them, the route table resolves the request (`routing/resolver.ts`); what needs no controller (404, 405, 501,
- * OPTIONS) is answered there. Around them run the wrappers (`wrappers/`). A stage a handler's shape does not have is
- * absent from its code; an error in any stage becomes the error answer (`Application.fail`).
+ * The stages of a handler's function, one record each, in the order they run: the name `routeless explain` shows,
+ * what the stage does (docs/inside.md lists these lines; a test checks them), when a handler's shape has it, and the
+ * code it adds (`handler-code.ts` joins them). A new stage is one entry here, and the helper its code calls when it
+ * needs a new one (`rt.<name>`, `handler-runtime.ts`). Before them the route table resolves the request, around them
+ * run the wrappers (`wrappers/`); an error in any stage becomes the error answer (`Application.fail`).
  * @module
  */
 import type { CheckShape, HandlerShape, TypedShape } from '../lifecycle/handler-shape.ts'

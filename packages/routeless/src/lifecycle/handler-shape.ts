@@ -274,18 +274,9 @@ function keywordsDeclared(handler: Handler, defs: Record<string, JsonSchema>): S
   return out
 }
 
-/** Which requests to a handler of `method` have their body read. */
-function readsBody(method: string): 'always' | 'get' | 'any' | undefined {
-  switch (method) {
-    case 'GET':
-      return 'get'
-    case 'ANY':
-      return 'any'
-    case 'HEAD':
-    case 'OPTIONS':
-    case 'WEBSOCKET':
-      return undefined
-    default:
-      return 'always'
-  }
+/** Which requests to a handler of `method` have their body read (any other method's: all). */
+function readsBody(method: string): HandlerShape['read'] {
+  return Object.hasOwn(READS, method) ? READS[method as keyof typeof READS] : 'always'
 }
+
+const READS = { GET: 'get', ANY: 'any', HEAD: undefined, OPTIONS: undefined, WEBSOCKET: undefined } as const
