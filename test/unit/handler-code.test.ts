@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { HttpError } from 'routeless'
-import { handlerSource, stageNames } from '../../packages/routeless/src/codegen/handler-code.ts'
+import { handlerSource } from '../../packages/routeless/src/codegen/handler-code.ts'
+import { stageNames } from '../../packages/routeless/src/codegen/stages.ts'
 import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/handlers/handler-runtime.ts'
 import { evaluateHandler } from '../../packages/routeless/src/codegen/handler-source.ts'
 import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'
-import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/pipeline.ts'
+import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/handler-shape.ts'
 
 const plain: HandlerShape = {
   guards: 0,

@@ -9,7 +9,7 @@ import type { Logger } from '../base/logging.ts'
 import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
 import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
-import type { Pipeline } from '../lifecycle/pipeline.ts'
+import type { Pipeline } from '../lifecycle/handler-shape.ts'
 import { HandlerLinker, type Evaluate, type HandlerFactories } from '../handlers/handlers.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
@@ -32,7 +32,7 @@ export class Application {
   table: RouteTable
   readonly options: Required<Pick<AppOptions, 'bodyLimit'>> & AppOptions
   private readonly logger: Logger
-  /** Each handler's lifecycle (`lifecycle/pipeline.ts`), built with the table it belongs to. */
+  /** Each handler's lifecycle (`lifecycle/handler-shape.ts`), built with the table it belongs to. */
   private pipelines = new Map<Handler, Pipeline>()
   /** The lifecycle inside its wrappers (`wrappers/wrap.ts`): what `handle` and `fetch` run. */
   private readonly wrapped: Handle

@@ -4,8 +4,8 @@
  * generator (`handler-code.ts`); a Worker's entry never imports this file.
  * @module
  */
-import type { HandlerShape } from '../lifecycle/pipeline.ts'
-import { shapeOf } from '../lifecycle/pipeline.ts'
+import type { HandlerShape } from '../lifecycle/handler-shape.ts'
+import { shapeOf } from '../lifecycle/handler-shape.ts'
 import type { RouteTable } from '../routing/table.ts'
 import { handlerSource } from './handler-code.ts'
 import { shapeKey, type HandlerFactory } from '../handlers/handlers.ts'

@@ -1,5 +1,5 @@
 /**
- * Each handler's lifecycle as one function: its shape (`lifecycle/pipeline.ts`) written as code (`handler-code.ts`),
+ * Each handler's lifecycle as one function: its shape (`lifecycle/handler-shape.ts`) written as code (`handler-code.ts`),
  * taken from the module `routeless build` generated when that holds the code of this shape, else evaluated at
  * start-up (development, `--watch`, a handler changed since the build). Handlers of one shape share their code: each
  * is evaluated once.
@@ -13,7 +13,7 @@ import {
   type HandlerShape,
   type Pipeline,
   type PipelineOptions,
-} from '../lifecycle/pipeline.ts'
+} from '../lifecycle/handler-shape.ts'
 import type { Call } from '../lifecycle/call.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'

@@ -31,7 +31,7 @@ export const JSONL_TYPE = 'application/jsonl'
 /** The default idle time before a heartbeat comment, in milliseconds. */
 export const DEFAULT_HEARTBEAT = 15_000
 
-/** What a stream handler's reply uses (`lifecycle/pipeline.ts` makes it from the handler's types). */
+/** What a stream handler's reply uses (`lifecycle/handler-shape.ts` makes it from the handler's types). */
 export interface StreamParts {
   /** The serializer of each event's data, by event name (`''`: events whose name the type does not fix). */
   data: Record<string, ((value: unknown) => string) | undefined>

@@ -9,7 +9,7 @@ import { serializerFor } from '../contract/serializer-runtime.ts'
 import type { Handler } from '../routing/table.ts'
 import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
 import { stringify } from './json.ts'
-import type { PipelineOptions } from './pipeline.ts'
+import type { PipelineOptions } from './handler-shape.ts'
 
 /** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
 export function streamParts(handler: Handler, options: PipelineOptions): StreamParts {

@@ -5,8 +5,9 @@
  * @module
  */
 import { HTTP_METHODS } from '../base/handler-names.ts'
-import { handlerSource, stageNames } from '../codegen/handler-code.ts'
-import type { Pipeline } from '../lifecycle/pipeline.ts'
+import { handlerSource } from '../codegen/handler-code.ts'
+import { stageNames, stagesOf } from '../codegen/stages.ts'
+import type { Pipeline } from '../lifecycle/handler-shape.ts'
 import { parseQuery } from '../lifecycle/request.ts'
 import { resolve } from '../routing/resolver.ts'
 import { arity, notFoundHint } from '../routing/not-found-hint.ts'
@@ -90,10 +91,15 @@ function bindingOf(h: Handler, table: RouteTable): string | undefined {
   return `the TypeScript types; validators ${table.validators ? from[table.validators] : 'none'}`
 }
 
-/** A handler's generated function: its stages, where it came from, then its source. */
+/** A handler's generated function: its stages, where it came from, what each stage does, then its source. */
 function functionOf(fn: Pipeline): string[] {
   const from = fn.origin === 'generated' ? 'written by routeless build (.routeless/app.mjs)' : 'evaluated at start-up'
-  return [`  function       ${stageNames(fn.shape).join(' → ')}; ${from}`, ...handlerSource(fn.shape).split('\n')]
+  const stages = stagesOf(fn.shape).filter(({ i }) => i === 0)
+  return [
+    `  function       ${stageNames(fn.shape).join(' → ')}; ${from}`,
+    ...stages.map(({ stage }) => `    ${stage.name.padEnd(15)}${stage.does}`),
+    ...handlerSource(fn.shape).split('\n'),
+  ]
 }
 
 /** `Posts.GET takes 1–2 path parts` for each handler at `endpoint` (the method's own first). */

@@ -1,30 +1,8 @@
 /**
- * The lifecycle of a request, written once. Every request that reaches a handler goes through these stages, in
- * this order:
- *
- * 1. **resolve**: the path and method pick the handler (`routing/resolver.ts`); what needs no controller (404, 405,
- *    501, OPTIONS) is answered there, by the application.
- * 2. **construct**: the controller instance, given the request, its keywords (the query), the path parts, `env`, the
- *    application's `context` and the response draft.
- * 3. **admit**: the auth guards (the app's, the module tree's, the class's, the method's), then `before()`. They run
- *    before the body is read, so an unauthenticated client learns 401/403 without the server reading its body.
- * 4. **read**: the body, decoded by content type within the handler's limit, its fields joining the keywords (not
- *    for HEAD or OPTIONS; for GET only when the request declares a body).
- * 5. **bind**: the handler's schemas or TypeScript types convert and check its arguments (one 400 lists every
- *    failure).
- * 6. **invoke**: the handler.
- * 7. **reply**: its return value becomes the answer (a WebSocket upgrade **accepts** instead: the value is the
- *    socket's handlers).
- *
- * Around them, the wrappers (`wrappers/`), declared in one place: the access log and CORS.
- *
- * Each handler's lifecycle is one generated function (`codegen/handler-code.ts`), written from what the handler
- * needs (`shapeOf` here): an unguarded GET with no schema constructs, calls and replies; a guarded POST with a typed
- * signature does every stage, its parameters bound as straight-line code. The stages it does not need are absent
- * from its code. A stage that finishes synchronously goes on at once; only a promise waits, so a handler that needs
- * nothing asynchronous is answered in the same tick. An error in any stage becomes the error answer
- * (`Application.fail`). This file says what decides the code (`HandlerShape`) and gives the code its values
- * (`partsOf`).
+ * What a handler's generated function is made of: its shape (`HandlerShape`, read off the route table and the manifest
+ * by `shapeOf`), which decides the stages it runs and how each is written (`codegen/stages.ts`, one record per stage),
+ * and its parts (`HandlerParts`, `partsOf`), the handler's own values that code uses. `Pipeline` is the function made
+ * of them, `PipelineOptions` what the application reads them with.
  * @module
  */
 import { RoutelessError } from '../base/errors.ts'
@@ -296,18 +274,9 @@ function keywordsDeclared(handler: Handler, defs: Record<string, JsonSchema>): S
   return out
 }
 
-/** Which requests to a handler of `method` have their body read. */
-function readsBody(method: string): 'always' | 'get' | 'any' | undefined {
-  switch (method) {
-    case 'GET':
-      return 'get'
-    case 'ANY':
-      return 'any'
-    case 'HEAD':
-    case 'OPTIONS':
-    case 'WEBSOCKET':
-      return undefined
-    default:
-      return 'always'
-  }
+/** Which requests to a handler of `method` have their body read (any other method's: all). */
+function readsBody(method: string): HandlerShape['read'] {
+  return Object.hasOwn(READS, method) ? READS[method as keyof typeof READS] : 'always'
 }
+
+const READS = { GET: 'get', ANY: 'any', HEAD: undefined, OPTIONS: undefined, WEBSOCKET: undefined } as const
