@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util'
 import fastJson from 'fast-json-stringify'
 import { compileSerializer } from '../packages/routeless/src/codegen/serializer.ts'
 import type { JsonSchema } from '../packages/routeless/src/contract/manifest.ts'
-import { stringify } from '../packages/routeless/src/lifecycle/json.ts'
+import { stringify } from '../packages/routeless/src/lifecycle/response.ts'
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)

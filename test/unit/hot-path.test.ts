@@ -8,7 +8,7 @@ import { parseQuery } from '../../packages/routeless/src/lifecycle/request.ts'
 import { normalizeTarget } from '../../packages/routeless/src/server/shared/request-target.ts'
 import { splitPath } from '../../packages/routeless/src/routing/resolver.ts'
 import { toRequestKey } from '../../packages/routeless/src/base/naming.ts'
-import { stringify } from '../../packages/routeless/src/lifecycle/json.ts'
+import { stringify } from '../../packages/routeless/src/lifecycle/response.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null)

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { JsonSchema } from '../../packages/routeless/src/contract/manifest.ts'
 import { compileSerializer, MAX_DEPTH } from '../../packages/routeless/src/codegen/serializer.ts'
 import { checkReturn } from '../../packages/routeless/src/codegen/return-check.ts'
-import { stringify } from '../../packages/routeless/src/lifecycle/json.ts'
+import { stringify } from '../../packages/routeless/src/lifecycle/response.ts'
 
 // Schemas as the analyser writes them (analysis/type-schema.ts): named types in $defs, `#/$defs/Name` references.
 const DATE = { type: 'string', format: 'date-time', 'x-js': 'Date' }

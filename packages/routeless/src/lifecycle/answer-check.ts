@@ -11,7 +11,7 @@ import type { JsonSchema } from '../contract/manifest.ts'
 export type ReturnCheck = (value: unknown) => string | undefined
 import { answersByStatus, type StatusAnswer } from '../contract/responses.ts'
 import type { Handler } from '../routing/table.ts'
-import { isResponse } from '../base/is-response.ts'
+import { isResponse } from './response.ts'
 
 const NO_BODY = new Set([204, 205, 304])
 

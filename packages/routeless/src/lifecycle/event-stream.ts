@@ -8,8 +8,7 @@
  * @module
  */
 import type { Call } from './call.ts'
-import { stringify } from './json.ts'
-import type { Answer } from './response.ts'
+import { stringify, type Answer } from './response.ts'
 
 /**
  * One server-sent event. `data` is sent as JSON (a string as it is, each of its lines a `data:` line); `event` names

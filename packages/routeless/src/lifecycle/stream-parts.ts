@@ -8,7 +8,7 @@ import { dataSchemas } from '../contract/stream-item.ts'
 import { serializerFor } from '../contract/serializer-runtime.ts'
 import type { Handler } from '../routing/table.ts'
 import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
-import { stringify } from './json.ts'
+import { stringify } from './response.ts'
 import type { PipelineOptions } from './handler-shape.ts'
 
 /** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */

@@ -7,8 +7,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
-import { isResponse } from '../../base/is-response.ts'
-import { errorReply, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
+import { errorReply, isResponse, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */
 export interface ExchangeHost {
