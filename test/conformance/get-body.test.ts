@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serve, type RunningServer } from 'routeless/node'
 import type { Application } from 'routeless'
 import { fromRequest } from '../../packages/routeless/src/lifecycle/request.ts'
-import { toFetchResponse } from '../../packages/routeless/src/lifecycle/response.ts'
+import { toFetchResponse } from '../../packages/routeless/src/lifecycle/fetch-response.ts'
 import { describeTargets, skipWhere, type Target } from '../_targets.ts'
 import { fixtureApp } from '../_apps.ts'
 

@@ -93,7 +93,7 @@ export { readBody, readBytes } from './lifecycle/body.ts'
 export { getQuery } from './lifecycle/request.ts'
 export { resolve, splitPath } from './routing/resolver.ts'
 export type { Resolution } from './routing/resolver.ts'
-export { errorResponse, toResponse } from './lifecycle/response.ts'
+export { errorResponse, toResponse } from './lifecycle/fetch-response.ts'
 export type { Sse } from './lifecycle/event-stream.ts'
 export { compileBinder, describeParams, jsonSchemaOf, params } from './contract/standard-schema.ts'
 export type {

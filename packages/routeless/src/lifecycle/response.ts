@@ -1,6 +1,7 @@
 /**
- * The one place where handler return values and errors become an answer: a `Reply` that adapters write directly,
- * or a `Response` for `fetch`.
+ * The one place where a handler's return value, or an error, becomes its answer: a `Reply` that the servers write as
+ * it is (`fetch-response.ts` makes it a Fetch `Response`), or the handler's own `Response`; and the faithful JSON
+ * it is written in.
  * @module
  */
 import type { ResponseState } from '../base/controller.ts'
@@ -58,7 +59,7 @@ export class ResponseDraft implements ResponseState {
 }
 
 /**
- * Turns a handler's return value into a Response:
+ * Turns a handler's return value into its answer, a `Reply` (or the handler's own `Response`):
  * - a `Response` is sent as is (headers set on `this.response` are added);
  * - `undefined`/`null` → no body (204 unless a status was set);
  * - `Uint8Array`/`ArrayBuffer`/`Blob`/`ReadableStream`/async iterables → streamed bytes;
@@ -68,13 +69,6 @@ export class ResponseDraft implements ResponseState {
  *   unless the handler set a type (bytes are never serialised as JSON objects);
  * - anything else (strings included) → JSON, so a returned string arrives in double quotes; a `Set` as an array, a
  *   `Map` with string keys as an object, and what JSON cannot represent faithfully is an error (a 500, logged).
- */
-export function toResponse(value: unknown, state?: ResponseState): Response {
-  return toFetchResponse(toReply(value, state))
-}
-
-/**
- * `toResponse` without building the Response: the same rules, as a `Reply` (or the handler's own `Response`).
  * `serialize` writes a data value as JSON when the handler's return type was compiled into a serializer.
  */
 export function toReply(
@@ -213,7 +207,7 @@ function asBytes(value: unknown): Uint8Array | undefined {
 
 /**
  * A stream whose content type is settled by its first value: `typePending` until then, `typed` called then (see
- * `toFetchResponse`). A server writes the head of such a stream after its first chunk.
+ * `toFetchResponse` in `fetch-response.ts`). A server writes the head of such a stream after its first chunk.
  */
 export type TypedLater = ReadableStream<Uint8Array> & { typePending?: boolean; typed?: (type: string) => void }
 
@@ -272,64 +266,6 @@ function bytes(body: Reply['body'], status: number | undefined, headers: Headers
   return { status: status ?? 200, headers, type, body }
 }
 
-/** Wraps a `Reply` in a Fetch `Response` (a `Response` passes through). */
-export function toFetchResponse(answer: Answer): Response {
-  if (answer instanceof Response) return answer
-  const body = answer.body as TypedLater | null
-  // The common answer (no headers but its type, a body in memory) is made in one step, as Hono's `c.json` makes it.
-  if (answer.headers === undefined && !(body instanceof ReadableStream)) {
-    const init: ResponseInit =
-      answer.type === undefined
-        ? { status: answer.status }
-        : { status: answer.status, headers: { 'content-type': answer.type } }
-    if (answer.statusText !== undefined) init.statusText = answer.statusText
-    return new Response(answer.body as BodyInit | null, init)
-  }
-  const headers =
-    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
-  if (answer.type !== undefined && !headers.has('content-type')) headers.set('content-type', answer.type)
-  const response = new Response(answer.body as BodyInit | null, {
-    status: answer.status,
-    statusText: answer.statusText,
-    headers,
-  })
-  if (body instanceof ReadableStream && answer.type === JSON_TYPE && headers.get('content-type') === JSON_TYPE)
-    body.typed = (type) => response.headers.set('content-type', type)
-  return response
-}
-
-/** A header of `answer` (any case), or null. */
-export function headerOf(answer: Answer, name: string): string | null {
-  const headers = answer.headers
-  if (headers === undefined) return null
-  if (headers instanceof Headers) return headers.get(name)
-  const lower = name.toLowerCase()
-  for (const [k, v] of headers) if (k.toLowerCase() === lower) return v
-  return null
-}
-
-/**
- * `answer` with `entries` set (each replacing a header of its name). A reply's shared header pairs and a Response's
- * immutable headers are copied, never changed.
- */
-export function withHeaders(answer: Answer, entries: ReadonlyArray<readonly [string, string]>): Answer {
-  if (entries.length === 0) return answer
-  if (answer instanceof Response) {
-    try {
-      for (const [k, v] of entries) answer.headers.set(k, v)
-      return answer
-    } catch {
-      const copy = new Response(answer.body, answer)
-      for (const [k, v] of entries) copy.headers.set(k, v)
-      return copy
-    }
-  }
-  const headers =
-    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
-  for (const [k, v] of entries) headers.set(k, v)
-  return answer.headers === headers ? answer : { ...answer, headers }
-}
-
 /** The same answer without its body, for HEAD (RFC 9110 §9.3.2: HEAD is GET without the content). */
 export function withoutBody(answer: Answer): Answer {
   if (answer instanceof Response) {
@@ -362,11 +298,6 @@ function iterableStream(iterable: AsyncIterable<unknown> | Iterable<unknown>): R
  * `{"status": 404, "error": "Not Found", "message": "…"}` (plus `details` members when given).
  * An `HttpError` carrying its own `body` is rendered like a return value instead.
  */
-export function errorResponse(error: HttpError): Response {
-  return toFetchResponse(errorReply(error))
-}
-
-/** `errorResponse` as a `Reply`. */
 export function errorReply(error: HttpError): Answer {
   if (error.hasBody) return toReply(error.body, { status: error.status, headers: new Headers(error.headers) })
   let headers: Headers | undefined

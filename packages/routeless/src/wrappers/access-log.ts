@@ -5,7 +5,8 @@
  */
 import type { Logger } from '../base/logging.ts'
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
-import { toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
+import { toFetchResponse, withHeaders } from '../lifecycle/fetch-response.ts'
+import type { Answer } from '../lifecycle/response.ts'
 import type { Wrapper } from './types.ts'
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/

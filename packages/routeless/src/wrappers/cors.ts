@@ -4,7 +4,8 @@
  * @module
  */
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
-import { headerOf, toFetchResponse, withHeaders, type Answer } from '../lifecycle/response.ts'
+import { headerOf, toFetchResponse, withHeaders } from '../lifecycle/fetch-response.ts'
+import type { Answer } from '../lifecycle/response.ts'
 import type { Wrapper } from './types.ts'
 
 export interface CorsOptions {

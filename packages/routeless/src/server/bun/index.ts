@@ -6,7 +6,7 @@
  */
 import { HttpError } from '../../base/errors.ts'
 import { fromRequest } from '../../lifecycle/request.ts'
-import { errorResponse, toFetchResponse } from '../../lifecycle/response.ts'
+import { errorResponse, toFetchResponse } from '../../lifecycle/fetch-response.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import {
   addressInUse,

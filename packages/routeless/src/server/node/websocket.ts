@@ -7,7 +7,7 @@ import { HttpError, STATUS_TEXT } from '../../base/errors.ts'
 import { upgradeTarget } from '../shared/request-target.ts'
 import { MAX_MESSAGE } from '../shared/serving.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
-import { errorResponse } from '../../lifecycle/response.ts'
+import { errorResponse } from '../../lifecycle/fetch-response.ts'
 import { runSocketHandler, type Socket } from '../../lifecycle/websocket.ts'
 
 const HEARTBEAT_MS = 60_000
