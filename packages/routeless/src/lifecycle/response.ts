@@ -316,9 +316,6 @@ export function errorReply(error: HttpError): Answer {
   }
 }
 
-// Faithful JSON: `JSON.stringify` that never loses a value silently. What a handler returns is written by it (unless
-// its return type was compiled into a serializer, `codegen/serializer.ts`, which falls back to it).
-
 /**
  * `JSON.stringify` that never loses data silently: a `Set` becomes an array, a `Map` with string keys an object, and
  * a value JSON cannot represent (a `Map` with other keys, a generator, `NaN`/`Infinity`, a `BigInt`) throws, so the
@@ -404,9 +401,8 @@ function isGenerator(value: object): value is Iterator<unknown> | AsyncIterator<
 }
 
 /**
- * `value instanceof Response` that leaves the global `Response` unread for plain data. On node, the first read of that
- * global loads undici (about 25 ms of CPU, at an app's first request), which an app answering objects, arrays and
- * strings never needs; a Response is never a plain object or an array.
+ * `value instanceof Response` that leaves the global unread for plain data (a Response is never a plain object or an
+ * array): on node its first read loads undici, about 25 ms of CPU that an app answering data never needs.
  */
 export function isResponse(value: unknown): value is Response {
   if (typeof value !== 'object' || value === null) return false

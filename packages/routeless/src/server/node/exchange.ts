@@ -9,14 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { HttpError } from '../../base/errors.ts'
 import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifecycle/request.ts'
 import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
-import {
-  errorReply,
-  isResponse,
-  type Answer,
-  type HeaderList,
-  type Reply,
-  type TypedLater,
-} from '../../lifecycle/response.ts'
+import { errorReply, isResponse } from '../../lifecycle/response.ts'
+import type { Answer, HeaderList, Reply, TypedLater } from '../../lifecycle/response.ts'
 
 export class NodeIncoming implements IncomingRequest {
   // Declared, not initialised: each is stored once, in the constructor (a class field would add a store, and an
