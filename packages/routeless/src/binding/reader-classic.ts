@@ -8,15 +8,9 @@
 import path from 'node:path'
 import type ts from 'typescript-classic'
 import { BLOB_AND_FILE } from './blob-file.ts'
-import { CommonReader, DEFAULT_OPTIONS, hasDom, OVERRIDES } from './reader-common.ts'
-import {
-  findConfigFile,
-  type PropertyInfo,
-  type Tags,
-  tagMap,
-  type TypeReader,
-  type TypeScriptCompiler,
-} from './type-reader.ts'
+import { CommonReader, DEFAULT_OPTIONS, hasDom, OVERRIDES, tagMap } from './reader-common.ts'
+import type { PropertyInfo, Tags, TypeReader, TypeScriptCompiler } from './type-reader.ts'
+import { findConfigFile } from './type-reader.ts'
 
 type TS = typeof ts
 

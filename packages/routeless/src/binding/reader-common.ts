@@ -34,6 +34,13 @@ export function hasDom(lib: unknown): boolean {
   return lib === undefined || (Array.isArray(lib) && lib.some((l) => /(^|lib\.)dom(\.d\.ts)?$/i.test(String(l))))
 }
 
+/** `@tag text` pairs as `Tags` (the last of a repeated tag wins). */
+export function tagMap(tags: readonly { name: string; text: string }[]): Tags {
+  const out: Tags = {}
+  for (const tag of tags) out[tag.name] = tag.text.trim()
+  return out
+}
+
 /** A node of either tree, as far as it is read here: each field is read only on the kinds that have it. */
 interface Syntax {
   readonly kind: number
@@ -72,9 +79,10 @@ interface Checker<S, T> {
 
 /** The flag and syntax kind names read here, as both compilers name them (each numbers them its own way). */
 type Flags<K extends string> = Readonly<Record<K, number>>
-type Declarations = 'ImportDeclaration' | 'ExportDeclaration' | 'Identifier' | 'ObjectBindingPattern'
+type Imports = 'ImportDeclaration' | 'ExportDeclaration'
 type TypeNodes = 'ParenthesizedType' | 'ArrayType' | 'TypeReference' | 'UnionType' | 'LiteralType'
-type SyntaxKinds = Flags<Declarations | TypeNodes | 'NullKeyword' | 'UndefinedKeyword'>
+type ParameterNames = 'Identifier' | 'ObjectBindingPattern'
+type SyntaxKinds = Flags<Imports | ParameterNames | TypeNodes | 'NullKeyword' | 'UndefinedKeyword'>
 
 /** The part of a `TypeReader` both backends share; a backend gives its checker and what its API reads differently. */
 export abstract class CommonReader<
@@ -100,11 +108,14 @@ export abstract class CommonReader<
   protected abstract sourceFile(file: string): Syntax | undefined
   /** The member's declaration when it is a method declaration (not an arrow-function property). */
   protected abstract methodDeclaration(member: S): MethodSyntax | undefined
-  /** The declared or inferred types of a method's parameters, the one at `index` asked for when it is read. */
+  /**
+   * The declared or inferred types of a method's parameters, the one at `index` asked for when it is read: the checker
+   * numbers types in the order it makes them, and a union's members follow that order, so the calls keep their order.
+   */
   protected abstract parameterTypes(parameters: readonly ParameterSyntax[]): (index: number) => T
   /** Optional by JSDoc in a JavaScript file (`@param {string} [x]`). */
   protected abstract optionalByJsDoc(parameter: ParameterSyntax): boolean
-  /** The file each module specifier names (undefined: not a source file, as a package's `export =`). */
+  /** The file each module specifier names (undefined where it names no source file: an ambient module, none). */
   protected abstract sourceFiles(specifiers: Syntax[]): (string | undefined)[]
   protected abstract doc(symbol: S): string
   protected abstract tags(symbol: S): Tags

@@ -132,13 +132,6 @@ export interface TypeReader {
   close(): void
 }
 
-/** `@tag text` pairs as `Tags` (the last of a repeated tag wins). */
-export function tagMap(tags: readonly { name: string; text: string }[]): Tags {
-  const out: Tags = {}
-  for (const tag of tags) out[tag.name] = tag.text.trim()
-  return out
-}
-
 /** `tsconfig.json` in `dir` or the nearest directory above it (as `ts.findConfigFile`). */
 export function findConfigFile(dir: string): string | undefined {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
