@@ -1,13 +1,13 @@
 /**
- * Return-type serializers (binding/serializer.ts) against JSON.stringify, the lifecycle's checked `stringify` (what
+ * Return-type serializers (codegen/serializer.ts) against JSON.stringify, the lifecycle's checked `stringify` (what
  * routeless answers with today) and fast-json-stringify (Fastify's, from the same schema), in ns per serialized value.
  * Run: node --import tsx bench/serializer.ts   (figures go into docs/BENCHMARKS.md by hand)
  * Options: --rounds=15 --ms=200 (time per peer and round).
  */
 import { isDeepStrictEqual } from 'node:util'
 import fastJson from 'fast-json-stringify'
-import { compileSerializer } from '../packages/routeless/src/binding/serializer.ts'
-import type { JsonSchema } from '../packages/routeless/src/binding/manifest.ts'
+import { compileSerializer } from '../packages/routeless/src/codegen/serializer.ts'
+import type { JsonSchema } from '../packages/routeless/src/contract/manifest.ts'
 import { stringify } from '../packages/routeless/src/lifecycle/json.ts'
 
 const arg = (name: string, fallback: number) =>

@@ -18,35 +18,50 @@ import { fileURLToPath } from 'node:url'
  */
 export const FLOORS = [
   ['.'], // the entry points: re-exports only
-  ['cli'],
-  ['bundle'], // `routeless build`: the worker entry it writes
+  ['cli'], // a shell over both halves: `routeless build` and the tools, and serving
+  ['bundle'], // `routeless build --target=worker`: the worker entry it writes
+  ['tooling'], // build-time tools reading a route table: explain, check, the typed client
   ['server/node', 'server/uws', 'server/bun', 'server/fetch'], // the servers, none importing another
   ['server/shared'],
-  ['app'], // the Application: its options, controller sources, watch mode
+  ['app'], // the Application: its options, controller sources, watch mode, the services it is given
   ['wrappers'], // what runs around every request (access log, telemetry, CORS, the docs page)
-  ['tooling'], // what describes the route table: OpenAPI, the docs page's document, explain, check, the typed client
-  // compile/: generated handler code. Its runtime helpers stand on the lifecycle (what generated code calls at request
-  // time); a generator that needs app/ or tooling/ belongs in a folder of its own beside bundle/.
-  ['compile'],
+  ['documents'], // the documents served from a route table: OpenAPI, AsyncAPI, the docs page
+  ['codegen', 'analysis'], // build time: code written from a route table's types; the types read with TypeScript
+  ['handlers'], // the generated module at request time: its loading, each handler's function, the helpers it calls
   ['lifecycle'], // a request's way through the core: the pipeline, the request, its body, the answer
   ['routing'], // naming → modules → the route table → resolution
   ['guards'], // auth and rate limits, given to handlers by the route table
-  ['binding'], // handler types: analysis, manifest, schemas, coercion, serializers
+  ['contract'], // handler types at request time: the manifest, coercion, checks, serializers' runtime
   ['base'], // the shared vocabulary: errors, the Controller and its types, handler names, the logger
 ]
+
+/**
+ * The two times. Build time reads types and writes code; request time runs it. A file of the request half (every
+ * floor below `cli` not named here) imports no file of the build half, statically or by type: a Worker, and a node
+ * server started from a build, load the request half only. `SEAMS` are the request-half files that may reach the
+ * build half, by dynamic `import()` only, for development (no build, a stale one, `--watch`, `checkReturns`).
+ */
+export const BUILD_TIME = ['bundle', 'tooling', 'codegen', 'analysis']
+export const SEAMS = ['app/build-tools.ts']
 
 export const MAX_LINE = 140
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]+)\1/gm
 
 /** The problems of the tree under `src`, one message each (empty when it keeps the rules). */
-export function checkCore(src, floors = FLOORS) {
+export function checkCore(src, floors = FLOORS, halves = { build: BUILD_TIME, seams: SEAMS }) {
   const floorOf = new Map(floors.flatMap((names, i) => names.map((n) => [n, i])))
   const entries = [...floorOf.keys()].sort((a, b) => b.length - a.length)
   const folderOf = (rel) => {
     const dir = path.posix.dirname(rel)
     return entries.find((e) => (e === '.' ? dir === '.' : dir === e || dir.startsWith(`${e}/`)))
   }
+  const half = (folder) =>
+    halves.build.some((b) => folder === b || folder.startsWith(`${b}/`))
+      ? 'build'
+      : floorOf.get(folder) > floorOf.get('cli')
+        ? 'request'
+        : 'shell'
   const problems = []
   const unplaced = new Set()
   for (const file of sources(src)) {
@@ -64,6 +79,8 @@ export function checkCore(src, floors = FLOORS) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[2]))
       const to = folderOf(target)
       if (to === undefined || to === from) continue // an unplaced target is reported as its own folder
+      if (half(from) === 'request' && half(to) === 'build' && !(halves.seams.includes(rel) && m[0].includes('(')))
+        problems.push(`${rel} imports ${target}: request time imports build time (${to}/)`)
       if (floorOf.get(to) < floorOf.get(from)) problems.push(`${rel} imports ${target}: ${to}/ stands above ${from}/`)
       else if (floorOf.get(to) === floorOf.get(from))
         problems.push(`${rel} imports ${target}: ${to}/ is a sibling of ${from}/`)

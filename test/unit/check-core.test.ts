@@ -1,6 +1,7 @@
 /**
  * `scripts/check-core.mjs` (run by `npm run lint`): a folder of the core imports only its own floor's folder or a lower
- * floor, every folder stands on a floor, and no line of the core is over 140 characters.
+ * floor, every folder stands on a floor, request time imports nothing of build time (but through its seams, by
+ * dynamic import), and no line of the core is over 140 characters.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -75,5 +76,33 @@ describe('check-core', () => {
     })
     expect(checkCore(root)).toEqual([])
     expect(run(root).status).toBe(0)
+  })
+
+  it('fails a request-time import of a build-time file, static or by type, and lets a seam reach it by dynamic import only', () => {
+    const root = tree('halves', {
+      'index.ts': "export * from './app/create-app.ts'\n",
+      // the deliberate mistakes, each on a floor above the build half's (so that only the two times are wrong): the
+      // docs wrapper (request time) imports the handler code generator (build time), the OpenAPI writer a type of it
+      'wrappers/docs.ts': "import { handlerSource } from '../codegen/handler-code.ts'\nexport { handlerSource }\n",
+      'documents/openapi.ts': "import type { Analysis } from '../analysis/analyze.ts'\nexport type A = Analysis\n",
+      // the seam: a dynamic import is allowed, a static one is not
+      'app/build-tools.ts':
+        "import { x } from '../codegen/x.ts'\nexport const load = () => import('../codegen/handler-code.ts')\nexport { x }\n",
+      // what may: build time importing request time, and a request-time file that is not a seam importing dynamically
+      'codegen/handler-code.ts': "import { table } from '../routing/table.ts'\nexport const handlerSource = table\n",
+      'routing/table.ts': 'export const table = 1\n',
+      'codegen/x.ts': 'export const x = 1\n',
+      'analysis/analyze.ts': 'export interface Analysis {}\n',
+      'app/create-app.ts': "export const load = () => import('../analysis/analyze.ts')\n",
+    })
+    expect(checkCore(root).sort()).toEqual([
+      'app/build-tools.ts imports codegen/x.ts: request time imports build time (codegen/)',
+      'app/create-app.ts imports analysis/analyze.ts: request time imports build time (analysis/)',
+      'documents/openapi.ts imports analysis/analyze.ts: request time imports build time (analysis/)',
+      'wrappers/docs.ts imports codegen/handler-code.ts: request time imports build time (codegen/)',
+    ])
+    const r = run(root)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain('wrappers/docs.ts imports codegen/handler-code.ts: request time imports build time')
   })
 })

@@ -6,7 +6,7 @@
 export { Application, DEFAULT_BODY_LIMIT } from './app/application.ts'
 export type { AppOptions, AppServices, ControllerSource, ModuleMap } from './app/application.ts'
 export type { ExecutionContext } from './app/execution-context.ts'
-export type { Manifest } from './binding/manifest.ts'
+export type { Manifest } from './contract/manifest.ts'
 export { Controller } from './base/controller.ts'
 export {
   accepted,
@@ -95,7 +95,7 @@ export { resolve, splitPath } from './routing/resolver.ts'
 export type { Resolution } from './routing/resolver.ts'
 export { errorResponse, toResponse } from './lifecycle/response.ts'
 export type { Sse } from './lifecycle/event-stream.ts'
-export { compileBinder, describeParams, jsonSchemaOf, params } from './binding/standard-schema.ts'
+export { compileBinder, describeParams, jsonSchemaOf, params } from './contract/standard-schema.ts'
 export type {
   ArgsOf,
   Binder,
@@ -104,7 +104,7 @@ export type {
   ParamSpec,
   ResponseSpec,
   StandardSchemaV1,
-} from './binding/standard-schema.ts'
+} from './contract/standard-schema.ts'
 export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
 export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
 export { describeGuard, guardInfoOf } from './guards/guard-info.ts'

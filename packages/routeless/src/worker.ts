@@ -8,21 +8,21 @@
  */
 export { createWorkerApp, type WorkerParts } from './app/worker-app.ts'
 // The helpers generated validators call (`rt.equal`, `rt.ucs2length`), passed by an entry whose validators do.
-export { equal, ucs2length } from './compile/runtime.ts'
+export { equal, ucs2length } from './handlers/runtime.ts'
 // The parts of the table's compilation an entry passes when its tree needs them (`routing/table-parts.ts`).
 export { readSignature } from './routing/arity.ts'
 export { surveyTable } from './routing/survey.ts'
-export { dateReviver } from './binding/dates.ts'
+export { dateReviver } from './contract/dates.ts'
 // The wrappers and the 404's hint an entry passes when its config asks for them (`app/core-services.ts`).
 export { accessLog } from './wrappers/access-log.ts'
 export { cors, originCheck } from './wrappers/cors.ts'
-export { notFoundHint } from './tooling/explain.ts'
+export { notFoundHint } from './routing/not-found-hint.ts'
 // WebSockets through `app.fetch` (`WebSocketPair`), passed by an entry whose tree has a WEBSOCKET handler.
 export { hostSockets } from './lifecycle/host-sockets.ts'
-// What only some handlers use, passed by an entry whose handlers do (`compile/handlers.ts`'s `LifecycleParts`): the
+// What only some handlers use, passed by an entry whose handlers do (`handlers/handlers.ts`'s `LifecycleParts`): the
 // writers of declared answers (`Created<T> | Conflict<E>`), `rt.nest` (typed keywords holding objects).
-export { statusSerializers } from './binding/responses.ts'
-export { nest } from './binding/typed-binder.ts'
+export { statusSerializers } from './contract/responses.ts'
+export { nest } from './contract/typed-binder.ts'
 // And event streams: their reply (`rt.streamReply`, `rt.isAsyncIterable`, `rt.lastEventId`) and its parts.
 export { isAsyncIterable, lastEventId, streamReply } from './lifecycle/event-stream.ts'
 export { streamParts } from './lifecycle/stream-parts.ts'
@@ -40,8 +40,8 @@ export {
   regex as format_regex,
   time as format_time,
   uri as format_uri,
-} from './binding/formats.ts'
-export type { CompiledModule } from './compile/app-module.ts'
+} from './contract/formats.ts'
+export type { CompiledModule } from './handlers/app-module.ts'
 export type { ControllerModule } from './app/assemble.ts'
 export { HTTP_METHODS } from './base/handler-names.ts'
 export { RouteTable } from './routing/table.ts'

@@ -9,8 +9,8 @@ import type { Logger } from '../base/logging.ts'
 import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
 import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
-import type { Pipeline } from '../lifecycle/pipeline.ts'
-import { HandlerCompiler, type HandlerFactories } from '../compile/handlers.ts'
+import type { Pipeline } from '../lifecycle/handler-shape.ts'
+import { HandlerLinker, type Evaluate, type HandlerFactories } from '../handlers/handlers.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, type Answer, type ResponseDraft } from '../lifecycle/response.ts'
@@ -18,7 +18,7 @@ import type { UpgradeDecision } from '../lifecycle/websocket.ts'
 import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { resolve } from '../routing/resolver.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
-import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import type { OpenAPIOptions } from '../documents/openapi.ts'
 import { wrap, type Handle } from '../wrappers/wrap.ts'
 import { VERSION } from '../base/version.ts'
 
@@ -32,7 +32,7 @@ export class Application {
   table: RouteTable
   readonly options: Required<Pick<AppOptions, 'bodyLimit'>> & AppOptions
   private readonly logger: Logger
-  /** Each handler's lifecycle (`lifecycle/pipeline.ts`), built with the table it belongs to. */
+  /** Each handler's lifecycle (`lifecycle/handler-shape.ts`), built with the table it belongs to. */
   private pipelines = new Map<Handler, Pipeline>()
   /** The lifecycle inside its wrappers (`wrappers/wrap.ts`): what `handle` and `fetch` run. */
   private readonly wrapped: Handle
@@ -48,7 +48,7 @@ export class Application {
   constructor(
     table: RouteTable,
     options: AppOptions = {},
-    private readonly services: AppServices = {},
+    private services: AppServices = {},
   ) {
     this.table = table
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
@@ -92,7 +92,7 @@ export class Application {
     if (options.checkReturns && !(services.checkReturn && services.returnCheck))
       throw new RoutelessError('ROUTELESS_ERR_BUNDLE', 'checkReturns: build the application with createApp()')
     this.fetch = this.fetch.bind(this) // `app.fetch` is passed around unbound (serve({ fetch: app.fetch }))
-    this.pipelines = this.compile(table)
+    this.pipelines = this.link(table)
   }
 
   /** A start-up warning: to the logger's `warn` when it has one, else to stderr. */
@@ -103,15 +103,19 @@ export class Application {
     else console.warn(`routeless: ${message}`) // a Worker without nodejs_compat has no process
   }
 
-  /** Swaps in a freshly built route table: requests already running finish on the old one. */
-  replaceTable(table: RouteTable): void {
-    const pipelines = this.compile(table)
+  /**
+   * Swaps in a freshly built route table: requests already running finish on the old one. `services`: what the new
+   * table needs besides (watch mode's evaluator).
+   */
+  replaceTable(table: RouteTable, services: AppServices = {}): void {
+    this.services = { ...this.services, ...services }
+    const pipelines = this.link(table)
     this.table = table
     this.pipelines = pipelines
   }
 
-  /** Builds every handler's lifecycle (`lifecycle/pipeline.ts`) and installs its class's lazy members. */
-  private compile(table: RouteTable): Map<Handler, Pipeline> {
+  /** Links every handler to its code (`handlers/handlers.ts`) and installs its class's lazy members. */
+  private link(table: RouteTable): Map<Handler, Pipeline> {
     const options = {
       context: this.options.context,
       bodyLimit: this.options.bodyLimit,
@@ -126,9 +130,13 @@ export class Application {
       validator: table.validator,
       typedSocket: this.services.sockets?.typed,
     }
-    const compiler = new HandlerCompiler(options, table.code as HandlerFactories | undefined)
+    const linker = new HandlerLinker(
+      options,
+      table.code as HandlerFactories | undefined,
+      this.services.evaluate ?? (table.evaluate as Evaluate | undefined),
+    )
     const pipelines = new Map<Handler, Pipeline>()
-    for (const handler of table.handlers()) pipelines.set(handler, compiler.compile(handler))
+    for (const handler of table.handlers()) pipelines.set(handler, linker.link(handler))
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
     const sockets = [...pipelines.keys()].some((handler) => handler.method === 'WEBSOCKET')
     this.hostSockets = sockets ? this.services.sockets : undefined
@@ -280,7 +288,7 @@ export class Application {
     }
   }
 
-  /** Why nothing answers (`explainNotFound`: `tooling/explain.ts`). */
+  /** Why nothing answers (`explainNotFound`: `routing/not-found-hint.ts`). */
   private hint(method: string, pathname: string): string {
     return given(this.services.notFoundHint, 'explainNotFound')(this.table, method, pathname)
   }

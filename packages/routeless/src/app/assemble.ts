@@ -5,11 +5,12 @@
  * @module
  */
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
-import { compileRouteTable, loadModules, type CompileOptions } from '../routing/compile-table.ts'
-import { fromManifest, NO_SIGNATURES } from '../binding/signatures.ts'
+import { compileRouteTable, loadModules, type CompileOptions } from '../routing/assemble-table.ts'
+import { fromManifest, NO_SIGNATURES } from '../contract/signatures.ts'
 import { Application } from './application.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
 import type { AppServices } from './services.ts'
+import { lacksCode, type Evaluate } from '../handlers/handlers.ts'
 
 /** One controller module of a bundle: what a prefix's file would be, already imported. */
 export interface ControllerModule {
@@ -26,11 +27,18 @@ export interface ControllerModule {
   root?: string
 }
 
-/** The modules, their table compiled with `validators` and `parts`, the app made with `services`. */
+/**
+ * The modules, their table compiled with `validators` and `parts`, the app made with `services` (and the `evaluator`,
+ * loaded when some handler's code is not built).
+ */
 export async function assembleApp(
   modules: ModuleMap | readonly ControllerModule[],
   options: AppOptions,
-  { validators, parts }: Pick<CompileOptions, 'validators' | 'parts'>,
+  {
+    validators,
+    parts,
+    evaluator,
+  }: Pick<CompileOptions, 'validators' | 'parts'> & { evaluator?: () => Promise<Evaluate> },
   services: AppServices = {},
 ): Promise<Application> {
   const manifest = options.manifest
@@ -41,6 +49,7 @@ export async function assembleApp(
   const typed = manifest !== undefined && (options.types ?? 'manifest') !== 'off'
   const signatures = typed ? fromManifest(manifest, { rel: (file) => file, served: new Set() }) : NO_SIGNATURES
   const table = await compileRouteTable(loaded, signatures, { cwd, auth: options.auth, validators, parts })
+  if (evaluator && lacksCode(table, !!options.checkReturns)) services = { ...services, evaluate: await evaluator() }
   const app = new Application(table, { ...options, cwd }, services)
   for (const warning of table.warnings) app.warn(warning)
   return app

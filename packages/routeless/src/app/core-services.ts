@@ -6,7 +6,7 @@
  * @module
  */
 import { hostSockets } from '../lifecycle/host-sockets.ts'
-import { notFoundHint } from '../tooling/explain.ts'
+import { notFoundHint } from '../routing/not-found-hint.ts'
 import { accessLog } from '../wrappers/access-log.ts'
 import { cors, originCheck } from '../wrappers/cors.ts'
 

@@ -7,7 +7,9 @@ import { Application } from './application.ts'
 import { collectSources, type AppOptions, type ControllerSource } from './options.ts'
 import { loadServices } from './services.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
-import { compiledValidators } from '../compile/load.ts'
+import { compiledValidators } from '../handlers/load.ts'
+import { lacksCode } from '../handlers/handlers.ts'
+import { buildTools } from './build-tools.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 
 /** Builds an application from controller prefixes (or a module map): every module loaded, the route table built. */
@@ -23,9 +25,12 @@ export async function createAppFromSources(sources: ModuleSource[], options: App
     types: options.types,
     manifest: options.manifest,
     auth: options.auth,
-    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd }),
+    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd, ...buildTools }),
+    analysis: buildTools.analysis,
   })
-  const app = new Application(table, options, await loadServices(options))
+  const services = await loadServices(options)
+  if (lacksCode(table, !!options.checkReturns)) services.evaluate = await buildTools.evaluator()
+  const app = new Application(table, options, services)
   for (const warning of table.warnings) app.warn(warning)
   return app
 }

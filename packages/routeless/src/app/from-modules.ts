@@ -7,7 +7,8 @@
  * that `routeless build --target=worker` writes calls `createWorkerApp` instead, with them generated ahead of time.
  * @module
  */
-import { compiledValidators } from '../compile/load.ts'
+import { compiledValidators } from '../handlers/load.ts'
+import { buildTools } from './build-tools.ts'
 import { ALL_PARTS } from '../routing/table-parts.ts'
 import { CORE_SERVICES } from './core-services.ts'
 import type { Application } from './application.ts'
@@ -30,8 +31,14 @@ export async function createAppFromModules(
     modules,
     options,
     {
-      validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd: options.cwd ?? '/' }),
+      validators: compiledValidators({
+        module: options.compiled,
+        manifest: options.manifest,
+        cwd: options.cwd ?? '/',
+        ...buildTools,
+      }),
       parts: ALL_PARTS,
+      evaluator: buildTools.evaluator,
     },
     CORE_SERVICES,
   )

@@ -8,12 +8,12 @@ import type { ErrorRenderer } from '../base/controller.ts'
 import type { CorsOptions } from '../wrappers/cors.ts'
 import type { MetricsOption, TracingOption } from '../wrappers/telemetry.ts'
 import type { Logger } from '../base/logging.ts'
-import type { Manifest } from '../binding/manifest.ts'
-import type { CompiledModule } from '../compile/app-module.ts'
+import type { Manifest } from '../contract/manifest.ts'
+import type { CompiledModule } from '../handlers/app-module.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { discoverModules } from '../routing/discover.ts'
-import type { TypesMode } from '../binding/type-source.ts'
-import type { DocsOptions } from '../tooling/api-reference.ts'
+import type { TypesMode } from '../contract/type-source.ts'
+import type { DocsOptions } from '../documents/api-reference.ts'
 
 export interface AppOptions {
   /** Largest request body accepted, in bytes (default 1 MiB). A controller may set its own `static bodyLimit`. */

@@ -7,17 +7,19 @@
  */
 import type { AppOptions } from './options.ts'
 import type { Telemetry, TelemetryContext } from '../wrappers/telemetry.ts'
-import type { generateOpenAPI } from '../tooling/openapi.ts'
-import type { generateAsyncAPI } from '../tooling/asyncapi.ts'
-import type { ApiReference, checkDocsPath, docsOptionsOf } from '../tooling/api-reference.ts'
+import type { generateOpenAPI } from '../documents/openapi.ts'
+import type { generateAsyncAPI } from '../documents/asyncapi.ts'
+import type { ApiReference, checkDocsPath, docsOptionsOf } from '../documents/api-reference.ts'
 import type { docs } from '../wrappers/docs.ts'
-import type { checkReturn } from '../binding/return-check.ts'
-import type { returnCheck } from '../lifecycle/answer-check.ts'
+import type { ReturnCheck, returnCheck } from '../lifecycle/answer-check.ts'
+import type { JsonSchema } from '../contract/manifest.ts'
+import type { Evaluate } from '../handlers/handlers.ts'
 import type { accessLog } from '../wrappers/access-log.ts'
 import type { cors, originCheck } from '../wrappers/cors.ts'
-import type { notFoundHint } from '../tooling/explain.ts'
+import type { notFoundHint } from '../routing/not-found-hint.ts'
 import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { CORE_SERVICES } from './core-services.ts'
+import { buildTools } from './build-tools.ts'
 
 export interface AppServices {
   /** The `accessLog` option's wrapper. */
@@ -30,14 +32,16 @@ export interface AppServices {
   notFoundHint?: typeof notFoundHint
   /** The telemetry the options ask for (`createTelemetry` with its peers imported), or undefined when off. */
   telemetry?: (context: TelemetryContext) => Telemetry | undefined
-  /** `checkReturns`: the development-mode check of returned values (it compiles validators). */
-  checkReturn?: typeof checkReturn
+  /** `checkReturns`: the development-mode check of returned values (it compiles validators: `app/build-tools.ts`). */
+  checkReturn?: (schema: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck
   /** Each handler's check made of `checkReturn` (per declared status when it has answers), with it. */
   returnCheck?: typeof returnCheck
   /** `app.openapi()`, and the document of the docs page. */
   openapi?: typeof generateOpenAPI
   /** `/docs/asyncapi.json`: the WebSockets' and event streams' document, served beside OpenAPI's on the docs page. */
   asyncapi?: typeof generateAsyncAPI
+  /** Evaluates at start-up the code of a handler the built module lacks (development: `app/build-tools.ts`). */
+  evaluate?: Evaluate
   /** The `docs` page. */
   docs?: {
     ApiReference: typeof ApiReference
@@ -57,15 +61,14 @@ const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
 export async function loadServices(options: AppOptions): Promise<AppServices> {
   const { tracing, metrics } = options
   const telemetry = Boolean(metrics || tracing || (tracing === undefined && OTEL_GLOBAL in globalThis))
-  const [wrappers, { generateOpenAPI }, page, wrapper, returns, answers, , { generateAsyncAPI }] = await Promise.all([
+  const [wrappers, { generateOpenAPI }, page, wrapper, checkReturn, answers, { generateAsyncAPI }] = await Promise.all([
     telemetry ? import('../wrappers/telemetry.ts') : undefined,
-    import('../tooling/openapi.ts'),
-    options.docs ? import('../tooling/api-reference.ts') : undefined,
+    import('../documents/openapi.ts'),
+    options.docs ? import('../documents/api-reference.ts') : undefined,
     options.docs ? import('../wrappers/docs.ts') : undefined,
-    options.checkReturns ? import('../binding/return-check.ts') : undefined,
+    options.checkReturns ? buildTools.checkReturn() : undefined,
     options.checkReturns ? import('../lifecycle/answer-check.ts') : undefined,
-    import('../binding/serializer.ts'),
-    import('../tooling/asyncapi.ts'),
+    import('../documents/asyncapi.ts'),
   ])
   const peers = wrappers && (await wrappers.loadTelemetryPeers(options))
   return {
@@ -73,7 +76,7 @@ export async function loadServices(options: AppOptions): Promise<AppServices> {
     telemetry: wrappers && peers && ((context) => wrappers.createTelemetry(options, peers, context)),
     openapi: generateOpenAPI,
     asyncapi: generateAsyncAPI,
-    checkReturn: returns?.checkReturn,
+    checkReturn,
     returnCheck: answers?.returnCheck,
     docs: page && wrapper && { ...page, wrapper: wrapper.docs },
   }

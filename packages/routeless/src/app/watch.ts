@@ -12,7 +12,9 @@ import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import type { Application } from './application.ts'
 import { collectSources } from './options.ts'
-import { compiledValidators } from '../compile/load.ts'
+import { compiledValidators } from '../handlers/load.ts'
+import { lacksCode } from '../handlers/handlers.ts'
+import { buildTools } from './build-tools.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { forgetLocalCommonJs, onLocalModule, trackLocalModules } from './watch-graph.ts'
 
@@ -50,9 +52,18 @@ export function watchControllers(app: Application, prefixes: string[], options: 
         types: app.options.types,
         manifest: app.options.manifest,
         auth: app.options.auth,
-        validators: compiledValidators({ module: app.options.compiled, manifest: app.options.manifest, cwd }),
+        validators: compiledValidators({
+          module: app.options.compiled,
+          manifest: app.options.manifest,
+          cwd,
+          ...buildTools,
+        }),
+        analysis: buildTools.analysis,
       })
-      app.replaceTable(table)
+      app.replaceTable(
+        table,
+        lacksCode(table, !!app.options.checkReturns) ? { evaluate: await buildTools.evaluator() } : {},
+      )
       for (const warning of table.warnings) app.warn(warning)
       options.onReload?.({ handlers: table.rows.length, ms: Math.round(performance.now() - started) })
     } catch (error) {

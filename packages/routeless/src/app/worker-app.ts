@@ -6,12 +6,12 @@
  * nor the generator: a module that does not match the manifest is a start-up error, not a compilation.
  * @module
  */
-import type { FormatCheck } from '../binding/formats.ts'
-import type { Manifest } from '../binding/manifest.ts'
-import { isFresh, type CompiledModule } from '../compile/app-module.ts'
-import { CompiledValidators, type Runtime } from '../compile/runtime.ts'
-import { registerParts, type LifecycleParts } from '../compile/handlers.ts'
-import type { RuntimeExtras } from '../compile/handler-runtime.ts'
+import type { FormatCheck } from '../contract/formats.ts'
+import type { Manifest } from '../contract/manifest.ts'
+import { isFresh, type CompiledModule } from '../handlers/app-module.ts'
+import { CompiledValidators, type Runtime } from '../handlers/runtime.ts'
+import { registerParts, type LifecycleParts } from '../handlers/handlers.ts'
+import type { RuntimeExtras } from '../handlers/handler-runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
 import type { AppOptions } from './options.ts'
@@ -20,18 +20,18 @@ import type { AppServices } from './services.ts'
 
 /**
  * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
- * format checks and helpers its validators call (`binding/formats.ts`, `compile/runtime.ts`), the parts of the
+ * format checks and helpers its validators call (`contract/formats.ts`, `handlers/runtime.ts`), the parts of the
  * table's compilation its tree needs (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types
  * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
  * (`cors`, `accessLog`, `explainNotFound`), WebSockets through `WebSocketPair` when a handler takes them, and what
- * only some handlers use (`compile/handlers.ts`'s `LifecycleParts`).
+ * only some handlers use (`handlers/handlers.ts`'s `LifecycleParts`).
  */
 export interface WorkerParts
   extends TableParts,
-    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'sockets'>,
+    Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'sockets' | 'evaluate'>,
     Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
   formats?: Record<string, FormatCheck>
-  /** The writers of declared answers (`binding/responses.ts`), for a tree whose handlers declare some. */
+  /** The writers of declared answers (`contract/responses.ts`), for a tree whose handlers declare some. */
   answers?: LifecycleParts['statusSerializers']
   /** `rt.readBody`, for a tree with handlers that read a body (not only GETs, whose bodies no Fetch host passes). */
   readBody?: RuntimeExtras['readBody']
@@ -57,6 +57,7 @@ export function createWorkerApp(
     cors,
     notFoundHint,
     sockets,
+    evaluate,
     answers,
     readBody,
     nest,
@@ -81,5 +82,5 @@ export function createWorkerApp(
     const made = compiled.create({ ucs2length, equal, formats } as Runtime)
     return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
-  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets })
+  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets, evaluate })
 }

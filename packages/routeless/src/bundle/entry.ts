@@ -4,11 +4,11 @@
  * compiles nothing from strings), `createWorkerApp` called once at start-up, and `export default { fetch }`.
  * @module
  */
-import type { Manifest } from '../binding/manifest.ts'
-import { returnsOnly } from '../binding/responses.ts'
-import { FORMATS, formatExport } from '../binding/formats.ts'
-import { createSource } from '../compile/generate.ts'
-import { manifestKey } from '../compile/app-module.ts'
+import type { Manifest } from '../contract/manifest.ts'
+import { returnsOnly } from '../contract/responses.ts'
+import { FORMATS, formatExport } from '../contract/formats.ts'
+import { createSource } from '../codegen/generate.ts'
+import { manifestKey } from '../handlers/app-module.ts'
 import { VERSION } from '../base/version.ts'
 
 /** One controller module the entry imports. */
@@ -35,7 +35,7 @@ export interface EntryOptions {
    * table's compilation's (`routing/table-parts.ts`), the wrappers and the 404's hint (`app/core-services.ts`).
    */
   parts?: EntryPart[]
-  /** The code of the handlers' functions, by shape (`compile/handler-source.ts`). */
+  /** The code of the handlers' functions, by shape (`codegen/handler-source.ts`). */
   handlers?: Record<string, string>
 }
 
@@ -67,7 +67,7 @@ const PART_GIVEN: Partial<Record<EntryPart, string>> = {
 
 export type EntryPart = keyof typeof PART_EXPORTS
 
-/** The parts a handler's code calls as `rt.<name>(…)` (`compile/handler-code.ts`). */
+/** The parts a handler's code calls as `rt.<name>(…)` (`codegen/handler-code.ts`). */
 const HANDLER_CALLS = ['nest', 'streamReply', 'isAsyncIterable', 'lastEventId'] as const satisfies EntryPart[]
 
 /** The entry module's source text. */
@@ -82,7 +82,7 @@ export function entrySource({
   const manifest = servedPart(whole)
   const create = createSource(manifest, handlers)
   const formats = formatsCalled(create)
-  // And what only some handlers' code calls (`compile/handlers.ts`'s `LifecycleParts`), where theirs does.
+  // And what only some handlers' code calls (`handlers/handlers.ts`'s `LifecycleParts`), where theirs does.
   const parts = [...asked, ...HANDLER_CALLS.filter((name) => create.includes(`rt.${name}(`) && !asked.includes(name))]
   const named: string[] = [
     'appOptionsFromConfig',
@@ -91,7 +91,7 @@ export function entrySource({
     ...formats.map(formatExport),
   ]
   const given: string[] = parts.map((p) => PART_GIVEN[p] ?? p)
-  // The run-time helpers the validators' code calls (`compile/validator-code.ts` writes `rt.equal`, `rt.ucs2length`).
+  // The run-time helpers the validators' code calls (`codegen/validator-code.ts` writes `rt.equal`, `rt.ucs2length`).
   const helpers = (['equal', 'ucs2length'] as const).filter((name) => create.includes(`rt.${name}`))
   named.push(...helpers)
   given.push(...helpers)

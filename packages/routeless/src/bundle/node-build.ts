@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url'
 import type { Metafile, Plugin } from 'esbuild'
 import type { ModuleSource } from '../base/module-source.ts'
 import { VERSION } from '../base/version.ts'
-import { sha256 } from '../binding/manifest-file.ts'
+import { sha256 } from '../contract/manifest-file.ts'
 import { ABSENT, BUILT_DIR, BUILT_RECORD, type BuiltRecord, relativeTo } from './node-load.ts'
 
 export interface NodeBuildOptions {

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
 import { VERSION } from '../base/version.ts'
-import { fileHashes } from '../binding/manifest-file.ts'
+import { fileHashes } from '../contract/manifest-file.ts'
 import { collectSources } from '../app/options.ts'
 
 /** Where the build writes it, relative to the project, and its record of what went in. */

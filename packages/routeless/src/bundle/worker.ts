@@ -15,11 +15,12 @@ import { RoutelessError } from '../base/errors.ts'
 import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
-import { JS_MARK, type Manifest } from '../binding/manifest.ts'
-import { returnsOnly } from '../binding/responses.ts'
+import { JS_MARK, type Manifest } from '../contract/manifest.ts'
+import { returnsOnly } from '../contract/responses.ts'
 import type { AppOptions } from '../app/options.ts'
 import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
-import { tableCode } from '../compile/handler-source.ts'
+import { tableCode } from '../codegen/handler-source.ts'
+import { ajvValidators } from '../codegen/ajv.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 
 export interface WorkerBuildOptions {
@@ -142,12 +143,12 @@ async function checkStarts(
   auth?: AuthSpec,
 ): Promise<{ warnings: string[]; parts: NonNullable<EntryOptions['parts']>; handlers: Record<string, string> }> {
   try {
-    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth })
+    const table = await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth, validators: ajvValidators })
     const handlers = [...table.handlers()]
     const parts: NonNullable<EntryOptions['parts']> = []
     if (handlers.some((h) => !h.types)) parts.push('readSignature')
     if (handlers.some((h) => h.binder)) parts.push('compileBinder')
-    // The typed binder revives `Date`s only where a type holds one (`binding/dates.ts`: `"x-js": "Date"`).
+    // The typed binder revives `Date`s only where a type holds one (`contract/dates.ts`: `"x-js": "Date"`).
     if (JSON.stringify(manifest).includes(`"${JS_MARK}":"Date"`)) parts.push('dateReviver')
     // The body's reader, where a handler reads one: a GET's body never reaches a Worker (Fetch drops it).
     if (handlers.some((h) => !['GET', 'HEAD', 'OPTIONS', 'WEBSOCKET'].includes(h.method))) parts.push('readBody')
@@ -155,7 +156,7 @@ async function checkStarts(
     if (handlers.some((h) => h.types && !returnsOnly(h.types))) parts.push('answers')
     if (handlers.some((h) => h.method === 'WEBSOCKET')) parts.push('sockets')
     // The manifest's own warnings are reported from it below. The table also gives each handler's function, as
-    // code (a Worker evaluates none: `compile/handler-source.ts`).
+    // code (a Worker evaluates none: `codegen/handler-source.ts`).
     const warnings = table.warnings.filter((w) => !isManifestWarning(w, manifest))
     return { warnings, parts, handlers: tableCode(table) }
   } catch (error) {
@@ -191,7 +192,7 @@ function isManifestWarning(warning: string, manifest: Manifest): boolean {
 }
 
 async function analyzeTree(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest> {
-  const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
+  const { analyze, loadTypeScript } = await import('../analysis/analyze.ts')
   const ts = await loadTypeScript(cwd)
   if (!ts)
     throw new RoutelessError(

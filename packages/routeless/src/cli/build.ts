@@ -7,8 +7,8 @@ import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { collectSources } from '../app/options.ts'
 import type { ModuleSource } from '../base/module-source.ts'
-import type { Manifest } from '../binding/manifest.ts'
-import { writeManifest } from '../binding/manifest-file.ts'
+import type { Manifest } from '../contract/manifest.ts'
+import { writeManifest } from '../contract/manifest-file.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { RoutelessConfig } from './config.ts'
 import { reportError, type CliIO } from './io.ts'
@@ -30,7 +30,7 @@ export async function buildCommand(
   const cwd = process.cwd()
   const started = performance.now()
   try {
-    const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
+    const { analyze, loadTypeScript } = await import('../analysis/analyze.ts')
     const ts = await loadTypeScript(cwd)
     if (!ts) {
       io.stderr(
@@ -59,8 +59,8 @@ export async function buildCommand(
       io.stderr(`routeless: cannot write ${out}`)
       return 1
     }
-    // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
-    const { writeAppModule } = await import('../compile/write.ts')
+    // Beside it, the handlers as code (`handlers/app-module.ts`): what start-up would otherwise generate in memory.
+    const { writeAppModule } = await import('../codegen/write.ts')
     const code = writeAppModule(file, manifest, cwd, await handlerCode(sources, manifest, cwd, auth, io))
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
@@ -76,7 +76,7 @@ export async function buildCommand(
   }
 }
 
-/** The code of the tree's handler functions (`compile/handlers.ts`), or none when the tree does not load here. */
+/** The code of the tree's handler functions (`handlers/handlers.ts`), or none when the tree does not load here. */
 async function handlerCode(
   sources: ModuleSource[],
   manifest: Manifest,
@@ -88,8 +88,11 @@ async function handlerCode(
     const { nodeStripsTypes, registerTypeScript } = await import('../routing/ts-loader.ts')
     if (!nodeStripsTypes()) await registerTypeScript()
     const { buildRouteTable } = await import('../routing/route-table.ts')
-    const { tableCode } = await import('../compile/handler-source.ts')
-    return tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth }))
+    const { tableCode } = await import('../codegen/handler-source.ts')
+    const { ajvValidators } = await import('../codegen/ajv.ts')
+    return tableCode(
+      await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth, validators: ajvValidators }),
+    )
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
     io.stderr(`routeless: warning: the handlers' functions are written at start-up (the tree did not load: ${why})`)

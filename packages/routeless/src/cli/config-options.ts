@@ -7,7 +7,7 @@
 import type { Application } from '../app/application.ts'
 import type { AppOptions } from '../app/options.ts'
 import type { LogFormat, LogLevel } from '../base/logging.ts'
-import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import type { OpenAPIOptions } from '../documents/openapi.ts'
 
 /** The servers the CLI can serve on (`--server`). */
 export const SERVERS = ['node', 'uws', 'bun'] as const

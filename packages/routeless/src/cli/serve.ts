@@ -101,7 +101,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   if (workers > 1) {
     // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
     try {
-      const { loadSignatures } = await import('../binding/type-source.ts')
+      const { loadSignatures } = await import('../contract/type-source.ts')
       await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
     } catch {
       // each worker reports it as it starts

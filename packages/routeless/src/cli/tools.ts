@@ -4,8 +4,8 @@
  * @module
  */
 import path from 'node:path'
-import type { OpenAPIOptions } from '../tooling/openapi.ts'
-import type { AsyncAPIOptions } from '../tooling/asyncapi.ts'
+import type { OpenAPIOptions } from '../documents/openapi.ts'
+import type { AsyncAPIOptions } from '../documents/asyncapi.ts'
 import type { CliIO } from './io.ts'
 import { loadApp } from './serve.ts'
 
@@ -77,7 +77,7 @@ export async function routesCommand(prefix: string[], io: CliIO): Promise<number
 export async function asyncapiCommand(prefix: string[], options: AsyncAPIOptions, io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
-  const { generateAsyncAPI } = await import('../tooling/asyncapi.ts')
+  const { generateAsyncAPI } = await import('../documents/asyncapi.ts')
   io.stdout(JSON.stringify(generateAsyncAPI(app.table, options), null, 2))
   return 0
 }
@@ -85,7 +85,7 @@ export async function asyncapiCommand(prefix: string[], options: AsyncAPIOptions
 export async function openapiCommand(prefix: string[], options: OpenAPIOptions, io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
-  const { generateOpenAPI } = await import('../tooling/openapi.ts')
+  const { generateOpenAPI } = await import('../documents/openapi.ts')
   io.stdout(JSON.stringify(generateOpenAPI(app.table, options), null, 2))
   return 0
 }

@@ -6,9 +6,10 @@
  */
 import { isAnswer } from '../base/answer.ts'
 import type { ResponseState } from '../base/controller.ts'
-import type { JsonSchema } from '../binding/manifest.ts'
-import type { ReturnCheck } from '../binding/return-check.ts'
-import { answersByStatus, type StatusAnswer } from '../binding/responses.ts'
+import type { JsonSchema } from '../contract/manifest.ts'
+/** What `checkReturns` says of a returned value against one schema: a message, or undefined when it matches. */
+export type ReturnCheck = (value: unknown) => string | undefined
+import { answersByStatus, type StatusAnswer } from '../contract/responses.ts'
 import type { Handler } from '../routing/table.ts'
 import { isResponse } from '../base/is-response.ts'
 

@@ -10,7 +10,7 @@ import { RequestHeaders } from '../base/headers.ts'
 import type { IncomingRequest } from './request.ts'
 import type { ResponseDraft } from './response.ts'
 
-/** One request on its way through its handler's function (`compile/handler-code.ts`). */
+/** One request on its way through its handler's function (`codegen/handler-code.ts`). */
 export interface Call {
   r: Extract<Resolution, { kind: 'match' }>
   incoming: IncomingRequest

@@ -1,5 +1,5 @@
 /**
- * Server-sent events: a handler typed to return an async iterable of `Sse` events (`binding/stream-types.ts`) answers
+ * Server-sent events: a handler typed to return an async iterable of `Sse` events (`analysis/stream-types.ts`) answers
  * `text/event-stream` (or `application/jsonl`, one event as JSON per line, where the client's `Accept` prefers it).
  * Each event is written as it comes, its data by the compiled serializer of its type; the next one is asked of the
  * generator only once the server took the last (backpressure); a comment goes out when the generator is idle (the
@@ -31,7 +31,7 @@ export const JSONL_TYPE = 'application/jsonl'
 /** The default idle time before a heartbeat comment, in milliseconds. */
 export const DEFAULT_HEARTBEAT = 15_000
 
-/** What a stream handler's reply uses (`lifecycle/pipeline.ts` makes it from the handler's types). */
+/** What a stream handler's reply uses (`lifecycle/handler-shape.ts` makes it from the handler's types). */
 export interface StreamParts {
   /** The serializer of each event's data, by event name (`''`: events whose name the type does not fix). */
   data: Record<string, ((value: unknown) => string) | undefined>

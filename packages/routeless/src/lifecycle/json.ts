@@ -1,6 +1,6 @@
 /**
  * Faithful JSON: `JSON.stringify` that never loses a value silently. What a handler returns is written by it (unless
- * its return type was compiled into a serializer, `binding/serializer.ts`, which falls back to it).
+ * its return type was compiled into a serializer, `codegen/serializer.ts`, which falls back to it).
  * @module
  */
 import { KWARGS_PROTO } from './query.ts'

@@ -148,7 +148,7 @@ export function toReply(
 }
 
 /**
- * A data value as JSON: by the handler's return type compiled into a serializer (`binding/serializer.ts`), when it
+ * A data value as JSON: by the handler's return type compiled into a serializer (`codegen/serializer.ts`), when it
  * has one; it gives up (undefined) on a value its type does not describe, which the checked `JSON.stringify` then
  * writes.
  */

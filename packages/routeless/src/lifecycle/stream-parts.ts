@@ -1,15 +1,15 @@
 /**
  * What a handler returning server-sent events (`AsyncIterable<Sse<T>>`) replies with, beside its code: its events'
- * serializers, the heartbeat, the development check. Registered apart from the pipeline (`compile/handlers.ts`'s
+ * serializers, the heartbeat, the development check. Registered apart from the pipeline (`handlers/handlers.ts`'s
  * `LifecycleParts`), so that a Worker whose handlers stream nothing carries none of it, nor `event-stream.ts`.
  * @module
  */
-import { dataSchemas } from '../binding/stream-item.ts'
-import { serializerFor } from '../binding/serializer-runtime.ts'
+import { dataSchemas } from '../contract/stream-item.ts'
+import { serializerFor } from '../contract/serializer-runtime.ts'
 import type { Handler } from '../routing/table.ts'
 import { DEFAULT_HEARTBEAT, type StreamParts } from './event-stream.ts'
 import { stringify } from './json.ts'
-import type { PipelineOptions } from './pipeline.ts'
+import type { PipelineOptions } from './handler-shape.ts'
 
 /** What a stream handler's reply uses: its events' serializers, the heartbeat, the development check. */
 export function streamParts(handler: Handler, options: PipelineOptions): StreamParts {

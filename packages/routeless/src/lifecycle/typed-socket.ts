@@ -6,13 +6,13 @@
  * servers and hosts see plain handlers: this wraps them once per upgrade, for every runtime alike.
  * @module
  */
-import type { ValidateFunction } from '../binding/validators.ts'
+import type { ValidateFunction } from '../contract/validators.ts'
 import { RoutelessError } from '../base/errors.ts'
 import type { Handler } from '../routing/table.ts'
-import type { PipelineOptions } from './pipeline.ts'
+import type { PipelineOptions } from './handler-shape.ts'
 import type { Frame, MessageProblem, Socket, SocketHandlers } from './websocket.ts'
 
-/** How a handler's messages are read and written (`lifecycle/pipeline.ts` makes it from the handler's types). */
+/** How a handler's messages are read and written (`lifecycle/handler-shape.ts` makes it from the handler's types). */
 export interface SocketPlan {
   /** The validator of incoming messages; undefined: frames reach `message` as they are. */
   receives: ValidateFunction | undefined

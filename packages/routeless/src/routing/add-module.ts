@@ -1,5 +1,5 @@
 /**
- * Internal to compile-table.ts: adds one controller module to the table — its classes' handler methods placed in the
+ * Internal to assemble-table.ts: adds one controller module to the table — its classes' handler methods placed in the
  * tree (`GET_$_entries` below `{id}`), each with what start-up learned about it (signature, types, binders, guards,
  * body rules) — and the tree's nodes themselves.
  * @module
@@ -9,10 +9,10 @@ import { RoutelessError } from '../base/errors.ts'
 import { isControllerName, isReachableSegment, toSegment, writtenSegment } from '../base/naming.ts'
 import { HTTP_METHODS, parseHandlerName, placeholders, type HandlerName } from '../base/handler-names.ts'
 import { signatureFromTypes, type Signature } from './arity.ts'
-import type { Signatures } from '../binding/signatures.ts'
-import type { TypedPlan } from '../binding/typed-binder.ts'
-import type { HandlerTypes } from '../binding/manifest.ts'
-import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
+import type { Signatures } from '../contract/signatures.ts'
+import type { TypedPlan } from '../contract/typed-binder.ts'
+import type { HandlerTypes } from '../contract/manifest.ts'
+import type { Binder, ParamSpec } from '../contract/standard-schema.ts'
 import type { TableParts } from './table-parts.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'

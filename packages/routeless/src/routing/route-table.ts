@@ -1,15 +1,15 @@
 /**
  * The route table of a controller tree on a host with a filesystem: the modules found (`discover.ts`) or given,
- * their handler types read from the manifest on disk or the TypeScript analysis (`type-source.ts`), Ajv's validators
- * unless others are given, and the table compiled (`compile-table.ts`, all a bundle runs).
+ * their handler types read from the manifest on disk or the TypeScript analysis (`type-source.ts`), the validators
+ * given, and the table compiled (`assemble-table.ts`, all a bundle runs).
  * @module
  */
-import { loadSignatures, type TypesMode } from '../binding/type-source.ts'
-import type { Validators } from '../binding/validators.ts'
-import type { Manifest } from '../binding/manifest.ts'
+import { loadSignatures, type Analysis, type TypesMode } from '../contract/type-source.ts'
+import type { Validators } from '../contract/validators.ts'
+import type { Manifest } from '../contract/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ModuleSource } from '../base/module-source.ts'
-import { compileRouteTable, loadModules } from './compile-table.ts'
+import { compileRouteTable, loadModules } from './assemble-table.ts'
 import { ALL_PARTS } from './table-parts.ts'
 import type { RouteTable } from './table.ts'
 
@@ -28,30 +28,27 @@ export interface BuildOptions {
   auth?: AuthSpec
   /**
    * The validators of the handlers' types, for the manifest in use (the app's: the generated module, or its source
-   * evaluated at start-up; `compile/load.ts`). Default: Ajv compiling at start-up.
+   * evaluated at start-up, `handlers/load.ts`; or Ajv compiling at start-up, `codegen/ajv.ts`'s `ajvValidators`).
    */
-  validators?: (manifest: Manifest) => Promise<Validators>
-}
-
-/** Ajv's validators, compiled at start-up, and the return types' serializers beside them (`new Function` both). */
-async function ajvValidators(manifest: Manifest): Promise<Validators> {
-  const [{ TypeValidators }, { compileSerializers }] = await Promise.all([
-    import('../binding/ajv.ts'),
-    import('../binding/serializer.ts'),
-  ])
-  const serializers = compileSerializers(Object.values(manifest.handlers), manifest.$defs)
-  return Object.assign(new TypeValidators(manifest.$defs), { serializers })
+  validators: (manifest: Manifest) => Promise<Validators>
+  /** TypeScript's analysis of the files the manifest does not describe (development: `app/build-tools.ts`). */
+  analysis?: () => Promise<Analysis>
 }
 
 /** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
-export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions = {}): Promise<RouteTable> {
+export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions): Promise<RouteTable> {
   const cwd = options.cwd ?? process.cwd()
   const loaded = await loadModules(sources, cwd)
-  const signatures = await loadSignatures(sources, { cwd, mode: options.types, manifest: options.manifest })
+  const signatures = await loadSignatures(sources, {
+    cwd,
+    mode: options.types,
+    manifest: options.manifest,
+    analysis: options.analysis,
+  })
   return compileRouteTable(loaded, signatures, {
     cwd,
     auth: options.auth,
-    validators: options.validators ?? ajvValidators,
+    validators: options.validators,
     parts: ALL_PARTS,
   })
 }

@@ -3,8 +3,8 @@
  * short text of its parameters. A Worker does not list its routes, so its bundle leaves this out (`table-parts.ts`).
  * @module
  */
-import type { JsonSchema } from '../binding/manifest.ts'
-import { describeParams } from '../binding/standard-schema.ts'
+import type { JsonSchema } from '../contract/manifest.ts'
+import { describeParams } from '../contract/standard-schema.ts'
 import type { Signature } from './arity.ts'
 import type { Handler, RouteRow } from './table.ts'
 

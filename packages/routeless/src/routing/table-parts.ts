@@ -7,8 +7,8 @@
  * node first.
  * @module
  */
-import { compileBinder, type Binder, type ParamSpec } from '../binding/standard-schema.ts'
-import { dateReviver } from '../binding/dates.ts'
+import { compileBinder, type Binder, type ParamSpec } from '../contract/standard-schema.ts'
+import { dateReviver } from '../contract/dates.ts'
 import { readSignature, type Signature } from './arity.ts'
 import { routeRow } from './rows.ts'
 import { surveyTable } from './survey.ts'
@@ -23,7 +23,7 @@ export interface TableParts {
   routeRow?: typeof routeRow
   /** Throws on an ambiguous tree; answers the warnings of the whole tree. */
   surveyTable?: (table: RouteTable) => string[]
-  /** The typed binder's reviver of `Date`s (`binding/dates.ts`), for a tree whose types hold one. */
+  /** The typed binder's reviver of `Date`s (`contract/dates.ts`), for a tree whose types hold one. */
   dateReviver?: typeof dateReviver
 }
 

@@ -5,12 +5,12 @@
  */
 import type { BodyKind, ErrorRenderer } from '../base/controller.ts'
 import type { Signature } from './arity.ts'
-import type { Signatures } from '../binding/type-source.ts'
-import type { TypedPlan } from '../binding/typed-binder.ts'
-import type { SerializerFactory } from '../binding/serializer.ts'
-import type { HandlerTypes, JsonSchema } from '../binding/manifest.ts'
-import type { ValidateFunction } from '../binding/validators.ts'
-import type { Binder, ParamSpec } from '../binding/standard-schema.ts'
+import type { Signatures } from '../contract/type-source.ts'
+import type { TypedPlan } from '../contract/typed-binder.ts'
+import type { SerializerFactory } from '../contract/serializer-runtime.ts'
+import type { HandlerTypes, JsonSchema } from '../contract/manifest.ts'
+import type { ValidateFunction } from '../contract/validators.ts'
+import type { Binder, ParamSpec } from '../contract/standard-schema.ts'
 import type { AuthSpec, Guard } from '../guards/auth.ts'
 import { HTTP_METHODS } from '../base/handler-names.ts'
 import { aliasKey, toRequestKey } from '../base/naming.ts'
@@ -151,10 +151,15 @@ export class RouteTable {
    * same source evaluated at start-up (`evaluated`), Ajv at start-up (`ajv`); undefined when no types were read.
    */
   validators: 'generated' | 'evaluated' | 'ajv' | undefined = undefined
-  /** The return types' serializer factories generated with the validators (`binding/serializer.ts`). */
+  /** The return types' serializer factories generated with the validators (`codegen/serializer.ts`). */
   serializers: Record<string, SerializerFactory | null> | undefined = undefined
-  /** The handlers' functions `routeless build` generated, by the key of their source (`compile/handlers.ts`). */
+  /** The handlers' functions `routeless build` generated, by the key of their source (`handlers/handlers.ts`). */
   code: Record<string, Function> | undefined = undefined
+  /**
+   * The evaluator of a handler's code the build lacks (`handlers/handlers.ts`'s `Evaluate`), when the table was built
+   * with development's tools at hand (`routeless`'s `buildRouteTable`); an app's own service comes first.
+   */
+  evaluate: Function | undefined = undefined
   /** The validator of a schema the types hold (a WebSocket's incoming messages), from the same validators. */
   validator: ((schema: JsonSchema) => ValidateFunction) | undefined = undefined
 

@@ -14,7 +14,7 @@ export interface Templates {
   paths: string[]
 }
 
-/** `h`'s templates: the paths `routeless openapi` lists for it (`tooling/openapi.ts` takes them from here). */
+/** `h`'s templates: the paths `routeless openapi` lists for it (`documents/openapi.ts` takes them from here). */
 export function templatesOf(h: Handler): Templates {
   const { min, max, names } = h.signature
   const from = Math.max(min, h.captures)

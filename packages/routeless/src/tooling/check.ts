@@ -6,8 +6,8 @@
  * (`this.response.status = 202`) that the handler's return type does not declare.
  * @module
  */
-import { answersByStatus } from '../binding/responses.ts'
-import { NO_TYPES } from '../binding/type-source.ts'
+import { answersByStatus } from '../contract/responses.ts'
+import { NO_TYPES } from '../contract/type-source.ts'
 import type { Handler, RouteTable } from '../routing/table.ts'
 
 /**

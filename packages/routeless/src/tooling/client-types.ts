@@ -3,7 +3,7 @@
  * (`client-socket.ts`): objects, arrays, tuples, unions, literals, refs.
  * @module
  */
-import { JS_MARK } from '../binding/manifest.ts'
+import { JS_MARK } from '../contract/manifest.ts'
 
 type Schema = Record<string, any>
 

@@ -5,8 +5,8 @@
  * @module
  */
 import type { Handler, RouteTable } from '../routing/table.ts'
-import { jsonFieldsOf } from '../binding/form-values.ts'
-import type { HandlerTypes } from '../binding/manifest.ts'
+import { jsonFieldsOf } from '../contract/form-values.ts'
+import type { HandlerTypes } from '../contract/manifest.ts'
 import { renderSocket, SOCKET_OPTION, SOCKET_RUNTIME } from './client-socket.ts'
 import { prop, safeName, toType } from './client-types.ts'
 

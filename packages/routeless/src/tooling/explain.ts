@@ -5,11 +5,13 @@
  * @module
  */
 import { HTTP_METHODS } from '../base/handler-names.ts'
-import { handlerSource, stageNames } from '../compile/handler-code.ts'
-import type { Pipeline } from '../lifecycle/pipeline.ts'
+import { handlerSource } from '../codegen/handler-code.ts'
+import { stageNames, stagesOf } from '../codegen/stages.ts'
+import type { Pipeline } from '../lifecycle/handler-shape.ts'
 import { parseQuery } from '../lifecycle/request.ts'
-import { resolve, splitPath } from '../routing/resolver.ts'
-import { childFor, type Endpoint, type Handler, type RouteNode, type RouteTable } from '../routing/table.ts'
+import { resolve } from '../routing/resolver.ts'
+import { arity, notFoundHint } from '../routing/not-found-hint.ts'
+import type { Endpoint, Handler, RouteTable } from '../routing/table.ts'
 
 export interface Explanation {
   /** The status the server answers before any handler runs its own logic (200 for a match). */
@@ -76,7 +78,7 @@ export function explain(
   }
 }
 
-/** How a handler's arguments are checked, and whether that check is generated code (`compile/`). */
+/** How a handler's arguments are checked, and whether that check is generated code (`codegen/`). */
 function bindingOf(h: Handler, table: RouteTable): string | undefined {
   if (h.binder)
     return 'static params (Standard Schema or hand schemas): called through their own validators, not compiled'
@@ -89,48 +91,15 @@ function bindingOf(h: Handler, table: RouteTable): string | undefined {
   return `the TypeScript types; validators ${table.validators ? from[table.validators] : 'none'}`
 }
 
-/** A handler's generated function: its stages, where it came from, then its source. */
+/** A handler's generated function: its stages, where it came from, what each stage does, then its source. */
 function functionOf(fn: Pipeline): string[] {
   const from = fn.origin === 'generated' ? 'written by routeless build (.routeless/app.mjs)' : 'evaluated at start-up'
-  return [`  function       ${stageNames(fn.shape).join(' → ')}; ${from}`, ...handlerSource(fn.shape).split('\n')]
-}
-
-/**
- * Why nothing answers `method pathname`, in one sentence: the handler whose arity the path misses, or where the walk
- * stopped and which names could come next. Also used for the 404 bodies of development servers.
- */
-export function notFoundHint(table: RouteTable, method: string, pathname: string): string {
-  const parts = splitPath(pathname)
-  if (parts === undefined)
-    return 'the path has a part no controller may receive (.., an encoded / or \\, a control character)'
-  const { node, depth, trail } = walk(table.root, parts)
-  const left = parts.length - depth
-  const endpoint = node.endpoint
-  if (endpoint) {
-    const own = endpoint.methods.get(method) ?? endpoint.methods.get('ANY')
-    const near = own ? [own] : [...endpoint.methods.values()]
-    return near.map((h) => `${h.className}.${h.name} takes ${arity(h)}, got ${left} (${h.file})`).join('; ')
-  }
-  const next = [...node.children.keys()].sort()
-  const at = trail.length ? `/${trail.join('/')}` : '/'
-  const where = `nothing answers at ${at} (a module without Default and no class there)`
-  return next.length
-    ? `${where}; names that may follow it: ${next.slice(0, 12).join(', ')}${next.length > 12 ? ' …' : ''}`
-    : where
-}
-
-/** The greedy walk of `resolve()` over fixed names only: where it stops, and the names it followed. */
-function walk(root: RouteNode, parts: string[]): { node: RouteNode; depth: number; trail: string[] } {
-  let node = root
-  const trail: string[] = []
-  let i = 0
-  for (; i < parts.length; i++) {
-    const child = childFor(node, parts[i]!)
-    if (!child) break
-    node = child
-    trail.push(parts[i]!)
-  }
-  return { node, depth: i, trail }
+  const stages = stagesOf(fn.shape).filter(({ i }) => i === 0)
+  return [
+    `  function       ${stageNames(fn.shape).join(' → ')}; ${from}`,
+    ...stages.map(({ stage }) => `    ${stage.name.padEnd(15)}${stage.does}`),
+    ...handlerSource(fn.shape).split('\n'),
+  ]
 }
 
 /** `Posts.GET takes 1–2 path parts` for each handler at `endpoint` (the method's own first). */
@@ -139,12 +108,6 @@ function candidates(endpoint: Endpoint, method: string | undefined): string[] {
     (a, b) => Number(b.method === method) - Number(a.method === method),
   )
   return handlers.map((h) => `  ${h.className}.${h.name} takes ${arity(h)} (${h.file})`)
-}
-
-function arity(h: Handler): string {
-  const { min, max } = h.signature
-  const range = max === Infinity ? `${min} or more` : min === max ? `${min}` : `${min}–${max}`
-  return `${range} path part${max === 1 && min === 1 ? '' : 's'}`
 }
 
 function describeArgs(h: Handler, args: string[]): string {

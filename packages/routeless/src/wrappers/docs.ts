@@ -1,5 +1,5 @@
 /**
- * `docs`: the API reference page at `/docs` (its files: tooling/api-reference.ts), answered before the route table
+ * `docs`: the API reference page at `/docs` (its files: documents/api-reference.ts), answered before the route table
  * is asked, so no controller, no route and no OpenAPI operation of the app's own is added for it. GET and HEAD only
  * (any other method: 405 with `Allow`); a path under `/docs` that is no file of the page: 404. Errors are the app's
  * own (its `renderError`). Other requests pass through at the cost of one string comparison.
@@ -8,7 +8,7 @@
 import { HttpError } from '../base/errors.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import { withoutBody, type Answer } from '../lifecycle/response.ts'
-import { DOCS_PATH, DOCUMENT, PAGE, type ApiReference } from '../tooling/api-reference.ts'
+import { DOCS_PATH, DOCUMENT, PAGE, type ApiReference } from '../documents/api-reference.ts'
 import type { Wrapper } from './types.ts'
 
 /** How the app answers an error (its renderers, else the standard envelope). */
