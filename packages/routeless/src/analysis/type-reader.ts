@@ -5,8 +5,6 @@
  * kinds one flag set of our own (the two compilers number `TypeFlags` differently), declarations plain objects.
  * @module
  */
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 
 /** A type as one backend's checker resolved it: opaque here, the same object for the same type within one analysis. */
 export type TypeHandle = object
@@ -31,17 +29,6 @@ export const Kind = {
   Object: 32768,
   TypeParameter: 65536,
 } as const
-
-/**
- * Each kind with the bits of a compiler's `TypeFlags` that mean it, for a backend to map its types' flags: both
- * compilers name these flags as `Kind` does (only their numbers differ), and a `bigint` literal is a `BigInt`.
- */
-export function kindFlags(flags: Readonly<Record<keyof typeof Kind | 'BigIntLiteral', number>>): [number, number][] {
-  return Object.entries(Kind).map(([name, kind]) => [
-    kind,
-    name === 'BigInt' ? flags.BigInt | flags.BigIntLiteral : flags[name as keyof typeof Kind],
-  ])
-}
 
 /** JSDoc tags by name, their text trimmed (`@minimum 1` → `{ minimum: '1' }`). */
 export type Tags = Record<string, string>
@@ -143,21 +130,7 @@ export interface TypeReader {
   close(): void
 }
 
-/** `@tag text` pairs as `Tags` (the last of a repeated tag wins). */
-export function tagMap(tags: readonly { name: string; text: string }[]): Tags {
-  const out: Tags = {}
-  for (const tag of tags) out[tag.name] = tag.text.trim()
-  return out
-}
-
-/** `tsconfig.json` in `dir` or the nearest directory above it (as `ts.findConfigFile`). */
-export function findConfigFile(dir: string): string | undefined {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    const file = path.join(d, 'tsconfig.json')
-    if (existsSync(file)) return file
-    if (path.dirname(d) === d) return undefined
-  }
-}
+export { findConfigFile } from '../contract/analysis-key.ts'
 
 /** A TypeScript install that can analyse: its version, its backend, and how to open a checker over some files. */
 export interface TypeScriptCompiler {
