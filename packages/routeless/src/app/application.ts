@@ -361,7 +361,6 @@ function newCall(r: Call['r'], incoming: IncomingRequest, pathname: string, env:
     json: undefined,
     controller: undefined,
     state: undefined as unknown as ResponseDraft,
-    value: undefined,
   }
 }
 

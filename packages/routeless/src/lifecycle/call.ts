@@ -26,8 +26,6 @@ export interface Call {
   controller: InstanceType<Handler['cls']>
   /** `this.response`: the status and headers the handler sets. */
   state: ResponseDraft
-  /** What the handler returned (set by the invoke stage). */
-  value?: unknown
 }
 
 /** No keywords at all (a request without a query). */
