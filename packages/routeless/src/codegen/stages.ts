@@ -232,7 +232,9 @@ function bindKeywords(kw: NonNullable<TypedShape['kwargs']>): string[] {
   else out.push(...keyword('x', kw.extra))
   out.push('  }', '}')
   for (const name of kw.required)
-    out.push(`if (kwargs[${JSON.stringify(name)}] === undefined) issues = rt.missing(issues, ${JSON.stringify(name)})`)
+    out.push(
+      `if (kwargs[${JSON.stringify(name)}] === undefined) issues = rt.missingKey(issues, ${JSON.stringify(name)})`,
+    )
   if (kw.whole) out.push('if (issues === undefined && !kw.whole.validate(out)) issues = rt.wholeFailed(kw.whole)')
   return out
 }

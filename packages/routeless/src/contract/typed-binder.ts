@@ -181,7 +181,7 @@ export function unknownKey(issues: ParamIssue[] | undefined, name: string, reaso
 }
 
 /** The issues so far, with the required keyword `name` missing. */
-export function missing(issues: ParamIssue[] | undefined, name: string): ParamIssue[] {
+export function missingKey(issues: ParamIssue[] | undefined, name: string): ParamIssue[] {
   return add(issues, name, 'is required', 'missing')
 }
 

@@ -9,7 +9,7 @@ import type { Kwargs } from '../base/controller.ts'
 import type { nest } from '../contract/typed-binder.ts'
 import { HttpError } from '../base/errors.ts'
 import type { ParamIssue } from '../contract/standard-schema.ts'
-import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '../contract/typed-binder.ts'
+import { invalid, missingKey, notAnObject, reject, unknownKey, wholeFailed } from '../contract/typed-binder.ts'
 import type { readBody, ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
@@ -61,7 +61,7 @@ export const HANDLER_RUNTIME = {
   repeated,
   invalid,
   unknownKey,
-  missing,
+  missingKey,
   wholeFailed,
   notAnObject,
   reject,
