@@ -158,7 +158,7 @@ function distinct(names: string[]): string[] {
   const test = tests.length === 1 ? tests[0]!.slice(1, -1) : tests.join(' || ')
   return [
     '// bind: a positional given again as a keyword',
-    'const n = call.r.args.length',
+    'const n = call.resolution.args.length',
     `if (${test}) rt.repeated(call, names)`,
   ]
 }
@@ -166,7 +166,7 @@ function distinct(names: string[]): string[] {
 const bindSchemas: Code = {
   lines: ["// bind: the handler's own schemas (`static params`)"],
   waits: (next) => [
-    'return p.binder(call.r.args, call.kwargs).then((bound) => {',
+    'return p.binder(call.resolution.args, call.kwargs).then((bound) => {',
     '  call.controller.kwargs = call.kwargs = bound.kwargs',
     '  call.controller.args = call.args = bound.args',
     `  return ${next}(call)`,
@@ -183,7 +183,7 @@ function bindTypes(typed: TypedShape): Code {
   if (typeof kw?.extra === 'object') takes.push(...checkConsts('x', 'p.typed.kwargs.extra', kw.extra))
   if (kw) takes.push('const kw = p.typed.kwargs')
   const out = ['// bind: the TypeScript types', 'let issues']
-  if (typed.positional.length) out.push('const args = call.r.args, outArgs = args.slice()')
+  if (typed.positional.length) out.push('const args = call.resolution.args, outArgs = args.slice()')
   typed.positional.forEach((c, i) => {
     const name = JSON.stringify(c.name)
     if (!c.rest)
@@ -268,7 +268,7 @@ function reply(shape: HandlerShape): Code {
   const takes = shape.stream ? ['const stream = p.stream'] : []
   const streamed = [
     'const answer = rt.streamReply(value, call, stream)',
-    'return call.r.head ? rt.withoutBody(answer) : answer',
+    'return call.resolution.head ? rt.withoutBody(answer) : answer',
   ]
   if (shape.stream === 'always') return { takes, lines: streamed }
   takes.push('const serialize = p.serialize, answers = p.answers')
@@ -282,7 +282,7 @@ function reply(shape: HandlerShape): Code {
       ...either,
       ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
       'const answer = rt.toReply(value, call.state, serialize, answers)',
-      'return call.r.head ? rt.withoutBody(answer) : answer',
+      'return call.resolution.head ? rt.withoutBody(answer) : answer',
     ],
   }
 }

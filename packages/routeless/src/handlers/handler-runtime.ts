@@ -32,7 +32,7 @@ export function takeBody(call: Call, parsed: ParsedBody): void {
  * positional the path left out is not a repeat. `names` holds the positionals in order (`''` for one not checked).
  */
 export function repeated(call: Call, names: readonly string[]): never {
-  const given = Math.min(names.length, call.r.args.length)
+  const given = Math.min(names.length, call.resolution.args.length)
   const issues: ParamIssue[] = []
   for (let i = 0; i < given; i++) {
     const name = names[i]!

@@ -12,7 +12,8 @@ import type { ResponseDraft } from './response.ts'
 
 /** One request on its way through its handler's function (`codegen/handler-code.ts`). */
 export interface Call {
-  r: Extract<Resolution, { kind: 'match' }>
+  /** What the route table resolved the request to: its handler, the path's arguments, whether it is a HEAD. */
+  resolution: Extract<Resolution, { kind: 'match' }>
   incoming: IncomingRequest
   pathname: string
   env: Record<string, unknown>
