@@ -52,7 +52,7 @@ function call(args: string[] = [], kwargs: Record<string, string> = {}): Call {
     kwargs,
     args,
     controller: undefined,
-    state: undefined as unknown as Call['state'],
+    response: undefined as unknown as Call['response'],
   }
 }
 

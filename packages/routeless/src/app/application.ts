@@ -365,7 +365,7 @@ function newCall(
     args: resolution.args,
     json: undefined,
     controller: undefined,
-    state: undefined as unknown as ResponseDraft,
+    response: undefined as unknown as ResponseDraft,
   }
 }
 

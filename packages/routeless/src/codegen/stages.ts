@@ -104,7 +104,9 @@ export function stageNames(shape: HandlerShape): string[] {
 }
 
 const construct: Code = {
-  takes: ['const Cls = p.Cls, context = p.context, fn = p.fn, INCOMING = rt.INCOMING, Draft = rt.ResponseDraft'],
+  takes: [
+    'const Cls = p.Cls, context = p.context, fn = p.fn, INCOMING = rt.INCOMING, ResponseDraft = rt.ResponseDraft',
+  ],
   lines: [
     'const c = new Cls()',
     'c[INCOMING] = call.incoming',
@@ -113,7 +115,7 @@ const construct: Code = {
     'c.body = undefined',
     'c.args = call.args',
     'c.env = call.env',
-    'c.response = call.state = new Draft()',
+    'c.response = call.response = new ResponseDraft()',
     'call.controller = c',
   ],
 }
@@ -280,8 +282,8 @@ function reply(shape: HandlerShape): Code {
     takes,
     lines: [
       ...either,
-      ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
-      'const answer = rt.toReply(value, call.state, serialize, answers)',
+      ...(shape.checkReturn ? ['checkReturn(value, call.response)'] : []),
+      'const answer = rt.toReply(value, call.response, serialize, answers)',
       'return call.resolution.head ? rt.withoutBody(answer) : answer',
     ],
   }

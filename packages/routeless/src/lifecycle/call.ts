@@ -25,8 +25,8 @@ export interface Call {
   json?: unknown
   /** The controller instance (made by the construct stage). */
   controller: InstanceType<Handler['cls']>
-  /** `this.response`: the status and headers the handler sets. */
-  state: ResponseDraft
+  /** The controller's `this.response`: the status and headers the handler sets (made by the construct stage). */
+  response: ResponseDraft
 }
 
 /** No keywords at all (a request without a query). */
