@@ -10,7 +10,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js'
 import { createAjv, relink } from './ajv.ts'
 import type { HandlerTypes, JsonSchema } from '../contract/manifest.ts'
 import { dateReviver } from '../contract/dates.ts'
-import { compileTypedBinder } from '../contract/typed-binder.ts'
+import { planTypedBinder } from '../contract/typed-binder.ts'
 import { derefIn, schemaKey, type ValidateFunction, type Validators } from '../contract/validators.ts'
 
 const standaloneCode = ((standaloneModule as unknown as { default?: typeof standaloneModule }).default ??
@@ -39,7 +39,7 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
   }
   for (const types of handlers) {
     try {
-      compileTypedBinder(types, noting, dateReviver)
+      planTypedBinder(types, noting, dateReviver)
     } catch {
       // A handler whose types cannot be bound is bound unchecked (start-up warns); it has no validators.
     }

@@ -35,7 +35,7 @@ export interface TypedPlan {
     | undefined
 }
 
-/** A compiled check of one value: coerce, then validate; the converted value or the issue. */
+/** The check of one value: coerce, then validate; the converted value or the issue. */
 export interface Check {
   coerce: (value: unknown) => unknown
   validate: ValidateFunction | undefined
@@ -100,7 +100,7 @@ function step(schema: JsonSchema, part: string): JsonSchema | undefined {
  * parameters and no typed keywords): such a handler pays nothing per request. `revive` is `dates.ts`'s `dateReviver`,
  * given where a type may hold a `Date` (a Worker's entry passes it only when its manifest has one).
  */
-export function compileTypedBinder(
+export function planTypedBinder(
   types: HandlerTypes,
   validators: Validators,
   revive: typeof dateReviver | undefined,

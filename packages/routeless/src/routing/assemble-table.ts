@@ -7,7 +7,7 @@
 import { RoutelessError } from '../base/errors.ts'
 import { writtenSegment } from '../base/naming.ts'
 import type { Signatures } from '../contract/signatures.ts'
-import { compileTypedBinder } from '../contract/typed-binder.ts'
+import { planTypedBinder } from '../contract/typed-binder.ts'
 import type { Validators } from '../contract/validators.ts'
 import type { HandlerTypes, Manifest } from '../contract/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
@@ -80,8 +80,8 @@ export async function compileRouteTable(
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
   table.validator = validators && ((schema) => validators.compile(schema))
-  const compile = (types: HandlerTypes) =>
-    validators ? compileTypedBinder(types, validators, options.parts.dateReviver) : undefined
+  const plan = (types: HandlerTypes) =>
+    validators ? planTypedBinder(types, validators, options.parts.dateReviver) : undefined
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
     if (unknown.length)
@@ -91,7 +91,7 @@ export async function compileRouteTable(
       )
     table.root.auth.push(options.auth)
   }
-  for (const { s, exports } of loaded) addModule(table, s, exports, { cwd, signatures, compile, parts: options.parts })
+  for (const { s, exports } of loaded) addModule(table, s, exports, { cwd, signatures, plan, parts: options.parts })
   applyTreeGuards(table)
   if (options.parts.surveyTable) table.warnings.push(...options.parts.surveyTable(table))
   if (table.handlers().next().done) {
