@@ -40,7 +40,7 @@ type Statics = {
   auth?: AuthSpec
 }
 
-/** How `addModule` makes each handler: its types, its typed binder, and the parts of the compilation in use. */
+/** How `addModule` makes each handler: its types, its typed binder, and the parts of the assembly in use. */
 export interface AddContext {
   cwd: string
   signatures: Signatures

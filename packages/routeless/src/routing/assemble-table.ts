@@ -1,5 +1,5 @@
 /**
- * The route table compiled from controller modules and their handler types, reading no file: what a bundle (a
+ * The route table assembled from controller modules and their handler types, reading no file: what a bundle (a
  * Worker) runs at start-up. `route-table.ts` adds what a host with a filesystem does first (discovery, the manifest
  * on disk, the TypeScript analysis). Throws a coded `RoutelessError` on any mistake in the tree.
  * @module
@@ -16,14 +16,14 @@ import { addModule, rel } from './add-module.ts'
 import { RouteTable, type RouteNode } from './table.ts'
 import type { TableParts } from './table-parts.ts'
 
-export interface CompileOptions {
+export interface AssembleOptions {
   /** Base directory used to print file names. */
   cwd: string
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
   /** The validators of the handlers' types (and their serializers), for the manifest in use (`handlers/load.ts`). */
   validators: (manifest: Manifest) => Promise<Validators>
-  /** What the compilation may do besides placing the handlers (`table-parts.ts`: `ALL_PARTS` on a host with files). */
+  /** What the assembly may do besides placing the handlers (`table-parts.ts`: `ALL_PARTS` on a host with files). */
   parts: TableParts
 }
 
@@ -62,11 +62,11 @@ export async function loadModules(sources: ModuleSource[], cwd: string): Promise
   )
 }
 
-/** Compiles the route table of `loaded` modules with the handler types `signatures` gives. */
-export async function compileRouteTable(
+/** Assembles the route table of `loaded` modules with the handler types `signatures` gives. */
+export async function assembleRouteTable(
   loaded: LoadedModule[],
   signatures: Signatures,
-  options: CompileOptions,
+  options: AssembleOptions,
 ): Promise<RouteTable> {
   const { cwd } = options
   const table = new RouteTable()
