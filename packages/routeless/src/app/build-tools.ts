@@ -14,7 +14,7 @@ import { RoutelessError } from '../base/errors.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { Analysis } from '../contract/type-source.ts'
 import type { Validators } from '../contract/validators.ts'
-import type { CompiledApp } from '../handlers/app-module.ts'
+import type { GeneratedApp } from '../handlers/app-module.ts'
 import type { Evaluate } from '../handlers/handlers.ts'
 import type { Runtime } from '../handlers/runtime.ts'
 import type { ReturnCheck } from '../lifecycle/answer-check.ts'
@@ -45,7 +45,7 @@ export const buildTools = {
     return (await import('../codegen/ajv.ts')).ajvValidators(manifest)
   },
 
-  async generate(): Promise<(manifest: Manifest, rt: Runtime) => CompiledApp> {
+  async generate(): Promise<(manifest: Manifest, rt: Runtime) => GeneratedApp> {
     return (await import('../codegen/generate.ts')).evaluate
   },
 

@@ -9,7 +9,7 @@
 import type { FormatCheck } from '../contract/formats.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import { isFresh, type CompiledModule } from '../handlers/app-module.ts'
-import { CompiledValidators, type Runtime } from '../handlers/runtime.ts'
+import { GeneratedValidators, type Runtime } from '../handlers/runtime.ts'
 import { registerParts, type LifecycleParts } from '../handlers/handlers.ts'
 import type { RuntimeExtras } from '../handlers/handler-runtime.ts'
 import type { Application } from './application.ts'
@@ -80,7 +80,7 @@ export function createWorkerApp(
       )
     // The helpers the validators call, as the entry found them in their code (`bundle/entry.ts`).
     const made = compiled.create({ ucs2length, equal, formats } as Runtime)
-    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
+    return new GeneratedValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
   return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets, evaluate })
 }

@@ -9,7 +9,7 @@ import { SERIALIZER_PARAMETERS, serializerSource } from './serializer.ts'
 import { schemaKey } from '../contract/validators.ts'
 import { serializedSchemas } from '../contract/stream-item.ts'
 import { VERSION } from '../base/version.ts'
-import { manifestKey, type CompiledApp } from '../handlers/app-module.ts'
+import { manifestKey, type GeneratedApp } from '../handlers/app-module.ts'
 import type { Runtime } from '../handlers/runtime.ts'
 import { handlersSource } from './handler-source.ts'
 import { schemasOf, validatorsSource } from './validator-code.ts'
@@ -65,6 +65,6 @@ export function moduleSource(
 }
 
 /** The same source, evaluated in memory (development, `--watch`, no build or a stale one). */
-export function evaluate(manifest: Manifest, rt: Runtime): CompiledApp {
-  return new Function('rt', createSource(manifest))(rt) as CompiledApp
+export function evaluate(manifest: Manifest, rt: Runtime): GeneratedApp {
+  return new Function('rt', createSource(manifest))(rt) as GeneratedApp
 }

@@ -28,7 +28,7 @@ import { VERSION } from '../base/version.ts'
 import type { Runtime } from './runtime.ts'
 
 /** What `create(rt)` returns. */
-export interface CompiledApp {
+export interface GeneratedApp {
   /** Ajv's validators of every schema a handler's binder checks, by `schemaKey`. */
   validators: Record<string, ValidateFunction>
   /** The serializer factory of every return type, by `schemaKey` (`null`: none helps; `codegen/serializer.ts`). */
@@ -41,7 +41,7 @@ export interface CompiledApp {
 export interface CompiledModule {
   routeless: string
   manifest: string
-  create(rt: Runtime): CompiledApp
+  create(rt: Runtime): GeneratedApp
 }
 
 /** The key of a manifest's content (FNV-1a, 2×32 bits, of its JSON text: no `node:crypto` needed). */

@@ -57,7 +57,7 @@ export interface Runtime {
 export const RUNTIME: Runtime = { ucs2length, equal, formats: FORMATS }
 
 /** The validators a generated module made, by schema key, as the binders ask for them; and its serializers. */
-export class CompiledValidators implements Validators {
+export class GeneratedValidators implements Validators {
   declare notice?: string
   constructor(
     readonly origin: 'generated' | 'evaluated',
