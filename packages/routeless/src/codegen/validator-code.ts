@@ -23,7 +23,7 @@ const HELPERS: Record<string, string> = {
 }
 
 /**
- * Every schema the binders of `handlers` compile a validator for (and the messages their sockets receive), in a
+ * Every schema the binders of `handlers` ask a validator for (and the messages their sockets receive), in a
  * stable order, without duplicates: found by building each binder against validators that only take note.
  */
 export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string, JsonSchema>): JsonSchema[] {
@@ -31,7 +31,7 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
   const noting: Validators = {
     origin: 'evaluated',
     defs,
-    compile(schema) {
+    validator(schema) {
       seen.set(schemaKey(schema), schema)
       return (() => true) as unknown as ValidateFunction
     },
@@ -44,7 +44,7 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
       // A handler whose types cannot be bound is bound unchecked (start-up warns); it has no validators.
     }
     // A WebSocket's incoming messages (`lifecycle/typed-socket.ts`).
-    if (types.socket?.receives) noting.compile(types.socket.receives)
+    if (types.socket?.receives) noting.validator(types.socket.receives)
   }
   return [...seen.keys()].sort().map((key) => seen.get(key)!)
 }

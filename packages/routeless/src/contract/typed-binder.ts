@@ -108,7 +108,7 @@ export function planTypedBinder(
   const deref = (s: JsonSchema) => validators.deref(s)
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),
-    validate: isAny(schema) ? undefined : validators.compile(schema),
+    validate: isAny(schema) ? undefined : validators.validator(schema),
     revive: revive?.(schema, validators),
     schema,
     message: ownMessage(schema, deref),
@@ -149,7 +149,7 @@ export function planTypedBinder(
           ? 'is not a parameter: this handler takes none'
           : `is not a parameter (expected ${expected.join(', ')})`,
       whole: whole && {
-        validate: validators.compile(whole),
+        validate: validators.validator(whole),
         message: ownMessage(kwSchema, deref),
         schema: whole,
         name: types.kwargs?.name ?? 'kwargs',

@@ -17,7 +17,7 @@ export interface Validators {
   readonly origin: 'generated' | 'evaluated' | 'ajv'
   readonly defs: Record<string, JsonSchema>
   /** The validator of `schema` (its `#/$defs/…` references resolve against the named types). */
-  compile(schema: JsonSchema): ValidateFunction
+  validator(schema: JsonSchema): ValidateFunction
   /** `schema`, or the named type it refers to. */
   deref(schema: JsonSchema): JsonSchema
   /**

@@ -67,7 +67,7 @@ export class GeneratedValidators implements Validators {
     readonly handlers?: Record<string, Function>,
   ) {}
 
-  compile(schema: JsonSchema): ValidateFunction {
+  validator(schema: JsonSchema): ValidateFunction {
     const key = schemaKey(schema)
     const fn = Object.hasOwn(this.table, key) ? this.table[key] : undefined
     if (fn === undefined)

@@ -79,7 +79,7 @@ export async function assembleRouteTable(
   if (validators?.notice) table.warnings.push(validators.notice)
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
-  table.validator = validators && ((schema) => validators.compile(schema))
+  table.validator = validators && ((schema) => validators.validator(schema))
   const plan = (types: HandlerTypes) =>
     validators ? planTypedBinder(types, validators, options.parts.dateReviver) : undefined
   if (options.auth !== undefined) {
