@@ -32,7 +32,7 @@ export interface EntryOptions {
   options?: Record<string, unknown>
   /**
    * The parts of the core the tree and the config need (`app/worker-app.ts`'s `WorkerParts`), imported by name: the
-   * table's compilation's (`routing/table-parts.ts`), the wrappers and the 404's hint (`app/core-services.ts`).
+   * table's assembly's (`routing/table-parts.ts`), the wrappers and the 404's hint (`app/core-services.ts`).
    */
   parts?: EntryPart[]
   /** The code of the handlers' functions, by shape (`codegen/handler-source.ts`). */
