@@ -8,7 +8,7 @@
  */
 export { createWorkerApp, type WorkerParts } from './app/worker-app.ts'
 // The helpers generated validators call (`rt.equal`, `rt.ucs2length`), passed by an entry whose validators do.
-export { equal, ucs2length } from './handlers/runtime.ts'
+export { equal, ucs2length } from './handlers/generated-validators.ts'
 // The parts of the table's assembly an entry passes when its tree needs them (`routing/table-parts.ts`).
 export { readSignature } from './routing/arity.ts'
 export { surveyTable } from './routing/survey.ts'

@@ -16,7 +16,7 @@ import type { Analysis } from '../contract/type-source.ts'
 import type { Validators } from '../contract/validators.ts'
 import type { GeneratedApp } from '../handlers/app-module.ts'
 import type { Evaluate } from '../handlers/handlers.ts'
-import type { Runtime } from '../handlers/runtime.ts'
+import type { ValidatorHelpers } from '../handlers/generated-validators.ts'
 import type { ReturnCheck } from '../lifecycle/answer-check.ts'
 import type { JsonSchema } from '../contract/manifest.ts'
 
@@ -45,7 +45,7 @@ export const buildTools = {
     return (await import('../codegen/ajv.ts')).ajvValidators(manifest)
   },
 
-  async generate(): Promise<(manifest: Manifest, rt: Runtime) => GeneratedApp> {
+  async generate(): Promise<(manifest: Manifest, rt: ValidatorHelpers) => GeneratedApp> {
     return (await import('../codegen/generate.ts')).evaluate
   },
 

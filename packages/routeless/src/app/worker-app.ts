@@ -9,7 +9,7 @@
 import type { FormatCheck } from '../contract/formats.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import { isFresh, type CompiledModule } from '../handlers/app-module.ts'
-import { GeneratedValidators, type Runtime } from '../handlers/runtime.ts'
+import { GeneratedValidators, type ValidatorHelpers } from '../handlers/generated-validators.ts'
 import { registerParts, type LifecycleParts } from '../handlers/handlers.ts'
 import type { RuntimeExtras } from '../handlers/handler-runtime.ts'
 import type { Application } from './application.ts'
@@ -20,7 +20,7 @@ import type { AppServices } from './services.ts'
 
 /**
  * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
- * format checks and helpers its validators call (`contract/formats.ts`, `handlers/runtime.ts`), the parts of the
+ * format checks and helpers its validators call (`contract/formats.ts`, `handlers/generated-validators.ts`), the parts of the
  * table's assembly its tree needs (`routing/table-parts.ts`: none for a tree whose handlers the manifest all types
  * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
  * (`cors`, `accessLog`, `explainNotFound`), WebSockets through `WebSocketPair` when a handler takes them, and what
@@ -29,7 +29,7 @@ import type { AppServices } from './services.ts'
 export interface WorkerParts
   extends TableParts,
     Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'sockets' | 'evaluate'>,
-    Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
+    Partial<Pick<ValidatorHelpers, 'ucs2length' | 'equal'>> {
   formats?: Record<string, FormatCheck>
   /** The writers of declared answers (`contract/responses.ts`), for a tree whose handlers declare some. */
   answers?: LifecycleParts['statusSerializers']
@@ -79,7 +79,7 @@ export function createWorkerApp(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
     // The helpers the validators call, as the entry found them in their code (`bundle/entry.ts`).
-    const made = compiled.create({ ucs2length, equal, formats } as Runtime)
+    const made = compiled.create({ ucs2length, equal, formats } as ValidatorHelpers)
     return new GeneratedValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
   return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets, evaluate })

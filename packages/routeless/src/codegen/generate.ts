@@ -10,7 +10,7 @@ import { schemaKey } from '../contract/validators.ts'
 import { serializedSchemas } from '../contract/stream-item.ts'
 import { VERSION } from '../base/version.ts'
 import { manifestKey, type GeneratedApp } from '../handlers/app-module.ts'
-import type { Runtime } from '../handlers/runtime.ts'
+import type { ValidatorHelpers } from '../handlers/generated-validators.ts'
 import { handlersSource } from './handler-source.ts'
 import { schemasOf, validatorsSource } from './validator-code.ts'
 
@@ -65,6 +65,6 @@ export function moduleSource(
 }
 
 /** The same source, evaluated in memory (development, `--watch`, no build or a stale one). */
-export function evaluate(manifest: Manifest, rt: Runtime): GeneratedApp {
+export function evaluate(manifest: Manifest, rt: ValidatorHelpers): GeneratedApp {
   return new Function('rt', createSource(manifest))(rt) as GeneratedApp
 }

@@ -2,7 +2,7 @@
  * The generator of handler-type validators: every schema a handler's binder checks, as the source of one function
  * `create(rt)` that returns them by schema key. Ajv writes each validator (its standalone code: the very source it
  * would evaluate at start-up, so the 400s keep Ajv's errors and their wording); this module gathers the schemas,
- * points the code's imports at the runtime helpers (`runtime.ts`) and refuses code that would need anything else.
+ * points the code's imports at the runtime helpers (`handlers/generated-validators.ts`) and refuses code that would need anything else.
  * Loaded by `routeless build` and by start-up without a fresh build; the ahead-of-time path never loads it (nor Ajv).
  * @module
  */
@@ -51,7 +51,7 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
 
 /**
  * Statements (in `function create(rt)`) that make Ajv's validators of `schemas` and end with
- * `const validators = { [schemaKey]: validate }`. `rt` is `runtime.ts`'s `RUNTIME`.
+ * `const validators = { [schemaKey]: validate }`. `rt` is `handlers/generated-validators.ts`'s `VALIDATOR_HELPERS`.
  */
 export function validatorsSource(schemas: JsonSchema[], defs: Record<string, JsonSchema>): string {
   if (schemas.length === 0) return 'const validators = {}'

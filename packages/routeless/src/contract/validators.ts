@@ -1,7 +1,7 @@
 /**
  * What the binders ask of the validators of handler types: one validator per schema, and the named types seen
  * through. Two kinds answer: Ajv compiling at start-up (`ajv.ts`, development and tests) and the validators that
- * `routeless build` generated ahead of time (`handlers/runtime.ts`), which load no Ajv and call no `new Function`.
+ * `routeless build` generated ahead of time (`handlers/generated-validators.ts`), which load no Ajv and call no `new Function`.
  * This module imports neither.
  * @module
  */

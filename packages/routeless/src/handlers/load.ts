@@ -14,8 +14,8 @@ import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-st
 import { streamParts } from '../lifecycle/stream-parts.ts'
 import { readBody } from '../lifecycle/body.ts'
 import type { GeneratedApp } from './app-module.ts'
-import type { Runtime } from './runtime.ts'
-import { GeneratedValidators, RUNTIME } from './runtime.ts'
+import type { ValidatorHelpers } from './generated-validators.ts'
+import { GeneratedValidators, VALIDATOR_HELPERS } from './generated-validators.ts'
 
 // Everything only some handlers use (`handlers.ts`'s `LifecycleParts`), which a Worker's entry passes apart.
 registerParts({
@@ -34,7 +34,7 @@ export interface AppModuleSource {
    * The generator of the module's source, evaluated in memory when the module is absent or stale (development:
    * `app/build-tools.ts`); without it, a missing or stale module is a start-up error naming `routeless build`.
    */
-  generate?: () => Promise<(manifest: Manifest, rt: Runtime) => GeneratedApp>
+  generate?: () => Promise<(manifest: Manifest, rt: ValidatorHelpers) => GeneratedApp>
 }
 
 /** How the route table gets its validators (`BuildOptions.validators`), from `source`. */
@@ -44,7 +44,7 @@ export function generatedValidators(source: AppModuleSource): (manifest: Manifes
     if (module === undefined && typeof source.manifest !== 'object')
       module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
     if (isFresh(module, manifest)) {
-      const made = module.create(RUNTIME)
+      const made = module.create(VALIDATOR_HELPERS)
       return new GeneratedValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
     }
     const why = module && (module.loadError ?? whyStale(module, manifest))
@@ -54,7 +54,7 @@ export function generatedValidators(source: AppModuleSource): (manifest: Manifes
         `The built module ${module?.file ?? '(given as the compiled option)'} ${why ? `is not used: ${why}` : 'is missing'}` +
           ': run `routeless build` again',
       )
-    const made = (await source.generate())(manifest, RUNTIME)
+    const made = (await source.generate())(manifest, VALIDATOR_HELPERS)
     const evaluated = new GeneratedValidators('evaluated', manifest.$defs, made.validators, made.serializers)
     // A built module that is there and not used: said once at start-up, with the reason, never silently.
     if (why)

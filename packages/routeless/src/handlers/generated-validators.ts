@@ -48,13 +48,13 @@ export function equal(a: unknown, b: unknown): boolean {
 }
 
 /** What a generated module's `create` is given. */
-export interface Runtime {
+export interface ValidatorHelpers {
   ucs2length: typeof ucs2length
   equal: typeof equal
   formats: typeof FORMATS
 }
 
-export const RUNTIME: Runtime = { ucs2length, equal, formats: FORMATS }
+export const VALIDATOR_HELPERS: ValidatorHelpers = { ucs2length, equal, formats: FORMATS }
 
 /** The validators a generated module made, by schema key, as the binders ask for them; and its serializers. */
 export class GeneratedValidators implements Validators {
