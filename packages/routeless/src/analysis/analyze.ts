@@ -7,13 +7,11 @@
  * production reads the manifest `routeless build` wrote and needs neither `typescript` nor the sources.
  * @module
  */
-import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseHandlerName } from '../base/handler-names.ts'
-import { analyzerId } from './analyzer-version.ts'
+import { analysisKey, findTypeScript, runsHere } from '../contract/analysis-key.ts'
 import { fileHashes } from '../contract/manifest-file.ts'
 import {
   handlerKey,
@@ -28,7 +26,6 @@ import { socketDecl } from './socket-types.ts'
 import { SchemaWriter, Unsupported } from './type-schema.ts'
 import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
-  findConfigFile,
   Kind,
   type MethodInfo,
   type ParameterInfo,
@@ -44,47 +41,7 @@ export interface AnalyzeInput {
   module: string
 }
 
-export { analyzerId }
-
-/** Where the `typescript` package `name` the application would import is (its own install first), and its version. */
-export function findTypeScript(cwd: string, name = 'typescript'): { version: string; manifest: string } | undefined {
-  for (const from of [path.join(cwd, 'package.json'), import.meta.url]) {
-    try {
-      const manifest = createRequire(from).resolve(`${name}/package.json`)
-      return { manifest, version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version }
-    } catch {
-      // not installed there
-    }
-  }
-  return undefined
-}
-
-/**
- * The key a cached analysis is valid under: this analyser's code, the TypeScript version, and the text of the
- * project's tsconfig (and of the file it extends, when that is a relative path) — a change to any of them analyses
- * every file again.
- */
-export function analysisKey(typescriptVersion: string, cwd: string): string {
-  const hash = createHash('sha256').update(`${analyzerId()}\n${typescriptVersion}\n`)
-  let config = findConfigFile(cwd)
-  for (let i = 0; config && i < 5; i++) {
-    const text = readFileSync(config, 'utf8')
-    hash.update(`${config}\n${text}\n`)
-    const base = /"extends"\s*:\s*"(\.{1,2}\/[^"]+)"/.exec(text)?.[1]
-    config = base ? path.resolve(path.dirname(config), base.endsWith('.json') ? base : `${base}.json`) : undefined
-    if (config && !existsSync(config)) config = undefined
-  }
-  return `${analyzerId()}-${hash.digest('hex').slice(0, 16)}`
-}
-
-/**
- * Whether TypeScript `version`'s synchronous API runs in this runtime: TypeScript 7's reaches its checker process
- * through Node's own file descriptors (`stdout._handle.fd`), so it runs under Node.js only; on Bun and Deno its async
- * API answers instead, through a worker (`reader-bridge.ts`).
- */
-export function runsHere(version: string): boolean {
-  return Number(version.split('.')[0]) < 7 || !(process.versions.bun || 'Deno' in globalThis)
-}
+export { analysisKey, analyzerId, findTypeScript, runsHere } from '../contract/analysis-key.ts'
 
 /**
  * The `typescript` package the application would import, as a compiler of the backend its major version needs, or

@@ -5,8 +5,6 @@
  * kinds one flag set of our own (the two compilers number `TypeFlags` differently), declarations plain objects.
  * @module
  */
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 
 /** A type as one backend's checker resolved it: opaque here, the same object for the same type within one analysis. */
 export type TypeHandle = object
@@ -150,14 +148,7 @@ export function tagMap(tags: readonly { name: string; text: string }[]): Tags {
   return out
 }
 
-/** `tsconfig.json` in `dir` or the nearest directory above it (as `ts.findConfigFile`). */
-export function findConfigFile(dir: string): string | undefined {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    const file = path.join(d, 'tsconfig.json')
-    if (existsSync(file)) return file
-    if (path.dirname(d) === d) return undefined
-  }
-}
+export { findConfigFile } from '../contract/analysis-key.ts'
 
 /** A TypeScript install that can analyse: its version, its backend, and how to open a checker over some files. */
 export interface TypeScriptCompiler {

@@ -24,11 +24,6 @@ export const buildTools = {
   async analysis(): Promise<Analysis> {
     const a = await import('../analysis/analyze.ts')
     return {
-      id: a.analyzerId(),
-      keyHere(cwd) {
-        const ts = a.findTypeScript(cwd)
-        return ts && a.runsHere(ts.version) ? a.analysisKey(ts.version, cwd) : undefined
-      },
       async analyse(inputs, cwd) {
         const ts = await a.loadTypeScript(cwd)
         if (!ts) return undefined

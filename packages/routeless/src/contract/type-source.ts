@@ -9,6 +9,7 @@ import path from 'node:path'
 import type { ModuleSource } from '../base/module-source.ts'
 import { MANIFEST_PATH, mergeManifests, type Manifest } from './manifest.ts'
 import { fileHashes, isFresh, readManifest, writeManifest } from './manifest-file.ts'
+import { analysisKey, analyzerId, findTypeScript, runsHere } from './analysis-key.ts'
 import { fromManifest, NO_SIGNATURES as NONE, type Signatures } from './signatures.ts'
 
 export type { Signatures } from './signatures.ts'
@@ -33,10 +34,6 @@ export type TypesMode = 'auto' | 'manifest' | 'off'
  * not describe are bound by name, with a warning.
  */
 export interface Analysis {
-  /** The analyser's id (its version), as a manifest's `analyzer` key begins. */
-  id: string
-  /** The key a manifest analysed here now would carry; undefined where TypeScript is absent or does not run here. */
-  keyHere(cwd: string): string | undefined
   /** The manifest of `inputs`, analysed; undefined where TypeScript is not installed. */
   analyse(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest | undefined>
 }
@@ -65,17 +62,17 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   // TypeScript is at hand and can run (never in 'manifest' mode: that one was built to ship). Where it cannot (Bun or
   // Deno with TypeScript 7, whose key differs as they load routeless's code differently), the files' hashes decide.
   const warnings: string[] = []
-  const analysis = mode === 'auto' && options.analysis ? await options.analysis() : undefined
-  if (analysis && manifestFile && manifest && files.length > 0) {
-    const key = analysis.keyHere(cwd)
+  if (mode === 'auto' && options.analysis && manifestFile && manifest && files.length > 0) {
+    const ts = findTypeScript(cwd)
+    const key = ts && runsHere(ts.version) ? analysisKey(ts.version, cwd) : undefined
     if (key !== undefined && manifest.analyzer !== key) {
       // Said, not silent: the build beside this manifest (`app.mjs`) goes unused if the analysis comes out otherwise.
       const other = manifest.analyzer?.slice(0, manifest.analyzer.lastIndexOf('-')) ?? '(none)'
       warnings.push(
         `The signature manifest ${rel(manifestFile)} was written ${
-          other === analysis.id
+          other === analyzerId()
             ? 'for another TypeScript version or tsconfig'
-            : `by another analyser (${other}; this is ${analysis.id})`
+            : `by another analyser (${other}; this is ${analyzerId()})`
         }: handler types are analysed again.`,
       )
       manifest = undefined
@@ -87,6 +84,7 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
   let origin: Signatures['origin'] = manifest ? 'manifest' : 'none'
   if (stale.length > 0) {
     const inputs = stale.map((s) => ({ file: s.file, module: s.parts.join('/') }))
+    const analysis = mode === 'auto' ? await options.analysis?.() : undefined
     const fresh = analysis && (await analysis.analyse(inputs, cwd))
     if (fresh) {
       manifest = mergeManifests(manifest, fresh)
