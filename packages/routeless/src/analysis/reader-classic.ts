@@ -5,21 +5,12 @@
  * analyses again without them).
  * @module
  */
-import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type ts from 'typescript-classic'
 import { BLOB_AND_FILE } from '../contract/blob-file.ts'
-import {
-  type Annotation,
-  type ClassInfo,
-  kindFlags,
-  type ParameterInfo,
-  type PropertyInfo,
-  type Tags,
-  tagMap,
-  type TypeReader,
-  type TypeScriptCompiler,
-} from './type-reader.ts'
+import { CommonReader, DEFAULT_OPTIONS, hasDom, OVERRIDES, tagMap } from './reader-common.ts'
+import type { PropertyInfo, Tags, TypeReader, TypeScriptCompiler } from './type-reader.ts'
+import { findConfigFile } from './type-reader.ts'
 
 type TS = typeof ts
 
@@ -31,88 +22,45 @@ export function classicCompiler(ts: TS): TypeScriptCompiler {
   }
 }
 
-class ClassicReader implements TypeReader {
+class ClassicReader extends CommonReader<ts.Symbol, ts.Type> implements TypeReader {
   readonly version: string
-  private readonly checker: ts.TypeChecker
-  private readonly kinds: [number, number][]
+  protected readonly checker: ts.TypeChecker
 
   constructor(
     private readonly ts: TS,
     private readonly program: ts.Program,
   ) {
+    super(ts.TypeFlags, ts.SymbolFlags, ts.SyntaxKind)
     this.version = ts.version
     this.checker = program.getTypeChecker()
-    this.kinds = kindFlags(ts.TypeFlags)
   }
 
-  classes(file: string): ClassInfo[] | undefined {
-    const { ts, checker } = this
-    const source = this.program.getSourceFile(file)
-    if (!source) return undefined
-    const moduleSymbol = checker.getSymbolAtLocation(source)
-    if (!moduleSymbol) return []
-    const out: ClassInfo[] = []
-    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
-      if (!(symbol.flags & ts.SymbolFlags.Class)) continue
-      const methods = []
-      for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
-        const declaration = member.valueDeclaration
-        if (!declaration || !ts.isMethodDeclaration(declaration)) continue
-        methods.push({
-          name: member.getName(),
-          doc: ts.displayPartsToString(member.getDocumentationComment(checker)).trim(),
-          parameters: declaration.parameters
-            .filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'))
-            .map((p) => this.parameter(p)),
-          returns: () => {
-            const signature = checker.getSignatureFromDeclaration(declaration)
-            return signature && checker.getReturnTypeOfSignature(signature)
-          },
-        })
-      }
-      out.push({ name: exported.getName(), methods })
-    }
-    return out
+  protected sourceFile(file: string): ts.SourceFile | undefined {
+    return this.program.getSourceFile(file)
   }
 
-  private parameter(p: ts.ParameterDeclaration): ParameterInfo {
-    const { ts, checker } = this
-    return {
-      name: ts.isIdentifier(p.name) ? p.name.text : undefined,
-      pattern: ts.isObjectBindingPattern(p.name)
-        ? { defaulted: p.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name).getText()) }
-        : undefined,
-      rest: Boolean(p.dotDotDotToken),
-      optional: Boolean(p.questionToken || p.initializer) || checker.isOptionalParameter(p),
-      // The declared type (its annotation's, so properties keep their JSDoc), else the inferred one.
-      type: p.type ? checker.getTypeFromTypeNode(p.type) : checker.getTypeAtLocation(p),
-      annotation: p.type && this.annotation(p.type),
+  protected methodDeclaration(member: ts.Symbol): ts.MethodDeclaration | undefined {
+    const declaration = member.valueDeclaration
+    return declaration && this.ts.isMethodDeclaration(declaration) ? declaration : undefined
+  }
+
+  protected parameterTypes(parameters: readonly ts.ParameterDeclaration[]): (index: number) => ts.Type {
+    const { checker } = this
+    return (i) => {
+      const p = parameters[i]!
+      return p.type ? checker.getTypeFromTypeNode(p.type) : checker.getTypeAtLocation(p)
     }
   }
 
-  private annotation(node: ts.TypeNode): Annotation {
-    const { ts, checker } = this
-    if (ts.isParenthesizedTypeNode(node)) return this.annotation(node.type)
-    if (ts.isArrayTypeNode(node)) return { kind: 'array', element: this.annotation(node.elementType) }
-    if (ts.isTypeReferenceNode(node) && node.typeName.getText() === 'Array' && node.typeArguments?.length === 1)
-      return { kind: 'array', element: this.annotation(node.typeArguments[0]!) }
-    if (ts.isUnionTypeNode(node)) return { kind: 'union', members: node.types.map((t) => this.annotation(t)) }
-    if (ts.isLiteralTypeNode(node) && node.literal.kind === ts.SyntaxKind.NullKeyword) return { kind: 'null' }
-    if (node.kind === ts.SyntaxKind.UndefinedKeyword) return { kind: 'undefined' }
-    if (!ts.isTypeReferenceNode(node)) return { kind: 'other' }
-    return {
-      kind: 'ref',
-      alias: () => {
-        let symbol = checker.getSymbolAtLocation(node.typeName)
-        if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol)
-        if (!symbol || !(symbol.flags & ts.SymbolFlags.TypeAlias)) return undefined
-        return { name: symbol.getName(), tags: this.tags(symbol) }
-      },
-    }
+  protected optionalByJsDoc(p: ts.ParameterDeclaration): boolean {
+    return this.checker.isOptionalParameter(p)
   }
 
-  private tags(symbol: ts.Symbol): Tags {
+  protected doc(symbol: ts.Symbol): string {
+    return this.ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim()
+  }
+
+  protected tags(symbol: ts.Symbol): Tags {
     return tagMap(
       symbol
         .getJsDocTags(this.checker)
@@ -120,27 +68,11 @@ class ClassicReader implements TypeReader {
     )
   }
 
-  imports(file: string): string[] {
-    const { ts, checker } = this
-    const source = this.program.getSourceFile(file)
-    const out: string[] = []
-    for (const statement of source?.statements ?? []) {
-      const specifier =
-        ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement) ? statement.moduleSpecifier : undefined
-      if (!specifier) continue
-      const target = checker.getSymbolAtLocation(specifier)?.valueDeclaration
-      const dep = target && ts.isSourceFile(target) ? target : undefined
-      // A workspace package's sources count (its path, symlinks resolved, has no node_modules): their edits matter.
-      if (!dep || dep.isDeclarationFile || dep.fileName.includes('/node_modules/')) continue
-      out.push(dep.fileName)
-    }
-    return out
-  }
-
-  kind(type: ts.Type): number {
-    let out = 0
-    for (const [k, f] of this.kinds) if (type.flags & f) out |= k
-    return out
+  protected sourceFiles(specifiers: ts.Expression[]): (string | undefined)[] {
+    return specifiers.map((specifier) => {
+      const target = this.checker.getSymbolAtLocation(specifier)?.valueDeclaration
+      return target && this.ts.isSourceFile(target) ? target.fileName : undefined
+    })
   }
 
   literal(type: ts.Type): string | number | boolean {
@@ -160,23 +92,10 @@ class ClassicReader implements TypeReader {
     return this.checker.isTupleType(type)
   }
 
-  typeArguments(type: ts.Type): ts.Type[] {
-    return [...this.checker.getTypeArguments(type as ts.TypeReference)]
-  }
-
-  symbolName(type: ts.Type): string | undefined {
-    return type.getSymbol()?.getName()
-  }
-
   alias(type: ts.Type): { name: string; tags: Tags; generic: boolean } | undefined {
     const symbol = type.aliasSymbol
     if (!symbol) return undefined
     return { name: symbol.getName(), tags: this.tags(symbol), generic: Boolean(type.aliasTypeArguments?.length) }
-  }
-
-  symbolTags(type: ts.Type): Tags {
-    const symbol = type.getSymbol()
-    return symbol ? this.tags(symbol) : {}
   }
 
   instantiated(type: ts.Type): boolean {
@@ -197,7 +116,7 @@ class ClassicReader implements TypeReader {
         optional: (prop.flags & ts.SymbolFlags.Optional) !== 0,
         type: declaration ? checker.getTypeOfSymbolAtLocation(prop, declaration) : checker.getTypeOfSymbol(prop),
         method: Boolean(declaration && (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))),
-        doc: ts.displayPartsToString(prop.getDocumentationComment(checker)).trim(),
+        doc: this.doc(prop),
         tags: this.tags(prop),
         annotation: () => node && this.annotation(node),
       }
@@ -216,10 +135,6 @@ class ClassicReader implements TypeReader {
     return [this.checker.getAwaitedType(type) ?? type]
   }
 
-  text(type: ts.Type): string {
-    return this.checker.typeToString(type)
-  }
-
   close(): void {}
 }
 
@@ -230,34 +145,15 @@ class ClassicReader implements TypeReader {
  * `File` (a multipart part), declared in a file of routeless's own.
  */
 function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
-  const configFile = ts.findConfigFile(cwd, ts.sys.fileExists)
-  let options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    allowImportingTsExtensions: true,
-    esModuleInterop: true,
-    lib: ['lib.es2022.d.ts'],
-    types: [],
-  }
-  if (configFile && existsSync(configFile)) {
-    const read = ts.readConfigFile(configFile, ts.sys.readFile)
-    if (!read.error) options = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
-  }
-  options = {
-    ...options,
-    noEmit: true,
-    allowJs: true,
-    checkJs: false,
-    skipLibCheck: true,
-    declaration: false,
-    composite: false,
-    incremental: false,
-  }
-  const dom = options.lib === undefined || options.lib.some((l) => /lib\.dom\.d\.ts$/i.test(l) || /^dom$/i.test(l))
+  const configFile = findConfigFile(cwd)
+  const read = configFile && ts.readConfigFile(configFile, ts.sys.readFile)
+  const app =
+    configFile && read && !read.error
+      ? ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
+      : ts.convertCompilerOptionsFromJson(DEFAULT_OPTIONS, cwd).options
+  const options: ts.CompilerOptions = { ...app, ...OVERRIDES }
   const host = withLibraryCache(ts, ts.createCompilerHost(options))
-  if (dom) return ts.createProgram(files, options, host)
+  if (hasDom(options.lib)) return ts.createProgram(files, options, host)
   const ambient = path.join(cwd, '__routeless_blob_file__.d.ts')
   const { getSourceFile, fileExists, readFile } = host
   host.getSourceFile = (name, version, ...rest) =>

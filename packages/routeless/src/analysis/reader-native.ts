@@ -11,7 +11,7 @@
  * - `Symbol.getJsDocTags` and `getDocumentationComment` as display parts: `getJsDocTagsOfSymbol` and
  *   `getDocumentationCommentOfSymbol` give text already;
  * - `isSourceFileFromExternalLibrary` needs the file's tree: an import's target is local when its path has no
- *   `node_modules` and is no declaration file (the classic backend's test, without fetching the tree);
+ *   `node_modules` and names no declaration file (`reader-common.ts`, for both backends, without fetching the tree);
  * - a virtual compiler host (the classic backend's `Blob`/`File` file): real files in a temporary directory.
  * @module
  */
@@ -21,19 +21,9 @@ import path from 'node:path'
 import type * as Ast from 'typescript/unstable/ast'
 import type * as Sync from 'typescript/unstable/sync'
 import { BLOB_AND_FILE } from '../contract/blob-file.ts'
-import {
-  type Annotation,
-  findConfigFile,
-  type ClassInfo,
-  kindFlags,
-  type MethodInfo,
-  type ParameterInfo,
-  type PropertyInfo,
-  type Tags,
-  tagMap,
-  type TypeReader,
-  type TypeScriptCompiler,
-} from './type-reader.ts'
+import { CommonReader, DEFAULT_OPTIONS, hasDom, OVERRIDES, tagMap } from './reader-common.ts'
+import type { PropertyInfo, Tags, TypeReader, TypeScriptCompiler } from './type-reader.ts'
+import { findConfigFile } from './type-reader.ts'
 
 type SyncModule = typeof Sync
 type AstModule = typeof Ast
@@ -44,36 +34,12 @@ export function nativeCompiler(version: string, sync: SyncModule, ast: AstModule
   return { version, backend: 'native', open: (files, cwd) => new NativeReader(version, sync, ast, files, cwd) }
 }
 
-/** Options every analysis sets over the app's: read types, emit nothing, check no JavaScript. */
-const OVERRIDES = {
-  noEmit: true,
-  allowJs: true,
-  checkJs: false,
-  skipLibCheck: true,
-  declaration: false,
-  composite: false,
-  incremental: false,
-}
-
-/** The options of a project without a tsconfig (as the classic backend's). */
-const DEFAULTS = {
-  target: 'es2022',
-  module: 'esnext',
-  moduleResolution: 'bundler',
-  strict: true,
-  allowImportingTsExtensions: true,
-  esModuleInterop: true,
-  lib: ['es2022'],
-  types: [],
-}
-
-class NativeReader implements TypeReader {
+class NativeReader extends CommonReader<Symbol, Type> implements TypeReader {
   private readonly api: Sync.API
   private snapshot: Sync.Snapshot | undefined
   private readonly project: Sync.Project
-  private readonly checker: Sync.Checker
+  protected readonly checker: Sync.Checker
   private readonly dir: string
-  private readonly kinds: [number, number][]
 
   constructor(
     readonly version: string,
@@ -82,7 +48,7 @@ class NativeReader implements TypeReader {
     files: string[],
     cwd: string,
   ) {
-    this.kinds = kindFlags(sync.TypeFlags)
+    super(sync.TypeFlags, sync.SymbolFlags, ast.SyntaxKind)
     this.dir = mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
     this.api = new sync.API({ cwd })
     try {
@@ -105,17 +71,16 @@ class NativeReader implements TypeReader {
    */
   private writeConfig(files: string[], cwd: string): string {
     const appConfig = findConfigFile(cwd)
-    const options: Record<string, unknown> = { ...(appConfig ? {} : DEFAULTS), ...OVERRIDES }
-    let lib: unknown = DEFAULTS.lib
+    const options: Record<string, unknown> = { ...(appConfig ? {} : DEFAULT_OPTIONS), ...OVERRIDES }
+    let lib: unknown = DEFAULT_OPTIONS.lib
     if (appConfig) {
       const parsed = this.api.parseConfigFile(appConfig).options
       lib = parsed.lib
       // A tsconfig's automatic `@types` are looked up from its own directory: keep the app's, not the temporary one's.
       if (parsed.types === undefined && parsed.typeRoots === undefined) options.typeRoots = typeRoots(appConfig)
     }
-    const dom = lib === undefined || (Array.isArray(lib) && lib.some((l) => /(^|lib\.)dom(\.d\.ts)?$/i.test(String(l))))
     const roots = [...files]
-    if (!dom) {
+    if (!hasDom(lib)) {
       const ambient = path.join(this.dir, 'blob-file.d.ts')
       writeFileSync(ambient, BLOB_AND_FILE)
       roots.push(ambient)
@@ -127,59 +92,24 @@ class NativeReader implements TypeReader {
     return config
   }
 
-  classes(file: string): ClassInfo[] | undefined {
-    const { checker, sync } = this
-    const source = this.project.program.getSourceFile(file)
-    if (!source) return undefined
-    const moduleSymbol = checker.getSymbolAtLocation(source)
-    if (!moduleSymbol) return []
-    const out: ClassInfo[] = []
-    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-      const symbol = exported.flags & sync.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
-      if (!(symbol.flags & sync.SymbolFlags.Class)) continue
-      const methods: MethodInfo[] = []
-      for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
-        const handle = member.valueDeclaration
-        if (!handle || handle.kind !== this.ast.SyntaxKind.MethodDeclaration) continue
-        const declaration = handle.resolve(this.project) as Ast.MethodDeclaration | undefined
-        if (!declaration) continue
-        const parameters = declaration.parameters.filter(
-          (p) => !(this.ast.isIdentifier(p.name) && p.name.text === 'this'),
-        )
-        const types = checker.getTypeAtLocation(parameters.map((p) => p.type ?? p))
-        methods.push({
-          name: member.name,
-          doc: this.doc(member),
-          parameters: parameters.map((p, i) => this.parameter(p, types[i]!)),
-          returns: () => {
-            const signature = checker.getSignatureFromDeclaration(declaration)
-            return signature && checker.getReturnTypeOfSignature(signature)
-          },
-        })
-      }
-      out.push({ name: exported.name, methods })
-    }
-    return out
+  protected sourceFile(file: string): Ast.SourceFile | undefined {
+    return this.project.program.getSourceFile(file)
   }
 
-  private parameter(p: Ast.ParameterDeclaration, type: Type): ParameterInfo {
-    const { ast } = this
-    return {
-      name: ast.isIdentifier(p.name) ? p.name.text : undefined,
-      pattern: ast.isObjectBindingPattern(p.name)
-        ? {
-            defaulted: p.name.elements.filter((e) => e.initializer).map((e) => (e.propertyName ?? e.name)!.getText()),
-          }
-        : undefined,
-      rest: Boolean(p.dotDotDotToken),
-      optional: Boolean(p.questionToken || p.initializer) || this.optionalByJsDoc(p),
-      type: type ?? this.checker.getAnyType(),
-      annotation: p.type && this.annotation(p.type),
-    }
+  protected methodDeclaration(member: Symbol): Ast.MethodDeclaration | undefined {
+    const handle = member.valueDeclaration
+    if (!handle || handle.kind !== this.ast.SyntaxKind.MethodDeclaration) return undefined
+    return handle.resolve(this.project) as Ast.MethodDeclaration | undefined
+  }
+
+  /** One round trip for all of them. */
+  protected parameterTypes(parameters: readonly Ast.ParameterDeclaration[]): (index: number) => Type {
+    const types = this.checker.getTypeAtLocation(parameters.map((p) => p.type ?? p))
+    return (i) => types[i] ?? this.checker.getAnyType()
   }
 
   /** `@param {string} [x]` or `@param {string=} x` in a JavaScript file. */
-  private optionalByJsDoc(p: Ast.ParameterDeclaration): boolean {
+  protected optionalByJsDoc(p: Ast.ParameterDeclaration): boolean {
     const { ast } = this
     if (!ast.isIdentifier(p.name) || !/\.[mc]?jsx?$/.test(p.getSourceFile().fileName)) return false
     const name = p.name.text
@@ -193,28 +123,6 @@ class NativeReader implements TypeReader {
       )
   }
 
-  private annotation(node: Ast.TypeNode): Annotation {
-    const { ast, checker, sync } = this
-    const K = ast.SyntaxKind
-    if (ast.isParenthesizedTypeNode(node)) return this.annotation(node.type)
-    if (ast.isArrayTypeNode(node)) return { kind: 'array', element: this.annotation(node.elementType) }
-    if (ast.isTypeReferenceNode(node) && node.typeName.getText() === 'Array' && node.typeArguments?.length === 1)
-      return { kind: 'array', element: this.annotation(node.typeArguments[0]!) }
-    if (ast.isUnionTypeNode(node)) return { kind: 'union', members: node.types.map((t) => this.annotation(t)) }
-    if (ast.isLiteralTypeNode(node) && node.literal.kind === K.NullKeyword) return { kind: 'null' }
-    if (node.kind === K.UndefinedKeyword) return { kind: 'undefined' }
-    if (!ast.isTypeReferenceNode(node)) return { kind: 'other' }
-    return {
-      kind: 'ref',
-      alias: () => {
-        let symbol = checker.getSymbolAtLocation(node.typeName)
-        if (symbol && symbol.flags & sync.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol)
-        if (!symbol || !(symbol.flags & sync.SymbolFlags.TypeAlias)) return undefined
-        return { name: symbol.name, tags: this.tags(symbol) }
-      },
-    }
-  }
-
   /** Each a round trip, asked once per symbol or type. */
   private readonly memo = new Map<string, unknown>()
 
@@ -226,38 +134,22 @@ class NativeReader implements TypeReader {
     return value
   }
 
-  private tags(symbol: Symbol): Tags {
+  protected tags(symbol: Symbol): Tags {
     return this.once('tags', symbol.id, () =>
       tagMap(this.checker.getJsDocTagsOfSymbol(symbol).map((t) => ({ name: t.name, text: t.text ?? '' }))),
     )
   }
 
-  private doc(symbol: Symbol): string {
+  protected doc(symbol: Symbol): string {
     return this.once('doc', symbol.id, () => this.checker.getDocumentationCommentOfSymbol(symbol).trim())
   }
 
-  imports(file: string): string[] {
-    const { ast } = this
-    const source = this.project.program.getSourceFile(file)
-    if (!source) return []
-    const specifiers = source.statements.flatMap((s) =>
-      (ast.isImportDeclaration(s) || ast.isExportDeclaration(s)) && s.moduleSpecifier ? [s.moduleSpecifier] : [],
-    )
-    if (specifiers.length === 0) return []
-    const out: string[] = []
-    for (const symbol of this.checker.getSymbolAtLocation(specifiers)) {
+  /** One round trip for all of them. */
+  protected sourceFiles(specifiers: Ast.Expression[]): (string | undefined)[] {
+    return this.checker.getSymbolAtLocation(specifiers).map((symbol) => {
       const target = symbol?.valueDeclaration
-      if (!target || target.kind !== ast.SyntaxKind.SourceFile) continue
-      if (/\.d\.[mc]?ts$|\.d\.[^.]+\.ts$/.test(target.path) || target.path.includes('/node_modules/')) continue
-      out.push(target.path)
-    }
-    return out
-  }
-
-  kind(type: Type): number {
-    let out = 0
-    for (const [k, f] of this.kinds) if (type.flags & f) out |= k
-    return out
+      return target?.kind === this.ast.SyntaxKind.SourceFile ? target.path : undefined
+    })
   }
 
   literal(type: Type): string | number | boolean {
@@ -276,23 +168,10 @@ class NativeReader implements TypeReader {
     return this.once('tuple', type.id, () => this.checker.isTupleType(type))
   }
 
-  typeArguments(type: Type): Type[] {
-    return [...this.checker.getTypeArguments(type as Sync.TypeReference)]
-  }
-
-  symbolName(type: Type): string | undefined {
-    return type.getSymbol()?.name
-  }
-
   alias(type: Type): { name: string; tags: Tags; generic: boolean } | undefined {
     const symbol = type.getAliasSymbol()
     if (!symbol) return undefined
     return { name: symbol.name, tags: this.tags(symbol), generic: type.getAliasTypeArguments().length > 0 }
-  }
-
-  symbolTags(type: Type): Tags {
-    const symbol = type.getSymbol()
-    return symbol ? this.tags(symbol) : {}
   }
 
   instantiated(type: Type): boolean {
@@ -355,10 +234,6 @@ class NativeReader implements TypeReader {
     const [called] = callback ? checker.getSignaturesOfType(callback, sync.SignatureKind.Call) : []
     const value = called && checker.getParameterType(called, 0)
     return value ? this.awaited(value, depth + 1) : [type]
-  }
-
-  text(type: Type): string {
-    return this.checker.typeToString(type)
   }
 
   /**

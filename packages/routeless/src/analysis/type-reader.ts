@@ -30,17 +30,6 @@ export const Kind = {
   TypeParameter: 65536,
 } as const
 
-/**
- * Each kind with the bits of a compiler's `TypeFlags` that mean it, for a backend to map its types' flags: both
- * compilers name these flags as `Kind` does (only their numbers differ), and a `bigint` literal is a `BigInt`.
- */
-export function kindFlags(flags: Readonly<Record<keyof typeof Kind | 'BigIntLiteral', number>>): [number, number][] {
-  return Object.entries(Kind).map(([name, kind]) => [
-    kind,
-    name === 'BigInt' ? flags.BigInt | flags.BigIntLiteral : flags[name as keyof typeof Kind],
-  ])
-}
-
 /** JSDoc tags by name, their text trimmed (`@minimum 1` → `{ minimum: '1' }`). */
 export type Tags = Record<string, string>
 
@@ -139,13 +128,6 @@ export interface TypeReader {
   text(type: TypeHandle): string
   /** Ends the backend (the native one stops its checker process). */
   close(): void
-}
-
-/** `@tag text` pairs as `Tags` (the last of a repeated tag wins). */
-export function tagMap(tags: readonly { name: string; text: string }[]): Tags {
-  const out: Tags = {}
-  for (const tag of tags) out[tag.name] = tag.text.trim()
-  return out
 }
 
 export { findConfigFile } from '../contract/analysis-key.ts'
