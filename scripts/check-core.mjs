@@ -42,7 +42,7 @@ export const FLOORS = [
  * build half, by dynamic `import()` only, for development (no build, a stale one, `--watch`, `checkReturns`).
  */
 export const BUILD_TIME = ['bundle', 'tooling', 'codegen', 'analysis']
-export const SEAMS = ['app/build-tools.ts']
+export const SEAMS = ['runtime/app/build-tools.ts']
 
 export const MAX_LINE = 140
 

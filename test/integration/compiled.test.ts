@@ -14,8 +14,8 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
-import { collectSources } from '../../packages/routeless/src/app/options.ts'
-import { explain } from '../../packages/routeless/src/tooling/explain.ts'
+import { collectSources } from '../../packages/routeless/src/runtime/app/options.ts'
+import { explain } from '../../packages/routeless/src/compiler/tooling/explain.ts'
 import { fixture } from '../_apps.ts'
 
 const dirs: string[] = []
@@ -217,12 +217,12 @@ console.log(app.table.validators)
         .split('\n')
         .filter(Boolean)
         .map((url) => path.relative(src, fileURLToPath(url)))
-      expect(files).toContain('handlers/load.ts') // the hook saw the core load
+      expect(files).toContain('runtime/handlers/load.ts') // the hook saw the core load
       return [...new Set(files)].filter((file) => /^(analysis|codegen|bundle|tooling)\//.test(file))
     }
     expect(await loadedBy('{}')).toEqual([])
     expect(await loadedBy("{ types: 'manifest' }")).toEqual([])
     // Where the build lacks a handler's code (checkReturns checks every answer), the seam loads the generator.
-    expect(await loadedBy('{ checkReturns: true }')).toEqual(expect.arrayContaining(['codegen/handler-source.ts']))
+    expect(await loadedBy('{ checkReturns: true }')).toEqual(expect.arrayContaining(['compiler/codegen/handler-source.ts']))
   })
 })

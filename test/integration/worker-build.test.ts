@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cors, createWorkerApp, originCheck, readSignature, type CompiledModule } from 'routeless/worker'
 import { serveModule, type RunningRuntime } from '../_runtimes.ts'
-import { evaluateHandler } from '../../packages/routeless/src/codegen/handler-source.ts'
+import { evaluateHandler } from '../../packages/routeless/src/compiler/codegen/handler-source.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')

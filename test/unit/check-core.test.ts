@@ -37,24 +37,24 @@ describe('check-core', () => {
   it('fails on an upward import, a sibling import, an unplaced folder and a long line, naming each', () => {
     const root = tree('bad', {
       'index.ts': "export { Application } from './app/application.ts'\n",
-      'app/application.ts': "import { HttpError } from '../base/errors.ts'\nexport class Application {}\n",
+      'runtime/app/application.ts': "import { HttpError } from '../base/errors.ts'\nexport class Application {}\n",
       // upward: the ground floor reaching for the Application (a type import counts)
-      'base/errors.ts': "import type { Application } from '../app/application.ts'\nexport class HttpError {}\n",
+      'runtime/base/errors.ts': "import type { Application } from '../app/application.ts'\nexport class HttpError {}\n",
       // upward through a dynamic import
       'lifecycle/pipeline.ts': "export const load = () => import('../wrappers/cors.ts')\n",
-      'wrappers/cors.ts': `export const long = '${'x'.repeat(140)}'\n`,
+      'runtime/wrappers/cors.ts': `export const long = '${'x'.repeat(140)}'\n`,
       // siblings on one floor
-      'server/node/index.ts': "import { serve } from '../uws/index.ts'\nexport { serve }\n",
-      'server/uws/index.ts': 'export const serve = 1\n',
+      'runtime/server/node/index.ts': "import { serve } from '../uws/index.ts'\nexport { serve }\n",
+      'runtime/server/uws/index.ts': 'export const serve = 1\n',
       'elsewhere/thing.ts': "import { HttpError } from '../base/errors.ts'\n",
     })
     const problems = checkCore(root)
     expect(problems).toEqual(
       expect.arrayContaining([
-        'base/errors.ts imports app/application.ts: app/ stands above base/',
-        'lifecycle/pipeline.ts imports wrappers/cors.ts: wrappers/ stands above lifecycle/',
-        'server/node/index.ts imports server/uws/index.ts: server/uws/ is a sibling of server/node/',
-        'wrappers/cors.ts:1: 162 characters (at most 140)',
+        'runtime/base/errors.ts imports runtime/app/application.ts: app/ stands above base/',
+        'lifecycle/pipeline.ts imports runtime/wrappers/cors.ts: wrappers/ stands above lifecycle/',
+        'runtime/server/node/index.ts imports runtime/server/uws/index.ts: server/uws/ is a sibling of server/node/',
+        'runtime/wrappers/cors.ts:1: 162 characters (at most 140)',
       ]),
     )
     expect(problems.find((p) => p.startsWith('elsewhere/'))).toMatch(/^elsewhere\/ is on no floor: add it to FLOORS/)
@@ -62,17 +62,17 @@ describe('check-core', () => {
 
     const r = run(root)
     expect(r.status).toBe(1)
-    expect(r.stderr).toContain('base/errors.ts imports app/application.ts')
+    expect(r.stderr).toContain('runtime/base/errors.ts imports runtime/app/application.ts')
     expect(r.stderr).toContain('5 problem(s)')
   })
 
   it('passes a tree that imports only downward, with lines of 140 characters', () => {
     const root = tree('good', {
       'index.ts': "export * from './app/application.ts'\n",
-      'app/application.ts':
+      'runtime/app/application.ts':
         "import { HttpError } from '../base/errors.ts'\nimport { x } from './x.ts'\nexport { HttpError, x }\n",
       'app/x.ts': `export const x = '${'x'.repeat(140 - 19)}'\n`,
-      'base/errors.ts': 'export class HttpError {}\n',
+      'runtime/base/errors.ts': 'export class HttpError {}\n',
     })
     expect(checkCore(root)).toEqual([])
     expect(run(root).status).toBe(0)
@@ -83,26 +83,26 @@ describe('check-core', () => {
       'index.ts': "export * from './app/create-app.ts'\n",
       // the deliberate mistakes, each on a floor above the build half's (so that only the two times are wrong): the
       // docs wrapper (request time) imports the handler code generator (build time), the OpenAPI writer a type of it
-      'wrappers/docs.ts': "import { handlerSource } from '../codegen/handler-code.ts'\nexport { handlerSource }\n",
-      'documents/openapi.ts': "import type { Analysis } from '../analysis/analyze.ts'\nexport type A = Analysis\n",
+      'runtime/wrappers/docs.ts': "import { handlerSource } from '../codegen/handler-code.ts'\nexport { handlerSource }\n",
+      'runtime/documents/openapi.ts': "import type { Analysis } from '../analysis/analyze.ts'\nexport type A = Analysis\n",
       // the seam: a dynamic import is allowed, a static one is not
-      'app/build-tools.ts':
+      'runtime/app/build-tools.ts':
         "import { x } from '../codegen/x.ts'\nexport const load = () => import('../codegen/handler-code.ts')\nexport { x }\n",
       // what may: build time importing request time, and a request-time file that is not a seam importing dynamically
-      'codegen/handler-code.ts': "import { table } from '../routing/table.ts'\nexport const handlerSource = table\n",
-      'routing/table.ts': 'export const table = 1\n',
+      'compiler/codegen/handler-code.ts': "import { table } from '../routing/table.ts'\nexport const handlerSource = table\n",
+      'runtime/routing/table.ts': 'export const table = 1\n',
       'codegen/x.ts': 'export const x = 1\n',
-      'analysis/analyze.ts': 'export interface Analysis {}\n',
-      'app/create-app.ts': "export const load = () => import('../analysis/analyze.ts')\n",
+      'compiler/analysis/analyze.ts': 'export interface Analysis {}\n',
+      'runtime/app/create-app.ts': "export const load = () => import('../analysis/analyze.ts')\n",
     })
     expect(checkCore(root).sort()).toEqual([
-      'app/build-tools.ts imports codegen/x.ts: request time imports build time (codegen/)',
-      'app/create-app.ts imports analysis/analyze.ts: request time imports build time (analysis/)',
-      'documents/openapi.ts imports analysis/analyze.ts: request time imports build time (analysis/)',
-      'wrappers/docs.ts imports codegen/handler-code.ts: request time imports build time (codegen/)',
+      'runtime/app/build-tools.ts imports codegen/x.ts: request time imports build time (codegen/)',
+      'runtime/app/create-app.ts imports compiler/analysis/analyze.ts: request time imports build time (analysis/)',
+      'runtime/documents/openapi.ts imports compiler/analysis/analyze.ts: request time imports build time (analysis/)',
+      'runtime/wrappers/docs.ts imports compiler/codegen/handler-code.ts: request time imports build time (codegen/)',
     ])
     const r = run(root)
     expect(r.status).toBe(1)
-    expect(r.stderr).toContain('wrappers/docs.ts imports codegen/handler-code.ts: request time imports build time')
+    expect(r.stderr).toContain('runtime/wrappers/docs.ts imports compiler/codegen/handler-code.ts: request time imports build time')
   })
 })

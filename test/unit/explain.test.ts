@@ -1,7 +1,7 @@
 /** `routeless explain`: what resolve() decides, said for a person; and the development 404 hint. */
 import { describe, expect, it } from 'vitest'
-import { STAGES } from '../../packages/routeless/src/codegen/stages.ts'
-import { explain } from '../../packages/routeless/src/tooling/explain.ts'
+import { STAGES } from '../../packages/routeless/src/compiler/codegen/stages.ts'
+import { explain } from '../../packages/routeless/src/compiler/tooling/explain.ts'
 import { fixtureApp } from '../_apps.ts'
 
 const tree = fixtureApp('tree')

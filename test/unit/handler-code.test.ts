@@ -1,16 +1,16 @@
 /**
- * A handler's generated function (codegen/handler-code.ts) and the helpers it calls (handlers/handler-runtime.ts):
+ * A handler's generated function (compiler/codegen/handler-code.ts) and the helpers it calls (runtime/handlers/handler-runtime.ts):
  * the stages it needs and no other, in order; the same tick when nothing waits; a promise only where a stage returned
  * one; every failure thrown or rejected as the stage's own.
  */
 import { describe, expect, it } from 'vitest'
 import { HttpError } from 'routeless'
-import { handlerSource } from '../../packages/routeless/src/codegen/handler-code.ts'
-import { stageNames } from '../../packages/routeless/src/codegen/stages.ts'
-import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/handlers/handler-runtime.ts'
-import { evaluateHandler } from '../../packages/routeless/src/codegen/handler-source.ts'
-import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'
-import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/handler-shape.ts'
+import { handlerSource } from '../../packages/routeless/src/compiler/codegen/handler-code.ts'
+import { stageNames } from '../../packages/routeless/src/compiler/codegen/stages.ts'
+import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/runtime/handlers/handler-runtime.ts'
+import { evaluateHandler } from '../../packages/routeless/src/compiler/codegen/handler-source.ts'
+import type { Call } from '../../packages/routeless/src/runtime/lifecycle/call.ts'
+import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/runtime/lifecycle/handler-shape.ts'
 
 const plain: HandlerShape = {
   guards: 0,

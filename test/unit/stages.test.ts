@@ -1,12 +1,12 @@
 /**
- * The stages of a handler's function, one record each (codegen/stages.ts): docs/inside.md lists every one as its record
+ * The stages of a handler's function, one record each (compiler/codegen/stages.ts): docs/inside.md lists every one as its record
  * says it, in order, so a stage added to the records and not to the guide fails here; each name is one stage; and every
  * record is reachable, some handler shape running it.
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { STAGES, stageNames } from '../../packages/routeless/src/codegen/stages.ts'
-import type { HandlerShape } from '../../packages/routeless/src/lifecycle/handler-shape.ts'
+import { STAGES, stageNames } from '../../packages/routeless/src/compiler/codegen/stages.ts'
+import type { HandlerShape } from '../../packages/routeless/src/runtime/lifecycle/handler-shape.ts'
 
 const inside = readFileSync(new URL('../../docs/inside.md', import.meta.url), 'utf8')
 
