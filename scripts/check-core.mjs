@@ -19,29 +19,31 @@ import { fileURLToPath } from 'node:url'
 export const FLOORS = [
   ['.'], // the entry points: re-exports only
   ['cli'], // a shell over both halves: `routeless build` and the tools, and serving
-  ['bundle'], // `routeless build --target=worker`: the worker entry it writes
-  ['tooling'], // build-time tools reading a route table: explain, check, the typed client
-  ['server/node', 'server/uws', 'server/bun', 'server/fetch'], // the servers, none importing another
-  ['server/shared'],
-  ['app'], // the Application: its options, controller sources, watch mode, the services it is given
-  ['wrappers'], // what runs around every request (access log, telemetry, CORS, the docs page)
-  ['documents'], // the documents served from a route table: OpenAPI, AsyncAPI, the docs page
-  ['codegen', 'analysis'], // build time: code written from a route table's types; the types read with TypeScript
-  ['handlers'], // the generated module at request time: its loading, each handler's function, the helpers it calls
-  ['lifecycle'], // a request's way through the core: the pipeline, the request, its body, the answer
-  ['routing'], // naming → modules → the route table → resolution
-  ['guards'], // auth and rate limits, given to handlers by the route table
-  ['contract'], // handler types at request time: the manifest, coercion, checks, serializers' runtime
-  ['base'], // the shared vocabulary: errors, the Controller and its types, handler names, the logger
+  ['compiler/bundle'], // `routeless build --target=worker`: the worker entry it writes
+  ['compiler/tooling'], // build-time tools reading a route table: explain, check, the typed client
+  ['runtime/server/node', 'runtime/server/uws', 'runtime/server/bun', 'runtime/server/fetch'], // none imports another
+  ['runtime/server/shared'],
+  ['runtime/app'], // the Application: its options, controller sources, watch mode, the services it is given
+  ['runtime/wrappers'], // what runs around every request (access log, telemetry, CORS, the docs page)
+  ['runtime/documents'], // the documents served from a route table: OpenAPI, AsyncAPI, the docs page
+  ['compiler/codegen', 'compiler/analysis'], // code written from a route table's types; types read with TypeScript
+  ['runtime/handlers'], // the generated module at request time: loaded, each handler linked to its function
+  ['runtime/lifecycle'], // a request's way through the core: a handler's shape, the request, its body, the answer
+  ['runtime/routing'], // naming → modules → the route table → resolution
+  ['runtime/guards'], // auth and rate limits, given to handlers by the route table
+  ['runtime/contract'], // handler types at request time: the manifest, coercion, checks, serializers' runtime
+  ['runtime/base'], // the shared vocabulary: errors, the Controller and its types, handler names, the logger
 ]
 
 /**
- * The two times. Build time reads types and writes code; request time runs it. A file of the request half (every
- * floor below `cli` not named here) imports no file of the build half, statically or by type: a Worker, and a node
- * server started from a build, load the request half only. `SEAMS` are the request-half files that may reach the
- * build half, by dynamic `import()` only, for development (no build, a stale one, `--watch`, `checkReturns`).
+ * The two times, the two halves of the tree. `compiler/` reads types and writes code (build time, or start-up in
+ * development); `runtime/` runs it per request. A file of `runtime/` imports no file of `compiler/`, statically or by
+ * type: a Worker, and a node server started from a fresh build, load the runtime only. `SEAMS` are the runtime's files
+ * that may reach the compiler, by dynamic `import()` only, for development (no build, a stale one, `--watch`,
+ * `checkReturns`).
  */
-export const BUILD_TIME = ['bundle', 'tooling', 'codegen', 'analysis']
+export const BUILD_TIME = ['compiler']
+export const REQUEST_TIME = ['runtime']
 export const SEAMS = ['runtime/app/build-tools.ts']
 
 export const MAX_LINE = 140
@@ -49,19 +51,16 @@ export const MAX_LINE = 140
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]+)\1/gm
 
 /** The problems of the tree under `src`, one message each (empty when it keeps the rules). */
-export function checkCore(src, floors = FLOORS, halves = { build: BUILD_TIME, seams: SEAMS }) {
+export function checkCore(src, floors = FLOORS, halves = { build: BUILD_TIME, request: REQUEST_TIME, seams: SEAMS }) {
   const floorOf = new Map(floors.flatMap((names, i) => names.map((n) => [n, i])))
   const entries = [...floorOf.keys()].sort((a, b) => b.length - a.length)
   const folderOf = (rel) => {
     const dir = path.posix.dirname(rel)
     return entries.find((e) => (e === '.' ? dir === '.' : dir === e || dir.startsWith(`${e}/`)))
   }
+  const within = (folder, roots) => roots.some((r) => folder === r || folder.startsWith(`${r}/`))
   const half = (folder) =>
-    halves.build.some((b) => folder === b || folder.startsWith(`${b}/`))
-      ? 'build'
-      : floorOf.get(folder) > floorOf.get('cli')
-        ? 'request'
-        : 'shell'
+    within(folder, halves.build) ? 'build' : within(folder, halves.request) ? 'request' : 'shell'
   const problems = []
   const unplaced = new Set()
   for (const file of sources(src)) {

@@ -218,11 +218,13 @@ console.log(app.table.validators)
         .filter(Boolean)
         .map((url) => path.relative(src, fileURLToPath(url)))
       expect(files).toContain('runtime/handlers/load.ts') // the hook saw the core load
-      return [...new Set(files)].filter((file) => /^(analysis|codegen|bundle|tooling)\//.test(file))
+      return [...new Set(files)].filter((file) => /^compiler\//.test(file))
     }
     expect(await loadedBy('{}')).toEqual([])
     expect(await loadedBy("{ types: 'manifest' }")).toEqual([])
     // Where the build lacks a handler's code (checkReturns checks every answer), the seam loads the generator.
-    expect(await loadedBy('{ checkReturns: true }')).toEqual(expect.arrayContaining(['compiler/codegen/handler-source.ts']))
+    expect(await loadedBy('{ checkReturns: true }')).toEqual(
+      expect.arrayContaining(['compiler/codegen/handler-source.ts']),
+    )
   })
 })

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { analyze, loadTypeScript } from '../../packages/routeless/src/compiler/analysis/analyze.ts'
 import { dataSchemas, eventItemSchema } from '../../packages/routeless/src/runtime/contract/stream-item.ts'
 import type { Call } from '../../packages/routeless/src/runtime/lifecycle/call.ts'
-import { prefersJsonl, streamReply, type StreamParts } from '../../packages/routeless/src/runtime/lifecycle/event-stream.ts'
+import {
+  prefersJsonl,
+  streamReply,
+  type StreamParts,
+} from '../../packages/routeless/src/runtime/lifecycle/event-stream.ts'
 import { ResponseDraft, type Reply } from '../../packages/routeless/src/runtime/lifecycle/response.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))

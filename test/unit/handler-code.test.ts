@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest'
 import { HttpError } from 'routeless'
 import { handlerSource } from '../../packages/routeless/src/compiler/codegen/handler-code.ts'
 import { stageNames } from '../../packages/routeless/src/compiler/codegen/stages.ts'
-import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/runtime/handlers/handler-runtime.ts'
+import {
+  callArguments,
+  HANDLER_RUNTIME,
+  repeated,
+} from '../../packages/routeless/src/runtime/handlers/handler-runtime.ts'
 import { evaluateHandler } from '../../packages/routeless/src/compiler/codegen/handler-source.ts'
 import type { Call } from '../../packages/routeless/src/runtime/lifecycle/call.ts'
 import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/runtime/lifecycle/handler-shape.ts'

@@ -2,7 +2,8 @@
  * The generator of handler-type validators: every schema a handler's binder checks, as the source of one function
  * `create(rt)` that returns them by schema key. Ajv writes each validator (its standalone code: the very source it
  * would evaluate at start-up, so the 400s keep Ajv's errors and their wording); this module gathers the schemas,
- * points the code's imports at the runtime helpers (`runtime/handlers/generated-validators.ts`) and refuses code that would need anything else.
+ * points the code's imports at the runtime helpers (`runtime/handlers/generated-validators.ts`) and refuses code that
+ * would need anything else.
  * Loaded by `routeless build` and by start-up without a fresh build; the ahead-of-time path never loads it (nor Ajv).
  * @module
  */

@@ -20,9 +20,10 @@ import type { AppServices } from './services.ts'
 
 /**
  * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
- * format checks and helpers its validators call (`runtime/contract/formats.ts`, `runtime/handlers/generated-validators.ts`), the parts of the
- * table's assembly its tree needs (`runtime/routing/table-parts.ts`: none for a tree whose handlers the manifest all types
- * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
+ * format checks and helpers its validators call (`runtime/contract/formats.ts`,
+ * `runtime/handlers/generated-validators.ts`), the parts of the table's assembly its tree needs
+ * (`runtime/routing/table-parts.ts`: none for a tree whose handlers the manifest all types and which has no `static
+ * params`), and the wrappers and the 404's hint its config asked for when it was built
  * (`cors`, `accessLog`, `explainNotFound`), WebSockets through `WebSocketPair` when a handler takes them, and what
  * only some handlers use (`runtime/handlers/handlers.ts`'s `LifecycleParts`).
  */
