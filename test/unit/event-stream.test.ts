@@ -82,7 +82,7 @@ describe('the event text', () => {
     const failures: unknown[] = []
     const call = {
       incoming: { header: () => null },
-      state: new ResponseDraft(),
+      response: new ResponseDraft(),
       env: {},
       kwargs: {},
     } as unknown as Call

@@ -49,14 +49,14 @@ function parts(over: Partial<HandlerParts>): HandlerParts {
 function call(args: string[] = [], kwargs: Record<string, string> = {}): Call {
   const incoming = { method: 'GET', target: '/', header: () => null } as unknown as Call['incoming']
   return {
-    r: { kind: 'match', args, head: false } as unknown as Call['r'],
+    resolution: { kind: 'match', args, head: false } as unknown as Call['resolution'],
     incoming,
     pathname: '/',
     env: {},
     kwargs,
     args,
     controller: undefined,
-    state: undefined as unknown as Call['state'],
+    response: undefined as unknown as Call['response'],
   }
 }
 

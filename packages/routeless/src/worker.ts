@@ -8,8 +8,8 @@
  */
 export { createWorkerApp, type WorkerParts } from './runtime/app/worker-app.ts'
 // The helpers generated validators call (`rt.equal`, `rt.ucs2length`), passed by an entry whose validators do.
-export { equal, ucs2length } from './runtime/handlers/runtime.ts'
-// The parts of the table's compilation an entry passes when its tree needs them (`runtime/routing/table-parts.ts`).
+export { equal, ucs2length } from './runtime/handlers/generated-validators.ts'
+// The parts of the table's assembly an entry passes when its tree needs them (`runtime/routing/table-parts.ts`).
 export { readSignature } from './runtime/routing/arity.ts'
 export { surveyTable } from './runtime/routing/survey.ts'
 export { dateReviver } from './runtime/contract/dates.ts'

@@ -32,7 +32,7 @@ export interface EntryOptions {
   options?: Record<string, unknown>
   /**
    * The parts of the core the tree and the config need (`runtime/app/worker-app.ts`'s `WorkerParts`), imported by name: the
-   * table's compilation's (`runtime/routing/table-parts.ts`), the wrappers and the 404's hint (`runtime/app/core-services.ts`).
+   * table's assembly's (`runtime/routing/table-parts.ts`), the wrappers and the 404's hint (`runtime/app/core-services.ts`).
    */
   parts?: EntryPart[]
   /** The code of the handlers' functions, by shape (`compiler/codegen/handler-source.ts`). */

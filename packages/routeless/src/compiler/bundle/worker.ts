@@ -131,7 +131,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerBu
 /**
  * Builds the route table here, as the Worker will when it starts: a tree that cannot start (two modules answering one
  * path, an ambiguous sub-resource, a bad `static` option) fails the build, not the deploy, and its warnings are the
- * build's. What the table needed decides the parts of its compilation the bundle carries (`runtime/routing/table-parts.ts`):
+ * build's. What the table needed decides the parts of its assembly the bundle carries (`runtime/routing/table-parts.ts`):
  * reading a signature from source only for a handler the manifest does not type, Standard Schema binders only for
  * `static params`, and the survey not at all — it ran here. A module node cannot load (one importing
  * `cloudflare:workers`) leaves every part to the Worker, which checks the tree when it starts.

@@ -60,7 +60,7 @@ export class TypeValidators implements Validators {
     this.ajv = createAjv(defs)
   }
 
-  compile(schema: JsonSchema): ValidateFunction {
+  validator(schema: JsonSchema): ValidateFunction {
     const key = schemaKey(schema)
     let fn = this.cache.get(key)
     if (!fn) this.cache.set(key, (fn = this.ajv.compile(relink(schema))))

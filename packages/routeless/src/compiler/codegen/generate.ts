@@ -9,8 +9,8 @@ import { SERIALIZER_PARAMETERS, serializerSource } from './serializer.ts'
 import { schemaKey } from '../../runtime/contract/validators.ts'
 import { serializedSchemas } from '../../runtime/contract/stream-item.ts'
 import { VERSION } from '../../runtime/base/version.ts'
-import { manifestKey, type CompiledApp } from '../../runtime/handlers/app-module.ts'
-import type { Runtime } from '../../runtime/handlers/runtime.ts'
+import { manifestKey, type GeneratedApp } from '../../runtime/handlers/app-module.ts'
+import type { ValidatorHelpers } from '../../runtime/handlers/generated-validators.ts'
 import { handlersSource } from './handler-source.ts'
 import { schemasOf, validatorsSource } from './validator-code.ts'
 
@@ -65,6 +65,6 @@ export function moduleSource(
 }
 
 /** The same source, evaluated in memory (development, `--watch`, no build or a stale one). */
-export function evaluate(manifest: Manifest, rt: Runtime): CompiledApp {
-  return new Function('rt', createSource(manifest))(rt) as CompiledApp
+export function evaluate(manifest: Manifest, rt: ValidatorHelpers): GeneratedApp {
+  return new Function('rt', createSource(manifest))(rt) as GeneratedApp
 }

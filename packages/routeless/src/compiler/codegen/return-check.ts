@@ -18,7 +18,7 @@ const validatorsByDefs = new WeakMap<Record<string, JsonSchema>, TypeValidators>
 export function checkReturn(schema: JsonSchema, defs: Record<string, JsonSchema>): ReturnCheck {
   let validators = validatorsByDefs.get(defs)
   if (!validators) validatorsByDefs.set(defs, (validators = new TypeValidators(defs)))
-  const validate = validators.compile(schema)
+  const validate = validators.validator(schema)
   return (value) => {
     const found: Found = {}
     const view = asJson(value, '', found)

@@ -10,13 +10,14 @@ export { MAX_DEPTH, type SerializerFactory } from '../../runtime/contract/serial
 /** The JSON kinds a value is told apart by in a union; `date` is an object with a `toJSON` (a `Date`). */
 type Kind = 'string' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'date'
 
-export class Compiler {
+/** Writes the source of one return type's serializer (`serializerSource` in `serializer.ts` puts it together). */
+export class SerializerGenerator {
   /** Generated functions: one per named type reached. */
   readonly functions: string[] = []
-  /** How many parts were compiled precisely (0: the serializer would only call the fallback). */
+  /** How many parts are written precisely (0: the serializer would only call the fallback). */
   precise = 0
   private readonly named = new Map<string, string>()
-  /** Named types compiled as the fallback's (every reference to them is imprecise). */
+  /** Named types left to the fallback (every reference to them is imprecise). */
   private readonly opaque = new Set<string>()
   private vars = 0
 
@@ -79,7 +80,7 @@ export class Compiler {
     let fn = this.named.get(name)
     if (!fn) {
       fn = `t${this.named.size}`
-      this.named.set(name, fn) // before compiling: a recursive reference finds it
+      this.named.set(name, fn) // before writing its code: a recursive reference finds it
       const before = this.precise
       const body = this.value(target, 'x', 'd')
       // An imprecise named type is the fallback's, as a function all the same (a recursive reference may call it).

@@ -33,7 +33,7 @@
  */
 import type { HandlerTypes, JsonSchema } from '../../runtime/contract/manifest.ts'
 import { schemaKey } from '../../runtime/contract/manifest.ts'
-import { Compiler } from './serializer-code.ts'
+import { SerializerGenerator } from './serializer-code.ts'
 import { serializedSchemas } from '../../runtime/contract/stream-item.ts'
 import {
   SERIALIZER_PARAMETERS,
@@ -55,10 +55,10 @@ export {
  * `defs`), or `undefined` when the type says too little for a serializer to help (the caller then uses the fallback).
  */
 export function serializerSource(schema: JsonSchema, defs: Record<string, JsonSchema>): string | undefined {
-  const compiler = new Compiler(defs)
-  const body = compiler.value(schema, 'v', 'd')
-  if (body === undefined || compiler.precise === 0) return undefined
-  return `${compiler.functions.join('\n')}
+  const generator = new SerializerGenerator(defs)
+  const body = generator.value(schema, 'v', 'd')
+  if (body === undefined || generator.precise === 0) return undefined
+  return `${generator.functions.join('\n')}
 return function serialize(value) {
   try {
     const v = value, d = 0

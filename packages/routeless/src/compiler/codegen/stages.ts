@@ -104,7 +104,9 @@ export function stageNames(shape: HandlerShape): string[] {
 }
 
 const construct: Code = {
-  takes: ['const Cls = p.Cls, context = p.context, fn = p.fn, INCOMING = rt.INCOMING, Draft = rt.ResponseDraft'],
+  takes: [
+    'const Cls = p.Cls, context = p.context, fn = p.fn, INCOMING = rt.INCOMING, ResponseDraft = rt.ResponseDraft',
+  ],
   lines: [
     'const c = new Cls()',
     'c[INCOMING] = call.incoming',
@@ -113,7 +115,7 @@ const construct: Code = {
     'c.body = undefined',
     'c.args = call.args',
     'c.env = call.env',
-    'c.response = call.state = new Draft()',
+    'c.response = call.response = new ResponseDraft()',
     'call.controller = c',
   ],
 }
@@ -158,7 +160,7 @@ function distinct(names: string[]): string[] {
   const test = tests.length === 1 ? tests[0]!.slice(1, -1) : tests.join(' || ')
   return [
     '// bind: a positional given again as a keyword',
-    'const n = call.r.args.length',
+    'const n = call.resolution.args.length',
     `if (${test}) rt.repeated(call, names)`,
   ]
 }
@@ -166,7 +168,7 @@ function distinct(names: string[]): string[] {
 const bindSchemas: Code = {
   lines: ["// bind: the handler's own schemas (`static params`)"],
   waits: (next) => [
-    'return p.binder(call.r.args, call.kwargs).then((bound) => {',
+    'return p.binder(call.resolution.args, call.kwargs).then((bound) => {',
     '  call.controller.kwargs = call.kwargs = bound.kwargs',
     '  call.controller.args = call.args = bound.args',
     `  return ${next}(call)`,
@@ -183,7 +185,7 @@ function bindTypes(typed: TypedShape): Code {
   if (typeof kw?.extra === 'object') takes.push(...checkConsts('x', 'p.typed.kwargs.extra', kw.extra))
   if (kw) takes.push('const kw = p.typed.kwargs')
   const out = ['// bind: the TypeScript types', 'let issues']
-  if (typed.positional.length) out.push('const args = call.r.args, outArgs = args.slice()')
+  if (typed.positional.length) out.push('const args = call.resolution.args, outArgs = args.slice()')
   typed.positional.forEach((c, i) => {
     const name = JSON.stringify(c.name)
     if (!c.rest)
@@ -232,7 +234,9 @@ function bindKeywords(kw: NonNullable<TypedShape['kwargs']>): string[] {
   else out.push(...keyword('x', kw.extra))
   out.push('  }', '}')
   for (const name of kw.required)
-    out.push(`if (kwargs[${JSON.stringify(name)}] === undefined) issues = rt.missing(issues, ${JSON.stringify(name)})`)
+    out.push(
+      `if (kwargs[${JSON.stringify(name)}] === undefined) issues = rt.missingKey(issues, ${JSON.stringify(name)})`,
+    )
   if (kw.whole) out.push('if (issues === undefined && !kw.whole.validate(out)) issues = rt.wholeFailed(kw.whole)')
   return out
 }
@@ -266,7 +270,7 @@ function reply(shape: HandlerShape): Code {
   const takes = shape.stream ? ['const stream = p.stream'] : []
   const streamed = [
     'const answer = rt.streamReply(value, call, stream)',
-    'return call.r.head ? rt.withoutBody(answer) : answer',
+    'return call.resolution.head ? rt.withoutBody(answer) : answer',
   ]
   if (shape.stream === 'always') return { takes, lines: streamed }
   takes.push('const serialize = p.serialize, answers = p.answers')
@@ -278,9 +282,9 @@ function reply(shape: HandlerShape): Code {
     takes,
     lines: [
       ...either,
-      ...(shape.checkReturn ? ['checkReturn(value, call.state)'] : []),
-      'const answer = rt.toReply(value, call.state, serialize, answers)',
-      'return call.r.head ? rt.withoutBody(answer) : answer',
+      ...(shape.checkReturn ? ['checkReturn(value, call.response)'] : []),
+      'const answer = rt.toReply(value, call.response, serialize, answers)',
+      'return call.resolution.head ? rt.withoutBody(answer) : answer',
     ],
   }
 }

@@ -2,7 +2,8 @@
  * The generator of handler-type validators: every schema a handler's binder checks, as the source of one function
  * `create(rt)` that returns them by schema key. Ajv writes each validator (its standalone code: the very source it
  * would evaluate at start-up, so the 400s keep Ajv's errors and their wording); this module gathers the schemas,
- * points the code's imports at the runtime helpers (`runtime.ts`) and refuses code that would need anything else.
+ * points the code's imports at the runtime helpers (`runtime/handlers/generated-validators.ts`) and refuses code that
+ * would need anything else.
  * Loaded by `routeless build` and by start-up without a fresh build; the ahead-of-time path never loads it (nor Ajv).
  * @module
  */
@@ -10,7 +11,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js'
 import { createAjv, relink } from './ajv.ts'
 import type { HandlerTypes, JsonSchema } from '../../runtime/contract/manifest.ts'
 import { dateReviver } from '../../runtime/contract/dates.ts'
-import { compileTypedBinder } from '../../runtime/contract/typed-binder.ts'
+import { planTypedBinder } from '../../runtime/contract/typed-binder.ts'
 import { derefIn, schemaKey, type ValidateFunction, type Validators } from '../../runtime/contract/validators.ts'
 
 const standaloneCode = ((standaloneModule as unknown as { default?: typeof standaloneModule }).default ??
@@ -23,7 +24,7 @@ const HELPERS: Record<string, string> = {
 }
 
 /**
- * Every schema the binders of `handlers` compile a validator for (and the messages their sockets receive), in a
+ * Every schema the binders of `handlers` ask a validator for (and the messages their sockets receive), in a
  * stable order, without duplicates: found by building each binder against validators that only take note.
  */
 export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string, JsonSchema>): JsonSchema[] {
@@ -31,7 +32,7 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
   const noting: Validators = {
     origin: 'evaluated',
     defs,
-    compile(schema) {
+    validator(schema) {
       seen.set(schemaKey(schema), schema)
       return (() => true) as unknown as ValidateFunction
     },
@@ -39,19 +40,19 @@ export function schemasOf(handlers: Iterable<HandlerTypes>, defs: Record<string,
   }
   for (const types of handlers) {
     try {
-      compileTypedBinder(types, noting, dateReviver)
+      planTypedBinder(types, noting, dateReviver)
     } catch {
       // A handler whose types cannot be bound is bound unchecked (start-up warns); it has no validators.
     }
     // A WebSocket's incoming messages (`runtime/lifecycle/typed-socket.ts`).
-    if (types.socket?.receives) noting.compile(types.socket.receives)
+    if (types.socket?.receives) noting.validator(types.socket.receives)
   }
   return [...seen.keys()].sort().map((key) => seen.get(key)!)
 }
 
 /**
  * Statements (in `function create(rt)`) that make Ajv's validators of `schemas` and end with
- * `const validators = { [schemaKey]: validate }`. `rt` is `runtime.ts`'s `RUNTIME`.
+ * `const validators = { [schemaKey]: validate }`. `rt` is `runtime/handlers/generated-validators.ts`'s `VALIDATOR_HELPERS`.
  */
 export function validatorsSource(schemas: JsonSchema[], defs: Record<string, JsonSchema>): string {
   if (schemas.length === 0) return 'const validators = {}'

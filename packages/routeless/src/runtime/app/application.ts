@@ -238,8 +238,8 @@ export class Application {
     return this.renderError(
       this.toHttpError(error, call.incoming.method, call.pathname),
       call.incoming,
-      call.r.renderError,
-      call.r.handler.renderError,
+      call.resolution.renderError,
+      call.resolution.handler.renderError,
     )
   }
 
@@ -349,20 +349,24 @@ function given<T>(part: T | undefined, option: string): T {
 }
 
 /** A request's `Call`, before its first stage: the query of its target as the first keywords. */
-function newCall(r: Call['r'], incoming: IncomingRequest, pathname: string, env: Record<string, unknown>): Call {
+function newCall(
+  resolution: Call['resolution'],
+  incoming: IncomingRequest,
+  pathname: string,
+  env: Record<string, unknown>,
+): Call {
   const target = incoming.target
   const query = pathname.length < target.length ? target.slice(pathname.length + 1) : ''
   return {
-    r,
+    resolution,
     incoming,
     pathname,
     env,
     kwargs: parseQuery(query),
-    args: r.args,
+    args: resolution.args,
     json: undefined,
     controller: undefined,
-    state: undefined as unknown as ResponseDraft,
-    value: undefined,
+    response: undefined as unknown as ResponseDraft,
   }
 }
 

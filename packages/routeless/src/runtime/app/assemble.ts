@@ -5,7 +5,7 @@
  * @module
  */
 import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
-import { compileRouteTable, loadModules, type CompileOptions } from '../routing/assemble-table.ts'
+import { assembleRouteTable, loadModules, type AssembleOptions } from '../routing/assemble-table.ts'
 import { fromManifest, NO_SIGNATURES } from '../contract/signatures.ts'
 import { Application } from './application.ts'
 import type { AppOptions, ModuleMap } from './options.ts'
@@ -28,7 +28,7 @@ export interface ControllerModule {
 }
 
 /**
- * The modules, their table compiled with `validators` and `parts`, the app made with `services` (and the `evaluator`,
+ * The modules, their table assembled with `validators` and `parts`, the app made with `services` (and the `evaluator`,
  * loaded when some handler's code is not built).
  */
 export async function assembleApp(
@@ -38,7 +38,7 @@ export async function assembleApp(
     validators,
     parts,
     evaluator,
-  }: Pick<CompileOptions, 'validators' | 'parts'> & { evaluator?: () => Promise<Evaluate> },
+  }: Pick<AssembleOptions, 'validators' | 'parts'> & { evaluator?: () => Promise<Evaluate> },
   services: AppServices = {},
 ): Promise<Application> {
   const manifest = options.manifest
@@ -48,7 +48,7 @@ export async function assembleApp(
   const loaded = await loadModules(moduleSources(modules), cwd)
   const typed = manifest !== undefined && (options.types ?? 'manifest') !== 'off'
   const signatures = typed ? fromManifest(manifest, { rel: (file) => file, served: new Set() }) : NO_SIGNATURES
-  const table = await compileRouteTable(loaded, signatures, { cwd, auth: options.auth, validators, parts })
+  const table = await assembleRouteTable(loaded, signatures, { cwd, auth: options.auth, validators, parts })
   if (evaluator && lacksCode(table, !!options.checkReturns)) services = { ...services, evaluate: await evaluator() }
   const app = new Application(table, { ...options, cwd }, services)
   for (const warning of table.warnings) app.warn(warning)

@@ -14,9 +14,9 @@ import { RoutelessError } from '../base/errors.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { Analysis } from '../contract/type-source.ts'
 import type { Validators } from '../contract/validators.ts'
-import type { CompiledApp } from '../handlers/app-module.ts'
+import type { GeneratedApp } from '../handlers/app-module.ts'
 import type { Evaluate } from '../handlers/handlers.ts'
-import type { Runtime } from '../handlers/runtime.ts'
+import type { ValidatorHelpers } from '../handlers/generated-validators.ts'
 import type { ReturnCheck } from '../lifecycle/answer-check.ts'
 import type { JsonSchema } from '../contract/manifest.ts'
 
@@ -40,7 +40,7 @@ export const buildTools = {
     return (await import('../../compiler/codegen/ajv.ts')).ajvValidators(manifest)
   },
 
-  async generate(): Promise<(manifest: Manifest, rt: Runtime) => CompiledApp> {
+  async generate(): Promise<(manifest: Manifest, rt: ValidatorHelpers) => GeneratedApp> {
     return (await import('../../compiler/codegen/generate.ts')).evaluate
   },
 

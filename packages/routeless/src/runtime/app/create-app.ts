@@ -7,7 +7,7 @@ import { Application } from './application.ts'
 import { collectSources, type AppOptions, type ControllerSource } from './options.ts'
 import { loadServices } from './services.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
-import { compiledValidators } from '../handlers/load.ts'
+import { generatedValidators } from '../handlers/load.ts'
 import { lacksCode } from '../handlers/handlers.ts'
 import { buildTools } from './build-tools.ts'
 import type { ModuleSource } from '../base/module-source.ts'
@@ -25,7 +25,7 @@ export async function createAppFromSources(sources: ModuleSource[], options: App
     types: options.types,
     manifest: options.manifest,
     auth: options.auth,
-    validators: compiledValidators({ module: options.compiled, manifest: options.manifest, cwd, ...buildTools }),
+    validators: generatedValidators({ module: options.compiled, manifest: options.manifest, cwd, ...buildTools }),
     analysis: buildTools.analysis,
   })
   const services = await loadServices(options)

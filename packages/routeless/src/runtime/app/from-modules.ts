@@ -7,7 +7,7 @@
  * that `routeless build --target=worker` writes calls `createWorkerApp` instead, with them generated ahead of time.
  * @module
  */
-import { compiledValidators } from '../handlers/load.ts'
+import { generatedValidators } from '../handlers/load.ts'
 import { buildTools } from './build-tools.ts'
 import { ALL_PARTS } from '../routing/table-parts.ts'
 import { CORE_SERVICES } from './core-services.ts'
@@ -31,7 +31,7 @@ export async function createAppFromModules(
     modules,
     options,
     {
-      validators: compiledValidators({
+      validators: generatedValidators({
         module: options.compiled,
         manifest: options.manifest,
         cwd: options.cwd ?? '/',

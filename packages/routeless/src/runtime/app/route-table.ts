@@ -11,7 +11,7 @@ import { buildTools } from './build-tools.ts'
 
 export type RouteTableOptions = Omit<BuildOptions, 'validators'> & Partial<Pick<BuildOptions, 'validators'>>
 
-/** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
+/** Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake. */
 export async function buildRouteTable(sources: ModuleSource[], options: RouteTableOptions = {}): Promise<RouteTable> {
   const table = await buildTable(sources, {
     validators: buildTools.ajvValidators,

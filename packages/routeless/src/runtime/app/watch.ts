@@ -12,7 +12,7 @@ import { watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import type { Application } from './application.ts'
 import { collectSources } from './options.ts'
-import { compiledValidators } from '../handlers/load.ts'
+import { generatedValidators } from '../handlers/load.ts'
 import { lacksCode } from '../handlers/handlers.ts'
 import { buildTools } from './build-tools.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
@@ -52,7 +52,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
         types: app.options.types,
         manifest: app.options.manifest,
         auth: app.options.auth,
-        validators: compiledValidators({
+        validators: generatedValidators({
           module: app.options.compiled,
           manifest: app.options.manifest,
           cwd,

@@ -9,7 +9,7 @@
 import type { FormatCheck } from '../contract/formats.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import { isFresh, type CompiledModule } from '../handlers/app-module.ts'
-import { CompiledValidators, type Runtime } from '../handlers/runtime.ts'
+import { GeneratedValidators, type ValidatorHelpers } from '../handlers/generated-validators.ts'
 import { registerParts, type LifecycleParts } from '../handlers/handlers.ts'
 import type { RuntimeExtras } from '../handlers/handler-runtime.ts'
 import type { Application } from './application.ts'
@@ -20,16 +20,17 @@ import type { AppServices } from './services.ts'
 
 /**
  * What of the run-time core a Worker's entry hands over, imported by name so that the bundle holds only those: the
- * format checks and helpers its validators call (`runtime/contract/formats.ts`, `runtime/handlers/runtime.ts`), the parts of the
- * table's compilation its tree needs (`runtime/routing/table-parts.ts`: none for a tree whose handlers the manifest all types
- * and which has no `static params`), and the wrappers and the 404's hint its config asked for when it was built
+ * format checks and helpers its validators call (`runtime/contract/formats.ts`,
+ * `runtime/handlers/generated-validators.ts`), the parts of the table's assembly its tree needs
+ * (`runtime/routing/table-parts.ts`: none for a tree whose handlers the manifest all types and which has no `static
+ * params`), and the wrappers and the 404's hint its config asked for when it was built
  * (`cors`, `accessLog`, `explainNotFound`), WebSockets through `WebSocketPair` when a handler takes them, and what
  * only some handlers use (`runtime/handlers/handlers.ts`'s `LifecycleParts`).
  */
 export interface WorkerParts
   extends TableParts,
     Pick<AppServices, 'accessLog' | 'cors' | 'notFoundHint' | 'sockets' | 'evaluate'>,
-    Partial<Pick<Runtime, 'ucs2length' | 'equal'>> {
+    Partial<Pick<ValidatorHelpers, 'ucs2length' | 'equal'>> {
   formats?: Record<string, FormatCheck>
   /** The writers of declared answers (`runtime/contract/responses.ts`), for a tree whose handlers declare some. */
   answers?: LifecycleParts['statusSerializers']
@@ -79,8 +80,8 @@ export function createWorkerApp(
         'The generated module does not match the manifest: run `routeless build --target=worker` again',
       )
     // The helpers the validators call, as the entry found them in their code (`compiler/bundle/entry.ts`).
-    const made = compiled.create({ ucs2length, equal, formats } as Runtime)
-    return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
+    const made = compiled.create({ ucs2length, equal, formats } as ValidatorHelpers)
+    return new GeneratedValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
   return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets, evaluate })
 }

@@ -52,7 +52,7 @@ function build(s: JsonSchema, validators: Validators, seen: Map<JsonSchema, Revi
   if (Array.isArray(s.anyOf) || Array.isArray(s.allOf)) {
     // The first branch the value is valid for decides (`Date | null`: a string is the date, null stays null).
     const branches = ((s.anyOf ?? s.allOf) as JsonSchema[]).map((b) => ({
-      valid: validators.compile(b),
+      valid: validators.validator(b),
       revive: of(b),
     }))
     return (v) => {

@@ -140,7 +140,7 @@ function buildCoercer(
   if (Array.isArray(s.anyOf)) {
     const branches = (s.anyOf as JsonSchema[]).map((b) => ({
       coerce: coercer(b, validators, seen),
-      check: validators.compile(b),
+      check: validators.validator(b),
     }))
     return (v) => {
       for (const b of branches) if (b.check(v)) return v // a value one branch takes as it is stays as it is

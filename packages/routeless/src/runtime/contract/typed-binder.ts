@@ -35,7 +35,7 @@ export interface TypedPlan {
     | undefined
 }
 
-/** A compiled check of one value: coerce, then validate; the converted value or the issue. */
+/** The check of one value: coerce, then validate; the converted value or the issue. */
 export interface Check {
   coerce: (value: unknown) => unknown
   validate: ValidateFunction | undefined
@@ -100,7 +100,7 @@ function step(schema: JsonSchema, part: string): JsonSchema | undefined {
  * parameters and no typed keywords): such a handler pays nothing per request. `revive` is `dates.ts`'s `dateReviver`,
  * given where a type may hold a `Date` (a Worker's entry passes it only when its manifest has one).
  */
-export function compileTypedBinder(
+export function planTypedBinder(
   types: HandlerTypes,
   validators: Validators,
   revive: typeof dateReviver | undefined,
@@ -108,7 +108,7 @@ export function compileTypedBinder(
   const deref = (s: JsonSchema) => validators.deref(s)
   const check = (schema: JsonSchema): Check => ({
     coerce: coercer(schema, validators),
-    validate: isAny(schema) ? undefined : validators.compile(schema),
+    validate: isAny(schema) ? undefined : validators.validator(schema),
     revive: revive?.(schema, validators),
     schema,
     message: ownMessage(schema, deref),
@@ -149,7 +149,7 @@ export function compileTypedBinder(
           ? 'is not a parameter: this handler takes none'
           : `is not a parameter (expected ${expected.join(', ')})`,
       whole: whole && {
-        validate: validators.compile(whole),
+        validate: validators.validator(whole),
         message: ownMessage(kwSchema, deref),
         schema: whole,
         name: types.kwargs?.name ?? 'kwargs',
@@ -181,7 +181,7 @@ export function unknownKey(issues: ParamIssue[] | undefined, name: string, reaso
 }
 
 /** The issues so far, with the required keyword `name` missing. */
-export function missing(issues: ParamIssue[] | undefined, name: string): ParamIssue[] {
+export function missingKey(issues: ParamIssue[] | undefined, name: string): ParamIssue[] {
   return add(issues, name, 'is required', 'missing')
 }
 

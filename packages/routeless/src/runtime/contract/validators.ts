@@ -1,7 +1,7 @@
 /**
  * What the binders ask of the validators of handler types: one validator per schema, and the named types seen
  * through. Two kinds answer: Ajv compiling at start-up (`ajv.ts`, development and tests) and the validators that
- * `routeless build` generated ahead of time (`runtime/handlers/runtime.ts`), which load no Ajv and call no `new Function`.
+ * `routeless build` generated ahead of time (`runtime/handlers/generated-validators.ts`), which load no Ajv and call no `new Function`.
  * This module imports neither.
  * @module
  */
@@ -17,7 +17,7 @@ export interface Validators {
   readonly origin: 'generated' | 'evaluated' | 'ajv'
   readonly defs: Record<string, JsonSchema>
   /** The validator of `schema` (its `#/$defs/…` references resolve against the named types). */
-  compile(schema: JsonSchema): ValidateFunction
+  validator(schema: JsonSchema): ValidateFunction
   /** `schema`, or the named type it refers to. */
   deref(schema: JsonSchema): JsonSchema
   /**

@@ -6,7 +6,7 @@
  * // routeless build: … Generated from .routeless/manifest.json; do not edit.
  * export const routeless = '0.1.0'          // the version that wrote it
  * export const manifest = 'fnv1a:…'          // manifestKey() of the manifest it was generated from
- * export function create(rt) {               // rt: RUNTIME from runtime/handlers/runtime.ts
+ * export function create(rt) {               // rt: VALIDATOR_HELPERS from runtime/handlers/generated-validators.ts
  *   …                                        // Ajv's standalone validators, helpers taken from rt
  *   return {
  *     validators: { '<schema JSON>': validate, … },    // Ajv's ValidateFunction: errors in .errors
@@ -25,10 +25,10 @@ import type { Manifest } from '../contract/manifest.ts'
 import type { SerializerFactory } from '../contract/serializer-runtime.ts'
 import type { ValidateFunction } from '../contract/validators.ts'
 import { VERSION } from '../base/version.ts'
-import type { Runtime } from './runtime.ts'
+import type { ValidatorHelpers } from './generated-validators.ts'
 
 /** What `create(rt)` returns. */
-export interface CompiledApp {
+export interface GeneratedApp {
   /** Ajv's validators of every schema a handler's binder checks, by `schemaKey`. */
   validators: Record<string, ValidateFunction>
   /** The serializer factory of every return type, by `schemaKey` (`null`: none helps; `compiler/codegen/serializer.ts`). */
@@ -41,7 +41,7 @@ export interface CompiledApp {
 export interface CompiledModule {
   routeless: string
   manifest: string
-  create(rt: Runtime): CompiledApp
+  create(rt: ValidatorHelpers): GeneratedApp
 }
 
 /** The key of a manifest's content (FNV-1a, 2×32 bits, of its JSON text: no `node:crypto` needed). */

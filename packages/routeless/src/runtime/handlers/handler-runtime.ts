@@ -9,7 +9,7 @@ import type { Kwargs } from '../base/controller.ts'
 import type { nest } from '../contract/typed-binder.ts'
 import { HttpError } from '../base/errors.ts'
 import type { ParamIssue } from '../contract/standard-schema.ts'
-import { invalid, missing, notAnObject, reject, unknownKey, wholeFailed } from '../contract/typed-binder.ts'
+import { invalid, missingKey, notAnObject, reject, unknownKey, wholeFailed } from '../contract/typed-binder.ts'
 import type { readBody, ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
 import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
@@ -32,7 +32,7 @@ export function takeBody(call: Call, parsed: ParsedBody): void {
  * positional the path left out is not a repeat. `names` holds the positionals in order (`''` for one not checked).
  */
 export function repeated(call: Call, names: readonly string[]): never {
-  const given = Math.min(names.length, call.r.args.length)
+  const given = Math.min(names.length, call.resolution.args.length)
   const issues: ParamIssue[] = []
   for (let i = 0; i < given; i++) {
     const name = names[i]!
@@ -61,7 +61,7 @@ export const HANDLER_RUNTIME = {
   repeated,
   invalid,
   unknownKey,
-  missing,
+  missingKey,
   wholeFailed,
   notAnObject,
   reject,

@@ -126,12 +126,12 @@ function evaluated(shape: HandlerShape, handler: Handler, evaluate: Evaluate | u
   try {
     if (evaluate) return evaluate(shape)
   } catch (cause) {
-    throw missing(handler, 'cannot be evaluated here (code generation from strings is refused)', cause)
+    throw notInModule(handler, 'cannot be evaluated here (code generation from strings is refused)', cause)
   }
-  throw missing(handler, 'is not evaluated in a bundle')
+  throw notInModule(handler, 'is not evaluated in a bundle')
 }
 
-function missing(handler: Handler, why: string, cause?: unknown): RoutelessError {
+function notInModule(handler: Handler, why: string, cause?: unknown): RoutelessError {
   return new RoutelessError(
     'ROUTELESS_ERR_BUNDLE',
     `${handler.className}.${handler.name} (${handler.file}): its code is not in the module \`routeless build\` wrote ` +

@@ -13,9 +13,9 @@ import { nest } from '../contract/typed-binder.ts'
 import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 import { streamParts } from '../lifecycle/stream-parts.ts'
 import { readBody } from '../lifecycle/body.ts'
-import type { CompiledApp } from './app-module.ts'
-import type { Runtime } from './runtime.ts'
-import { CompiledValidators, RUNTIME } from './runtime.ts'
+import type { GeneratedApp } from './app-module.ts'
+import type { ValidatorHelpers } from './generated-validators.ts'
+import { GeneratedValidators, VALIDATOR_HELPERS } from './generated-validators.ts'
 
 // Everything only some handlers use (`handlers.ts`'s `LifecycleParts`), which a Worker's entry passes apart.
 registerParts({
@@ -25,7 +25,7 @@ registerParts({
 })
 
 /** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
-export interface CompiledSource {
+export interface AppModuleSource {
   module?: Partial<CompiledModule>
   /** The app's `manifest` option: a path (default `.routeless/manifest.json`), whose `app.mjs` is read; or an object. */
   manifest?: Manifest | string
@@ -34,18 +34,18 @@ export interface CompiledSource {
    * The generator of the module's source, evaluated in memory when the module is absent or stale (development:
    * `runtime/app/build-tools.ts`); without it, a missing or stale module is a start-up error naming `routeless build`.
    */
-  generate?: () => Promise<(manifest: Manifest, rt: Runtime) => CompiledApp>
+  generate?: () => Promise<(manifest: Manifest, rt: ValidatorHelpers) => GeneratedApp>
 }
 
 /** How the route table gets its validators (`BuildOptions.validators`), from `source`. */
-export function compiledValidators(source: CompiledSource): (manifest: Manifest) => Promise<Validators> {
+export function generatedValidators(source: AppModuleSource): (manifest: Manifest) => Promise<Validators> {
   return async (manifest) => {
     let module: (Partial<CompiledModule> & { loadError?: string; file?: string }) | undefined = source.module
     if (module === undefined && typeof source.manifest !== 'object')
       module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
     if (isFresh(module, manifest)) {
-      const made = module.create(RUNTIME)
-      return new CompiledValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
+      const made = module.create(VALIDATOR_HELPERS)
+      return new GeneratedValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
     }
     const why = module && (module.loadError ?? whyStale(module, manifest))
     if (!source.generate)
@@ -54,8 +54,8 @@ export function compiledValidators(source: CompiledSource): (manifest: Manifest)
         `The built module ${module?.file ?? '(given as the compiled option)'} ${why ? `is not used: ${why}` : 'is missing'}` +
           ': run `routeless build` again',
       )
-    const made = (await source.generate())(manifest, RUNTIME)
-    const evaluated = new CompiledValidators('evaluated', manifest.$defs, made.validators, made.serializers)
+    const made = (await source.generate())(manifest, VALIDATOR_HELPERS)
+    const evaluated = new GeneratedValidators('evaluated', manifest.$defs, made.validators, made.serializers)
     // A built module that is there and not used: said once at start-up, with the reason, never silently.
     if (why)
       evaluated.notice =

@@ -20,7 +20,7 @@ export function answerCheck(
   byStatus: ReadonlyMap<number, StatusAnswer>,
   defs: Record<string, JsonSchema>,
   checkReturn: (schema: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck,
-): (value: unknown, state: ResponseState | undefined) => string | undefined {
+): (value: unknown, response: ResponseState | undefined) => string | undefined {
   const checks = new Map<number, ReturnCheck>()
   const declared = [...byStatus.keys()].sort((a, b) => a - b).join(', ')
   const undeclared = (status: number, how: string) =>
@@ -36,7 +36,7 @@ export function answerCheck(
     if (!check) checks.set(status, (check = checkReturn(schema, defs)))
     return check(value)
   }
-  return (value, state) => {
+  return (value, response) => {
     if (isAnswer(value)) {
       if (!byStatus.has(value.status)) return undeclared(value.status, 'a returned answer')
       const schema = byStatus.get(value.status)!.schema
@@ -45,7 +45,7 @@ export function answerCheck(
       return body(value.status, value.body)
     }
     if (isResponse(value)) return undefined
-    const set = state?.status
+    const set = response?.status
     if (value === undefined || value === null) {
       return set !== undefined && !byStatus.has(set) ? undeclared(set, 'this.response.status') : undefined
     }
@@ -70,13 +70,13 @@ export function returnCheck(
   defs: Record<string, JsonSchema>,
   report: (message: string) => void,
   checkReturn: (schema: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck,
-): ((value: unknown, state?: ResponseState) => void) | undefined {
+): ((value: unknown, response?: ResponseState) => void) | undefined {
   const where = `${handler.className}.${handler.name} (${handler.file})`
   const byStatus = handler.types?.responses && answersByStatus(handler.types)
   if (byStatus) {
     const check = answerCheck(byStatus, defs, checkReturn)
-    return (value, state) => {
-      const problem = check(value, state)
+    return (value, response) => {
+      const problem = check(value, response)
       if (problem) report(`${where}: ${problem}`)
     }
   }

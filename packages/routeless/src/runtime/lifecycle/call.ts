@@ -12,7 +12,8 @@ import type { ResponseDraft } from './response.ts'
 
 /** One request on its way through its handler's function (`compiler/codegen/handler-code.ts`). */
 export interface Call {
-  r: Extract<Resolution, { kind: 'match' }>
+  /** What the route table resolved the request to: its handler, the path's arguments, whether it is a HEAD. */
+  resolution: Extract<Resolution, { kind: 'match' }>
   incoming: IncomingRequest
   pathname: string
   env: Record<string, unknown>
@@ -24,10 +25,8 @@ export interface Call {
   json?: unknown
   /** The controller instance (made by the construct stage). */
   controller: InstanceType<Handler['cls']>
-  /** `this.response`: the status and headers the handler sets. */
-  state: ResponseDraft
-  /** What the handler returned (set by the invoke stage). */
-  value?: unknown
+  /** The controller's `this.response`: the status and headers the handler sets (made by the construct stage). */
+  response: ResponseDraft
 }
 
 /** No keywords at all (a request without a query). */

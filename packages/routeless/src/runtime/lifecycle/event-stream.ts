@@ -58,7 +58,7 @@ export function lastEventId(call: Call): void {
 export function streamReply(value: unknown, call: Call, parts: StreamParts): Answer {
   const iterator = iteratorOf(value)
   const jsonl = prefersJsonl(call.incoming.header('accept'))
-  const headers = call.state.touched ?? new Headers()
+  const headers = call.response.touched ?? new Headers()
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-cache')
   // nginx buffers a proxied answer unless told not to.
   if (!headers.has('x-accel-buffering')) headers.set('x-accel-buffering', 'no')
@@ -66,7 +66,7 @@ export function streamReply(value: unknown, call: Call, parts: StreamParts): Ans
   headers.set('content-type', type)
   const encode = jsonl ? (event: unknown) => jsonLine(event, parts) : (event: unknown) => eventText(event, parts)
   return {
-    status: call.state.status ?? 200,
+    status: call.response.status ?? 200,
     headers,
     type,
     body: eventStream(iterator, encode, jsonl ? 0 : parts.heartbeat, parts, call.env.waitUntil),

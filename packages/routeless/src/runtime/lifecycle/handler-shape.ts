@@ -131,7 +131,7 @@ export interface HandlerParts {
   /** The serializers of the declared answers' bodies, by status (`Created<Glossary>`: 201's). */
   answers: StatusSerializers | undefined
   accept: (call: Call, value: unknown) => UpgradeDecision
-  checkReturn: ((value: unknown, state?: ResponseState) => void) | undefined
+  checkReturn: ((value: unknown, response?: ResponseState) => void) | undefined
   stream?: StreamParts
 }
 
@@ -250,7 +250,7 @@ function acceptor(handler: Handler, options: PipelineOptions): (call: Call, valu
     if (typeof value !== 'object' || value === null) {
       throw new TypeError(`${handler.className}.WEBSOCKET must return the socket handlers ({ open, message, close })`)
     }
-    const protocol = call.state.touched?.get('sec-websocket-protocol') ?? undefined
+    const protocol = call.response.touched?.get('sec-websocket-protocol') ?? undefined
     return { accepted: true, handlers: typed ? typed(value as SocketHandlers) : (value as SocketHandlers), protocol }
   }
 }

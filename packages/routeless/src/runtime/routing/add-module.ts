@@ -40,11 +40,12 @@ type Statics = {
   auth?: AuthSpec
 }
 
-/** How `addModule` makes each handler: its types, its typed binder, and the parts of the compilation in use. */
+/** How `addModule` makes each handler: its types, its typed binder, and the parts of the assembly in use. */
 export interface AddContext {
   cwd: string
   signatures: Signatures
-  compile: (types: HandlerTypes) => TypedPlan | undefined
+  /** The plan of a handler's typed binder (`runtime/contract/typed-binder.ts`), or undefined when it checks nothing. */
+  plan: (types: HandlerTypes) => TypedPlan | undefined
   parts: TableParts
 }
 
@@ -52,7 +53,7 @@ export function addModule(
   table: RouteTable,
   s: ModuleSource,
   exports: ModuleExports,
-  { cwd, signatures, compile, parts }: AddContext,
+  { cwd, signatures, plan, parts }: AddContext,
 ): void {
   const file = rel(cwd, s.file)
   // As written when a request may spell it so (`biometric_kyc`), else kebab-cased (`userProfile` → `user-profile`).
@@ -151,7 +152,7 @@ export function addModule(
         // A spec with schemas binds by them; one that only documents (summary, tags, responses) leaves the types to bind.
         binder: spec && (spec.args || spec.kwargs) ? binderOf(spec, signature.names, parts, where) : undefined,
         types,
-        typed: types && !(spec?.args || spec?.kwargs) ? compileTyped(compile, types, where) : undefined,
+        typed: types && !(spec?.args || spec?.kwargs) ? planTyped(plan, types, where) : undefined,
         guards: classGuards(statics.auth, name, parsed.verb, `${file} (${className})`),
         moduleKeys: keys,
         bodyLimit: statics.bodyLimit,
@@ -193,13 +194,13 @@ function binderOf(spec: ParamSpec, names: string[], parts: TableParts, where: st
   )
 }
 
-function compileTyped(
-  compile: (types: HandlerTypes) => TypedPlan | undefined,
+function planTyped(
+  plan: (types: HandlerTypes) => TypedPlan | undefined,
   types: HandlerTypes,
   where: string,
 ): TypedPlan | undefined {
   try {
-    return compile(types)
+    return plan(types)
   } catch (cause) {
     throw new RoutelessError(
       'ROUTELESS_ERR_TYPES',

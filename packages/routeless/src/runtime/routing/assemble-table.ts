@@ -1,5 +1,5 @@
 /**
- * The route table compiled from controller modules and their handler types, reading no file: what a bundle (a
+ * The route table assembled from controller modules and their handler types, reading no file: what a bundle (a
  * Worker) runs at start-up. `route-table.ts` adds what a host with a filesystem does first (discovery, the manifest
  * on disk, the TypeScript analysis). Throws a coded `RoutelessError` on any mistake in the tree.
  * @module
@@ -7,7 +7,7 @@
 import { RoutelessError } from '../base/errors.ts'
 import { writtenSegment } from '../base/naming.ts'
 import type { Signatures } from '../contract/signatures.ts'
-import { compileTypedBinder } from '../contract/typed-binder.ts'
+import { planTypedBinder } from '../contract/typed-binder.ts'
 import type { Validators } from '../contract/validators.ts'
 import type { HandlerTypes, Manifest } from '../contract/manifest.ts'
 import { guardsFor, unknownAuthKeys, type AuthSpec, type Guard } from '../guards/auth.ts'
@@ -16,14 +16,14 @@ import { addModule, rel } from './add-module.ts'
 import { RouteTable, type RouteNode } from './table.ts'
 import type { TableParts } from './table-parts.ts'
 
-export interface CompileOptions {
+export interface AssembleOptions {
   /** Base directory used to print file names. */
   cwd: string
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
   /** The validators of the handlers' types (and their serializers), for the manifest in use (`runtime/handlers/load.ts`). */
   validators: (manifest: Manifest) => Promise<Validators>
-  /** What the compilation may do besides placing the handlers (`table-parts.ts`: `ALL_PARTS` on a host with files). */
+  /** What the assembly may do besides placing the handlers (`table-parts.ts`: `ALL_PARTS` on a host with files). */
   parts: TableParts
 }
 
@@ -62,11 +62,11 @@ export async function loadModules(sources: ModuleSource[], cwd: string): Promise
   )
 }
 
-/** Compiles the route table of `loaded` modules with the handler types `signatures` gives. */
-export async function compileRouteTable(
+/** Assembles the route table of `loaded` modules with the handler types `signatures` gives. */
+export async function assembleRouteTable(
   loaded: LoadedModule[],
   signatures: Signatures,
-  options: CompileOptions,
+  options: AssembleOptions,
 ): Promise<RouteTable> {
   const { cwd } = options
   const table = new RouteTable()
@@ -79,9 +79,9 @@ export async function compileRouteTable(
   if (validators?.notice) table.warnings.push(validators.notice)
   table.serializers = validators ? validators.serializers : undefined
   table.code = validators?.handlers
-  table.validator = validators && ((schema) => validators.compile(schema))
-  const compile = (types: HandlerTypes) =>
-    validators ? compileTypedBinder(types, validators, options.parts.dateReviver) : undefined
+  table.validator = validators && ((schema) => validators.validator(schema))
+  const plan = (types: HandlerTypes) =>
+    validators ? planTypedBinder(types, validators, options.parts.dateReviver) : undefined
   if (options.auth !== undefined) {
     const unknown = unknownAuthKeys(options.auth)
     if (unknown.length)
@@ -91,7 +91,7 @@ export async function compileRouteTable(
       )
     table.root.auth.push(options.auth)
   }
-  for (const { s, exports } of loaded) addModule(table, s, exports, { cwd, signatures, compile, parts: options.parts })
+  for (const { s, exports } of loaded) addModule(table, s, exports, { cwd, signatures, plan, parts: options.parts })
   applyTreeGuards(table)
   if (options.parts.surveyTable) table.warnings.push(...options.parts.surveyTable(table))
   if (table.handlers().next().done) {

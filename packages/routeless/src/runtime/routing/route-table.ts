@@ -1,7 +1,7 @@
 /**
  * The route table of a controller tree on a host with a filesystem: the modules found (`discover.ts`) or given,
  * their handler types read from the manifest on disk or the TypeScript analysis (`type-source.ts`), the validators
- * given, and the table compiled (`assemble-table.ts`, all a bundle runs).
+ * given, and the table assembled (`assemble-table.ts`, all a bundle runs).
  * @module
  */
 import { loadSignatures, type Analysis, type TypesMode } from '../contract/type-source.ts'
@@ -9,7 +9,7 @@ import type { Validators } from '../contract/validators.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ModuleSource } from '../base/module-source.ts'
-import { compileRouteTable, loadModules } from './assemble-table.ts'
+import { assembleRouteTable, loadModules } from './assemble-table.ts'
 import { ALL_PARTS } from './table-parts.ts'
 import type { RouteTable } from './table.ts'
 
@@ -35,7 +35,7 @@ export interface BuildOptions {
   analysis?: () => Promise<Analysis>
 }
 
-/** Loads every module (in parallel) and compiles the route table. Throws a coded `RoutelessError` on any mistake. */
+/** Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake. */
 export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions): Promise<RouteTable> {
   const cwd = options.cwd ?? process.cwd()
   const loaded = await loadModules(sources, cwd)
@@ -45,7 +45,7 @@ export async function buildRouteTable(sources: ModuleSource[], options: BuildOpt
     manifest: options.manifest,
     analysis: options.analysis,
   })
-  return compileRouteTable(loaded, signatures, {
+  return assembleRouteTable(loaded, signatures, {
     cwd,
     auth: options.auth,
     validators: options.validators,

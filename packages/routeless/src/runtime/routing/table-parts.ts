@@ -1,8 +1,8 @@
 /**
- * The parts of a route table's compilation that a Worker bundle may leave out: reading a handler's signature from
+ * The parts of a route table's assembly that a Worker bundle may leave out: reading a handler's signature from
  * its source (for a handler the manifest does not type), the Standard Schema binders of `static params`, the rows
  * `routeless routes` lists, and the survey of the whole tree (an ambiguous sub-resource refused, names that differ
- * only by `-` and `_` warned of). A host with a filesystem compiles with all of them (`ALL_PARTS`); a Worker's entry
+ * only by `-` and `_` warned of). A host with a filesystem assembles with all of them (`ALL_PARTS`); a Worker's entry
  * passes only those its tree needs (`compiler/bundle/entry.ts`), `routeless build --target=worker` having surveyed the tree in
  * node first.
  * @module

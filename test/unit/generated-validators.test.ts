@@ -1,5 +1,5 @@
 /**
- * The helpers generated code calls (runtime/handlers/runtime.ts, runtime/contract/formats.ts) decide as the Ajv and ajv-formats code
+ * The helpers generated code calls (runtime/handlers/generated-validators.ts, runtime/contract/formats.ts) decide as the Ajv and ajv-formats code
  * they stand in for: the same answer on the same inputs, edge values included.
  */
 import { fullFormats } from 'ajv-formats/dist/formats.js'
@@ -8,7 +8,7 @@ import ajvUcs2length from 'ajv/dist/runtime/ucs2length.js'
 import { describe, expect, it } from 'vitest'
 import { FORMATS, formatExport } from '../../packages/routeless/src/runtime/contract/formats.ts'
 import * as worker from '../../packages/routeless/src/worker.ts'
-import { equal, ucs2length } from '../../packages/routeless/src/runtime/handlers/runtime.ts'
+import { equal, ucs2length } from '../../packages/routeless/src/runtime/handlers/generated-validators.ts'
 
 const unwrap = <F>(m: unknown) => ((m as { default?: F }).default ?? m) as F
 const STRINGS = [

@@ -48,16 +48,16 @@ export function equal(a: unknown, b: unknown): boolean {
 }
 
 /** What a generated module's `create` is given. */
-export interface Runtime {
+export interface ValidatorHelpers {
   ucs2length: typeof ucs2length
   equal: typeof equal
   formats: typeof FORMATS
 }
 
-export const RUNTIME: Runtime = { ucs2length, equal, formats: FORMATS }
+export const VALIDATOR_HELPERS: ValidatorHelpers = { ucs2length, equal, formats: FORMATS }
 
 /** The validators a generated module made, by schema key, as the binders ask for them; and its serializers. */
-export class CompiledValidators implements Validators {
+export class GeneratedValidators implements Validators {
   declare notice?: string
   constructor(
     readonly origin: 'generated' | 'evaluated',
@@ -67,7 +67,7 @@ export class CompiledValidators implements Validators {
     readonly handlers?: Record<string, Function>,
   ) {}
 
-  compile(schema: JsonSchema): ValidateFunction {
+  validator(schema: JsonSchema): ValidateFunction {
     const key = schemaKey(schema)
     const fn = Object.hasOwn(this.table, key) ? this.table[key] : undefined
     if (fn === undefined)
