@@ -125,38 +125,18 @@ function parseJson(bytes: Uint8Array): unknown {
   const text = utf8(bytes, 'JSON')
   try {
     // JSON.parse reads a number beyond a double (`1e999`, 309 digits) as ±Infinity, which no handler can answer with
-    // and no JSON can carry back. The value is walked for one (its numbers, not the text's characters: a regular
-    // expression's search of a 1 KiB text for a long exponent or run of digits cost 10k instructions); a value that
-    // holds one, or is nested too deep to walk, is read again with a reviver that refuses it, by its place.
-    const value = JSON.parse(text)
-    return allFinite(value, 0) ? value : JSON.parse(text, finite)
+    // and no JSON can carry back. Only a text with a long exponent or a long run of digits can hold one: that text is
+    // read with a reviver that refuses it.
+    return BIG_EXPONENT.test(text) || LONG_DIGITS.test(text) ? JSON.parse(text, finite) : JSON.parse(text)
   } catch (error) {
     throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
   }
 }
 
-/** Every number in a parsed JSON value is finite (a value nested deeper than 64 levels is not walked: false). */
-function allFinite(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return typeof value !== 'number' || value - value === 0
-  if (depth > 64) return false
-  // Members that are not objects are checked in place: a call per object or array, not per member.
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const member: unknown = value[i]
-      if (typeof member === 'object' && member !== null) {
-        if (!allFinite(member, depth + 1)) return false
-      } else if (typeof member === 'number' && member - member !== 0) return false
-    }
-    return true
-  }
-  for (const key in value) {
-    const member = (value as Record<string, unknown>)[key]
-    if (typeof member === 'object' && member !== null) {
-      if (!allFinite(member, depth + 1)) return false
-    } else if (typeof member === 'number' && member - member !== 0) return false
-  }
-  return true
-}
+// Two tests, not one alternation: tried at every position of the text, `a|b` costs several times what `a` then `b`
+// cost together (13k instructions against ~2k on a 1 KiB body).
+const BIG_EXPONENT = /[eE]\+?0*[1-9]\d{2}/
+const LONG_DIGITS = /\d{309}/
 
 function finite(key: string, value: unknown): unknown {
   if (typeof value === 'number' && !Number.isFinite(value))
