@@ -133,8 +133,8 @@ function parseJson(bytes: Uint8Array): unknown {
   }
 }
 
-// Two tests, not one alternation: tried at every position of the text, `a|b` costs several times what `a` then `b`
-// cost together (13k instructions against ~2k on a 1 KiB body).
+// Two tests, not one alternation tried at every position of the text: 10.1k instructions (7.0k for the digits, 3.0k
+// for the exponent) against 13.4k on the 1 KiB echo, counted by callgrind.
 const BIG_EXPONENT = /[eE]\+?0*[1-9]\d{2}/
 const LONG_DIGITS = /\d{309}/
 
