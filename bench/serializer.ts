@@ -1,14 +1,14 @@
 /**
- * Return-type serializers (binding/serializer.ts) against JSON.stringify, the lifecycle's checked `stringify` (what
+ * Return-type serializers (compiler/codegen/serializer.ts) against JSON.stringify, the lifecycle's checked `stringify` (what
  * routeless answers with today) and fast-json-stringify (Fastify's, from the same schema), in ns per serialized value.
  * Run: node --import tsx bench/serializer.ts   (figures go into docs/BENCHMARKS.md by hand)
  * Options: --rounds=15 --ms=200 (time per peer and round).
  */
 import { isDeepStrictEqual } from 'node:util'
 import fastJson from 'fast-json-stringify'
-import { compileSerializer } from '../packages/routeless/src/binding/serializer.ts'
-import type { JsonSchema } from '../packages/routeless/src/binding/manifest.ts'
-import { stringify } from '../packages/routeless/src/lifecycle/json.ts'
+import { compileSerializer } from '../packages/routeless/src/compiler/codegen/serializer.ts'
+import type { JsonSchema } from '../packages/routeless/src/runtime/contract/manifest.ts'
+import { stringify } from '../packages/routeless/src/runtime/lifecycle/json.ts'
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
@@ -134,7 +134,7 @@ for (const w of workloads) {
   const peers: [string, (v: unknown) => string | undefined][] = [
     ['routeless compiled serializer', compiled],
     ['JSON.stringify', JSON.stringify],
-    ['checked stringify (lifecycle/response.ts)', stringify],
+    ['checked stringify (runtime/lifecycle/response.ts)', stringify],
     ['fast-json-stringify (same schema)', fastJson(forFastJson(w.schema)) as (v: unknown) => string],
   ]
   // The same JSON from every peer, but that the stringify peers keep the extra columns (fast-json-stringify writes

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildWorker } from '../packages/routeless/src/bundle/worker.ts'
+import { buildWorker } from '../packages/routeless/src/compiler/bundle/worker.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')

@@ -18,35 +18,49 @@ import { fileURLToPath } from 'node:url'
  */
 export const FLOORS = [
   ['.'], // the entry points: re-exports only
-  ['cli'],
-  ['bundle'], // `routeless build`: the worker entry it writes
-  ['server/node', 'server/uws', 'server/bun', 'server/fetch'], // the servers, none importing another
-  ['server/shared'],
-  ['app'], // the Application: its options, controller sources, watch mode
-  ['wrappers'], // what runs around every request (access log, telemetry, CORS, the docs page)
-  ['tooling'], // what describes the route table: OpenAPI, the docs page's document, explain, check, the typed client
-  // compile/: generated handler code. Its runtime helpers stand on the lifecycle (what generated code calls at request
-  // time); a generator that needs app/ or tooling/ belongs in a folder of its own beside bundle/.
-  ['compile'],
-  ['lifecycle'], // a request's way through the core: the pipeline, the request, its body, the answer
-  ['routing'], // naming → modules → the route table → resolution
-  ['guards'], // auth and rate limits, given to handlers by the route table
-  ['binding'], // handler types: analysis, manifest, schemas, coercion, serializers
-  ['base'], // the shared vocabulary: errors, the Controller and its types, handler names, the logger
+  ['cli'], // a shell over both halves: `routeless build` and the tools, and serving
+  ['compiler/bundle'], // `routeless build --target=worker`: the worker entry it writes
+  ['compiler/tooling'], // build-time tools reading a route table: explain, check, the typed client
+  ['runtime/server/node', 'runtime/server/uws', 'runtime/server/bun', 'runtime/server/fetch'], // none imports another
+  ['runtime/server/shared'],
+  ['runtime/app'], // the Application: its options, controller sources, watch mode, the services it is given
+  ['runtime/wrappers'], // what runs around every request (access log, telemetry, CORS, the docs page)
+  ['runtime/documents'], // the documents served from a route table: OpenAPI, AsyncAPI, the docs page
+  ['compiler/codegen', 'compiler/analysis'], // code written from a route table's types; types read with TypeScript
+  ['runtime/handlers'], // the generated module at request time: loaded, each handler linked to its function
+  ['runtime/lifecycle'], // a request's way through the core: a handler's shape, the request, its body, the answer
+  ['runtime/routing'], // naming → modules → the route table → resolution
+  ['runtime/guards'], // auth and rate limits, given to handlers by the route table
+  ['runtime/contract'], // handler types at request time: the manifest, coercion, checks, serializers' runtime
+  ['runtime/base'], // the shared vocabulary: errors, the Controller and its types, handler names, the logger
 ]
+
+/**
+ * The two times, the two halves of the tree. `compiler/` reads types and writes code (build time, or start-up in
+ * development); `runtime/` runs it per request. A file of `runtime/` imports no file of `compiler/`, statically or by
+ * type: a Worker, and a node server started from a fresh build, load the runtime only. `SEAMS` are the runtime's files
+ * that may reach the compiler, by dynamic `import()` only, for development (no build, a stale one, `--watch`,
+ * `checkReturns`).
+ */
+export const BUILD_TIME = ['compiler']
+export const REQUEST_TIME = ['runtime']
+export const SEAMS = ['runtime/app/build-tools.ts']
 
 export const MAX_LINE = 140
 
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]+)\1/gm
 
 /** The problems of the tree under `src`, one message each (empty when it keeps the rules). */
-export function checkCore(src, floors = FLOORS) {
+export function checkCore(src, floors = FLOORS, halves = { build: BUILD_TIME, request: REQUEST_TIME, seams: SEAMS }) {
   const floorOf = new Map(floors.flatMap((names, i) => names.map((n) => [n, i])))
   const entries = [...floorOf.keys()].sort((a, b) => b.length - a.length)
   const folderOf = (rel) => {
     const dir = path.posix.dirname(rel)
     return entries.find((e) => (e === '.' ? dir === '.' : dir === e || dir.startsWith(`${e}/`)))
   }
+  const within = (folder, roots) => roots.some((r) => folder === r || folder.startsWith(`${r}/`))
+  const half = (folder) =>
+    within(folder, halves.build) ? 'build' : within(folder, halves.request) ? 'request' : 'shell'
   const problems = []
   const unplaced = new Set()
   for (const file of sources(src)) {
@@ -64,6 +78,8 @@ export function checkCore(src, floors = FLOORS) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[2]))
       const to = folderOf(target)
       if (to === undefined || to === from) continue // an unplaced target is reported as its own folder
+      if (half(from) === 'request' && half(to) === 'build' && !(halves.seams.includes(rel) && m[0].includes('(')))
+        problems.push(`${rel} imports ${target}: request time imports build time (${to}/)`)
       if (floorOf.get(to) < floorOf.get(from)) problems.push(`${rel} imports ${target}: ${to}/ stands above ${from}/`)
       else if (floorOf.get(to) === floorOf.get(from))
         problems.push(`${rel} imports ${target}: ${to}/ is a sibling of ${from}/`)

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createApp, type AppOptions, type Application } from 'routeless'
-import { readManifest } from '../packages/routeless/src/binding/manifest-file.ts'
-import { tableCode } from '../packages/routeless/src/compile/handler-source.ts'
-import { writeAppModule } from '../packages/routeless/src/compile/write.ts'
+import { readManifest } from '../packages/routeless/src/runtime/contract/manifest-file.ts'
+import { tableCode } from '../packages/routeless/src/compiler/codegen/handler-source.ts'
+import { writeAppModule } from '../packages/routeless/src/compiler/codegen/write.ts'
 
 export const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
 

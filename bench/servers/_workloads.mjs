@@ -1,7 +1,7 @@
 // The workloads' answers, shared by every server and the harness: pure data and functions, nothing that needs a
 // process (no argv, no signal handlers), so that a Worker bundle (workerd-raw, hono-workerd, routeless-workerd) can
 // import them. _common.mjs re-exports them beside the server scripts' process parts.
-export const JSON_TYPE = 'application/json' // routeless's JSON type (lifecycle/response.ts)
+export const JSON_TYPE = 'application/json' // routeless's JSON type (runtime/lifecycle/response.ts)
 /** (a) GET /hello */
 export const HELLO = JSON.stringify('Hello, World!')
 /** (b) GET /users/:user/posts/:post?x=1 */

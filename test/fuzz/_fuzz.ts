@@ -4,7 +4,7 @@
  * own 4xx), whether a prototype gained a property, and the request line a failure prints.
  */
 import fc from 'fast-check'
-import { isHttpError } from '../../packages/routeless/src/base/errors.ts'
+import { isHttpError } from '../../packages/routeless/src/runtime/base/errors.ts'
 
 /** Runs of a property: its own bounded count, or `FUZZ_RUNS` for all of them (`npm run fuzz`). */
 export function runs(bounded: number): number {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { readBody } from '../../packages/routeless/src/lifecycle/body.ts'
-import { parseQuery } from '../../packages/routeless/src/lifecycle/query.ts'
+import { readBody } from '../../packages/routeless/src/runtime/lifecycle/body.ts'
+import { parseQuery } from '../../packages/routeless/src/runtime/lifecycle/query.ts'
 import { budget, edgy, escaped, params, polluted } from './_fuzz.ts'
 
 afterEach(() => expect(polluted()).toBeUndefined())

@@ -14,9 +14,9 @@ import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { collectSources } from '../../packages/routeless/src/app/options.ts'
-import { analyze, loadTypeScript } from '../../packages/routeless/src/binding/analyze.ts'
-import type { Manifest } from '../../packages/routeless/src/binding/manifest.ts'
+import { collectSources } from '../../packages/routeless/src/runtime/app/options.ts'
+import { analyze, loadTypeScript } from '../../packages/routeless/src/compiler/analysis/analyze.ts'
+import type { Manifest } from '../../packages/routeless/src/runtime/contract/manifest.ts'
 import { propertyOrderFree } from '../_property-order.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))

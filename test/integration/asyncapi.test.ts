@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { Parser, DiagnosticSeverity } from '@asyncapi/parser'
 import { describe, expect, it } from 'vitest'
 import type { Application } from 'routeless'
-import { generateAsyncAPI } from '../../packages/routeless/src/tooling/asyncapi.ts'
+import { generateAsyncAPI } from '../../packages/routeless/src/runtime/documents/asyncapi.ts'
 import { fixture, fixtureApp } from '../_apps.ts'
 import { run } from '../package/_project.ts'
 

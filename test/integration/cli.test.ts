@@ -188,8 +188,9 @@ describe('routeless CLI', () => {
     const code = await run(['explain', 'GET', '/users/posts/7', '--prefix=tree', '--code'])
     expect(code.code).toBe(0)
     expect(code.stdout).toContain(
-      '\n  function       construct → read → distinct → invoke → reply; evaluated at start-up\nfunction (p, rt) {\n',
+      '\n  function       construct → read → distinct → invoke → reply; evaluated at start-up\n    construct      the controller',
     )
+    expect(code.stdout).toMatch(/\n {4}reply {10}the returned value becomes the answer[^\n]*\nfunction \(p, rt\) \{\n/)
     expect(code.stdout).toContain('  return function run(call) {\n')
   })
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import type { Application } from 'routeless'
 import { serve, type RunningServer } from 'routeless/node'
-import { generateClient } from '../../packages/routeless/src/tooling/client.ts'
+import { generateClient } from '../../packages/routeless/src/compiler/tooling/client.ts'
 import { run } from '../package/_project.ts'
 import { fixtureApp } from '../_apps.ts'
 

@@ -14,8 +14,8 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Application, buildRouteTable, createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
-import { collectSources } from '../../packages/routeless/src/app/options.ts'
-import { explain } from '../../packages/routeless/src/tooling/explain.ts'
+import { collectSources } from '../../packages/routeless/src/runtime/app/options.ts'
+import { explain } from '../../packages/routeless/src/compiler/tooling/explain.ts'
 import { fixture } from '../_apps.ts'
 
 const dirs: string[] = []
@@ -175,5 +175,56 @@ console.log(JSON.stringify(out))
     expect(bad).toMatch(/^400 .*b: must be a number, got \\"x\\"/)
     expect(items).toMatch(/^200 .*"since":"Date 2024-02-29T10:00:00.000Z"/)
     expect(page).toMatch(/^400 .*page: must be >= 1/)
+  })
+
+  it('loads no file of the build half when started from a fresh build (the default types and types: manifest)', async () => {
+    const dir = await built()
+    const src = path.resolve(fileURLToPath(new URL('../../packages/routeless/src/', import.meta.url)))
+    const log = path.join(dir, 'loaded.txt')
+    // Every module of the core that resolves, written down by a resolve hook (hooks run off the main thread).
+    writeFileSync(
+      path.join(dir, 'record.mjs'),
+      `import { appendFileSync } from 'node:fs'
+export async function resolve(specifier, context, next) {
+  const found = await next(specifier, context)
+  if (found.url.startsWith(${JSON.stringify(pathToFileURL(src).href)})) appendFileSync(${JSON.stringify(log)}, found.url + '\\n')
+  return found
+}
+`,
+    )
+    writeFileSync(
+      path.join(dir, 'hook.mjs'),
+      "import { register } from 'node:module'\nregister('./record.mjs', import.meta.url)\n",
+    )
+    const core = path.join(src, 'index.ts')
+    const loadedBy = async (options: string) => {
+      writeFileSync(
+        path.join(dir, 'serve.mjs'),
+        `import { createApp } from ${JSON.stringify(core)}
+const app = await createApp('controllers', ${options})
+for (const p of ['/add/1/2', '/add/1/x', '/items?since=2024-02-29T10:00:00Z']) await (await app.request(p)).text()
+console.log(app.table.validators)
+`,
+      )
+      rmSync(log, { force: true })
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', TSX, '--import', './hook.mjs', 'serve.mjs'],
+        { cwd: dir },
+      )
+      expect(stdout.trim()).toBe('generated')
+      const files = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((url) => path.relative(src, fileURLToPath(url)))
+      expect(files).toContain('runtime/handlers/load.ts') // the hook saw the core load
+      return [...new Set(files)].filter((file) => /^compiler\//.test(file))
+    }
+    expect(await loadedBy('{}')).toEqual([])
+    expect(await loadedBy("{ types: 'manifest' }")).toEqual([])
+    // Where the build lacks a handler's code (checkReturns checks every answer), the seam loads the generator.
+    expect(await loadedBy('{ checkReturns: true }')).toEqual(
+      expect.arrayContaining(['compiler/codegen/handler-source.ts']),
+    )
   })
 })

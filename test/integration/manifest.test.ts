@@ -11,8 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { build as bundle } from 'esbuild'
 import { createApp } from 'routeless'
 import { runCli } from 'routeless/cli'
-import { collectSources } from '../../packages/routeless/src/app/options.ts'
-import { loadSignatures } from '../../packages/routeless/src/binding/type-source.ts'
+import { collectSources } from '../../packages/routeless/src/runtime/app/options.ts'
+import { loadSignatures } from '../../packages/routeless/src/runtime/contract/type-source.ts'
+import { buildTools } from '../../packages/routeless/src/runtime/app/build-tools.ts'
 import { fixture } from '../_apps.ts'
 import { onEveryTarget, type Target } from '../_targets.ts'
 
@@ -80,7 +81,10 @@ describe('the signature manifest', () => {
       'export class Default {\n  GET(n: number) {\n    return n\n  }\n}\n',
     )
     const analysed = async () => {
-      const signatures = await loadSignatures(collectSources('controllers', dir), { cwd: dir })
+      const signatures = await loadSignatures(collectSources('controllers', dir), {
+        cwd: dir,
+        analysis: buildTools.analysis,
+      })
       return signatures.analysed.sort()
     }
     expect(await analysed()).toEqual(['controllers/index.ts', 'controllers/other.ts', 'controllers/scripted.js'])

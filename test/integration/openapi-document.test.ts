@@ -7,7 +7,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { type Application, bearerAuth, describeGuard, generateOpenAPI } from 'routeless'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Handler } from '../../packages/routeless/src/routing/table.ts'
+import type { Handler } from '../../packages/routeless/src/runtime/routing/table.ts'
 import { fixtureApp } from '../_apps.ts'
 
 const handlerOf = (app: Application, path: string, method: string): Handler => {

@@ -1,5 +1,5 @@
 /**
- * TypeScript 7's async API behind the synchronous `TypeReader` (binding/reader-bridge.ts: a worker, a facade of
+ * TypeScript 7's async API behind the synchronous `TypeReader` (compiler/analysis/reader-bridge.ts: a worker, a facade of
  * proxies), run here under node, where the sync API runs too: both read the same manifest from the same controllers.
  */
 import { createRequire } from 'node:module'
@@ -7,8 +7,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { fixture } from '../_apps.ts'
-import { analyze, loadTypeScript } from '../../packages/routeless/src/binding/analyze.ts'
-import { bridgedCompiler } from '../../packages/routeless/src/binding/reader-bridge.ts'
+import { analyze, loadTypeScript } from '../../packages/routeless/src/compiler/analysis/analyze.ts'
+import { bridgedCompiler } from '../../packages/routeless/src/compiler/analysis/reader-bridge.ts'
 
 describe('the async API bridge', () => {
   it('reads the same signatures as the sync API', async () => {

@@ -1,7 +1,7 @@
 /**
  * The dev loop off node, with the repository's TypeScript 7 and no manifest written by node: `bun --watch server.ts`
  * and `deno run --watch server.ts`, whose `createApp` reads the handlers' types through TypeScript 7's async API
- * (binding/reader-bridge.ts). The first start answers the typed 400; after an edit that changes a parameter's type,
+ * (compiler/analysis/reader-bridge.ts). The first start answers the typed 400; after an edit that changes a parameter's type,
  * the runtime restarts the server, which reads the edited file's types again and binds by them.
  */
 import { spawn, type ChildProcess } from 'node:child_process'

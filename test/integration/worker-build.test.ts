@@ -11,8 +11,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cors, createWorkerApp, originCheck, readSignature, type CompiledModule } from 'routeless/worker'
 import { serveModule, type RunningRuntime } from '../_runtimes.ts'
-import { registerEvaluator } from '../../packages/routeless/src/compile/handlers.ts'
-import { evaluateHandler } from '../../packages/routeless/src/compile/handler-source.ts'
+import { evaluateHandler } from '../../packages/routeless/src/compiler/codegen/handler-source.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')
@@ -280,21 +279,25 @@ describe("a Worker's app, made with the parts its entry passes (createWorkerApp)
   ]
   const compiled = undefined as unknown as CompiledModule // no manifest: nothing typed, nothing generated
   // Nor the handlers' code, which a built Worker's entry carries: here, in node, it is evaluated as createApp does.
-  beforeAll(() => registerEvaluator(evaluateHandler))
+  const evaluate = evaluateHandler
 
   it('refuses at start-up an option whose part its build left out (the config changed since)', async () => {
     const options = { cors: { origins: ['https://app.example'] } }
-    await expect(createWorkerApp(modules, options, compiled, { readSignature })).rejects.toThrow(
+    await expect(createWorkerApp(modules, options, compiled, { readSignature, evaluate })).rejects.toThrow(
       /^cors: build the application with createApp\(\).*run routeless build --target=worker again/,
     )
-    await expect(createWorkerApp(modules, { explainNotFound: true }, compiled, { readSignature })).rejects.toThrow(
-      /^explainNotFound: /,
-    )
+    await expect(
+      createWorkerApp(modules, { explainNotFound: true }, compiled, { readSignature, evaluate }),
+    ).rejects.toThrow(/^explainNotFound: /)
   })
 
   it('serves with the parts it is given', async () => {
     const options = { cors: { origins: ['https://app.example'] } }
-    const app = await createWorkerApp(modules, options, compiled, { readSignature, cors: { cors, originCheck } })
+    const app = await createWorkerApp(modules, options, compiled, {
+      readSignature,
+      evaluate,
+      cors: { cors, originCheck },
+    })
     const res = await app.request('/', { headers: { origin: 'https://app.example' } })
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
     expect(await res.json()).toBe('hi')

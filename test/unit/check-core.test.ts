@@ -1,6 +1,7 @@
 /**
  * `scripts/check-core.mjs` (run by `npm run lint`): a folder of the core imports only its own floor's folder or a lower
- * floor, every folder stands on a floor, and no line of the core is over 140 characters.
+ * floor, every folder stands on a floor, request time imports nothing of build time (but through its seams, by
+ * dynamic import), and no line of the core is over 140 characters.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -35,25 +36,25 @@ describe('check-core', () => {
 
   it('fails on an upward import, a sibling import, an unplaced folder and a long line, naming each', () => {
     const root = tree('bad', {
-      'index.ts': "export { Application } from './app/application.ts'\n",
-      'app/application.ts': "import { HttpError } from '../base/errors.ts'\nexport class Application {}\n",
+      'index.ts': "export { Application } from './runtime/app/application.ts'\n",
+      'runtime/app/application.ts': "import { HttpError } from '../base/errors.ts'\nexport class Application {}\n",
       // upward: the ground floor reaching for the Application (a type import counts)
-      'base/errors.ts': "import type { Application } from '../app/application.ts'\nexport class HttpError {}\n",
+      'runtime/base/errors.ts': "import type { Application } from '../app/application.ts'\nexport class HttpError {}\n",
       // upward through a dynamic import
-      'lifecycle/pipeline.ts': "export const load = () => import('../wrappers/cors.ts')\n",
-      'wrappers/cors.ts': `export const long = '${'x'.repeat(140)}'\n`,
+      'runtime/lifecycle/pipeline.ts': "export const load = () => import('../wrappers/cors.ts')\n",
+      'runtime/wrappers/cors.ts': `export const long = '${'x'.repeat(140)}'\n`,
       // siblings on one floor
-      'server/node/index.ts': "import { serve } from '../uws/index.ts'\nexport { serve }\n",
-      'server/uws/index.ts': 'export const serve = 1\n',
-      'elsewhere/thing.ts': "import { HttpError } from '../base/errors.ts'\n",
+      'runtime/server/node/index.ts': "import { serve } from '../uws/index.ts'\nexport { serve }\n",
+      'runtime/server/uws/index.ts': 'export const serve = 1\n',
+      'elsewhere/thing.ts': "import { HttpError } from '../runtime/base/errors.ts'\n",
     })
     const problems = checkCore(root)
     expect(problems).toEqual(
       expect.arrayContaining([
-        'base/errors.ts imports app/application.ts: app/ stands above base/',
-        'lifecycle/pipeline.ts imports wrappers/cors.ts: wrappers/ stands above lifecycle/',
-        'server/node/index.ts imports server/uws/index.ts: server/uws/ is a sibling of server/node/',
-        'wrappers/cors.ts:1: 162 characters (at most 140)',
+        'runtime/base/errors.ts imports runtime/app/application.ts: runtime/app/ stands above runtime/base/',
+        'runtime/lifecycle/pipeline.ts imports runtime/wrappers/cors.ts: runtime/wrappers/ stands above runtime/lifecycle/',
+        'runtime/server/node/index.ts imports runtime/server/uws/index.ts: runtime/server/uws/ is a sibling of runtime/server/node/',
+        'runtime/wrappers/cors.ts:1: 162 characters (at most 140)',
       ]),
     )
     expect(problems.find((p) => p.startsWith('elsewhere/'))).toMatch(/^elsewhere\/ is on no floor: add it to FLOORS/)
@@ -61,19 +62,56 @@ describe('check-core', () => {
 
     const r = run(root)
     expect(r.status).toBe(1)
-    expect(r.stderr).toContain('base/errors.ts imports app/application.ts')
+    expect(r.stderr).toContain('runtime/base/errors.ts imports runtime/app/application.ts')
     expect(r.stderr).toContain('5 problem(s)')
   })
 
   it('passes a tree that imports only downward, with lines of 140 characters', () => {
     const root = tree('good', {
-      'index.ts': "export * from './app/application.ts'\n",
-      'app/application.ts':
+      'index.ts': "export * from './runtime/app/application.ts'\n",
+      'runtime/app/application.ts':
         "import { HttpError } from '../base/errors.ts'\nimport { x } from './x.ts'\nexport { HttpError, x }\n",
-      'app/x.ts': `export const x = '${'x'.repeat(140 - 19)}'\n`,
-      'base/errors.ts': 'export class HttpError {}\n',
+      'runtime/app/x.ts': `export const x = '${'x'.repeat(140 - 19)}'\n`,
+      'runtime/base/errors.ts': 'export class HttpError {}\n',
+      'compiler/codegen/code.ts': "import { HttpError } from '../../runtime/base/errors.ts'\nexport { HttpError }\n",
     })
     expect(checkCore(root)).toEqual([])
     expect(run(root).status).toBe(0)
+  })
+
+  it('fails a runtime import of a compiler file, static or by type, and lets a seam reach it by dynamic import only', () => {
+    const root = tree('halves', {
+      'index.ts': "export * from './runtime/app/create-app.ts'\n",
+      // the deliberate mistakes, each on a floor above the compiler's (so that only the two times are wrong): the
+      // docs wrapper (request time) imports the handler code generator (build time), the OpenAPI writer a type of it
+      'runtime/wrappers/docs.ts':
+        "import { handlerSource } from '../../compiler/codegen/handler-code.ts'\nexport { handlerSource }\n",
+      'runtime/documents/openapi.ts':
+        "import type { Analysis } from '../../compiler/analysis/analyze.ts'\nexport type A = Analysis\n",
+      // the seam: a dynamic import is allowed, a static one is not
+      'runtime/app/build-tools.ts':
+        "import { x } from '../../compiler/codegen/x.ts'\n" +
+        "export const load = () => import('../../compiler/codegen/handler-code.ts')\nexport { x }\n",
+      // what may: build time importing request time; a runtime file that is no seam may not even import dynamically
+      'compiler/codegen/handler-code.ts':
+        "import { table } from '../../runtime/routing/table.ts'\nexport const handlerSource = table\n",
+      'runtime/routing/table.ts': 'export const table = 1\n',
+      'compiler/codegen/x.ts': 'export const x = 1\n',
+      'compiler/analysis/analyze.ts': 'export interface Analysis {}\n',
+      'runtime/app/create-app.ts': "export const load = () => import('../../compiler/analysis/analyze.ts')\n",
+    })
+    const times = (file: string, target: string, folder: string) =>
+      `${file} imports ${target}: request time imports build time (${folder}/)`
+    expect(checkCore(root).sort()).toEqual([
+      times('runtime/app/build-tools.ts', 'compiler/codegen/x.ts', 'compiler/codegen'),
+      times('runtime/app/create-app.ts', 'compiler/analysis/analyze.ts', 'compiler/analysis'),
+      times('runtime/documents/openapi.ts', 'compiler/analysis/analyze.ts', 'compiler/analysis'),
+      times('runtime/wrappers/docs.ts', 'compiler/codegen/handler-code.ts', 'compiler/codegen'),
+    ])
+    const r = run(root)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(
+      times('runtime/wrappers/docs.ts', 'compiler/codegen/handler-code.ts', 'compiler/codegen'),
+    )
   })
 })

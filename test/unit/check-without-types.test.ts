@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApp } from 'routeless'
-import { checkTable } from '../../packages/routeless/src/tooling/check.ts'
+import { checkTable } from '../../packages/routeless/src/compiler/tooling/check.ts'
 
 const dirs: string[] = []
 afterAll(() => {

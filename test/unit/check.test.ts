@@ -1,6 +1,6 @@
 /** `routeless check`: start-up's warnings and the params/signature mismatches, each naming file and class. */
 import { describe, expect, it } from 'vitest'
-import { checkTable } from '../../packages/routeless/src/tooling/check.ts'
+import { checkTable } from '../../packages/routeless/src/compiler/tooling/check.ts'
 import { fixtureApp } from '../_apps.ts'
 
 describe('checkTable', () => {

@@ -1,10 +1,14 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { analyze, loadTypeScript } from '../../packages/routeless/src/binding/analyze.ts'
-import { dataSchemas, eventItemSchema } from '../../packages/routeless/src/binding/stream-item.ts'
-import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'
-import { prefersJsonl, streamReply, type StreamParts } from '../../packages/routeless/src/lifecycle/event-stream.ts'
-import { ResponseDraft, type Reply } from '../../packages/routeless/src/lifecycle/response.ts'
+import { analyze, loadTypeScript } from '../../packages/routeless/src/compiler/analysis/analyze.ts'
+import { dataSchemas, eventItemSchema } from '../../packages/routeless/src/runtime/contract/stream-item.ts'
+import type { Call } from '../../packages/routeless/src/runtime/lifecycle/call.ts'
+import {
+  prefersJsonl,
+  streamReply,
+  type StreamParts,
+} from '../../packages/routeless/src/runtime/lifecycle/event-stream.ts'
+import { ResponseDraft, type Reply } from '../../packages/routeless/src/runtime/lifecycle/response.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -78,7 +82,7 @@ describe('the event text', () => {
     const failures: unknown[] = []
     const call = {
       incoming: { header: () => null },
-      state: new ResponseDraft(),
+      response: new ResponseDraft(),
       env: {},
       kwargs: {},
     } as unknown as Call

@@ -1,6 +1,7 @@
 /** `routeless explain`: what resolve() decides, said for a person; and the development 404 hint. */
 import { describe, expect, it } from 'vitest'
-import { explain } from '../../packages/routeless/src/tooling/explain.ts'
+import { STAGES } from '../../packages/routeless/src/compiler/codegen/stages.ts'
+import { explain } from '../../packages/routeless/src/compiler/tooling/explain.ts'
 import { fixtureApp } from '../_apps.ts'
 
 const tree = fixtureApp('tree')
@@ -64,7 +65,11 @@ describe('explain with the handler code (routeless explain --code)', () => {
     expect(lines[at]).toMatch(
       /^ {2}function {7}construct → read → distinct → bind → invoke → reply; (evaluated at start-up|written by routeless)/,
     )
-    const source = lines.slice(at + 1).join('\n')
+    // Then what each of its stages does, in its order, as the stages' records say it.
+    const names = ['construct', 'read', 'distinct', 'bind', 'invoke', 'reply']
+    const does = names.map((name) => STAGES.find((s) => s.name === name)!.does)
+    expect(lines.slice(at + 1, at + 7)).toEqual(names.map((name, i) => `    ${name.padEnd(15)}${does[i]}`))
+    const source = lines.slice(at + 7).join('\n')
     expect(source).toMatch(/^function \(p, rt\) \{\n/)
     expect(source).toContain('return function run(call) {')
     // The positional `page` and the keyword `size`: coerced and validated by name, the 400 worded by a helper.
@@ -80,7 +85,7 @@ describe('explain with the handler code (routeless explain --code)', () => {
   it("splits the function where a stage may wait: a body read, an async handler's value", async () => {
     const app = await typed()
     const { lines } = explain(app.table, 'POST', '/users', (h) => app.pipelineOf(h))
-    const source = lines.slice(lines.findIndex((l) => l.startsWith('  function ')) + 1).join('\n')
+    const source = lines.slice(lines.indexOf('function (p, rt) {')).join('\n')
     expect(source).toContain(
       'return rt.readBody(call.incoming, bodyOptions).then((parsed) => { rt.takeBody(call, parsed); return s1(call) })',
     )

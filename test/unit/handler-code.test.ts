@@ -1,15 +1,20 @@
 /**
- * A handler's generated function (compile/handler-code.ts) and the helpers it calls (compile/handler-runtime.ts):
+ * A handler's generated function (compiler/codegen/handler-code.ts) and the helpers it calls (runtime/handlers/handler-runtime.ts):
  * the stages it needs and no other, in order; the same tick when nothing waits; a promise only where a stage returned
  * one; every failure thrown or rejected as the stage's own.
  */
 import { describe, expect, it } from 'vitest'
 import { HttpError } from 'routeless'
-import { handlerSource, stageNames } from '../../packages/routeless/src/compile/handler-code.ts'
-import { callArguments, HANDLER_RUNTIME, repeated } from '../../packages/routeless/src/compile/handler-runtime.ts'
-import { evaluateHandler } from '../../packages/routeless/src/compile/handler-source.ts'
-import type { Call } from '../../packages/routeless/src/lifecycle/call.ts'
-import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/lifecycle/pipeline.ts'
+import { handlerSource } from '../../packages/routeless/src/compiler/codegen/handler-code.ts'
+import { stageNames } from '../../packages/routeless/src/compiler/codegen/stages.ts'
+import {
+  callArguments,
+  HANDLER_RUNTIME,
+  repeated,
+} from '../../packages/routeless/src/runtime/handlers/handler-runtime.ts'
+import { evaluateHandler } from '../../packages/routeless/src/compiler/codegen/handler-source.ts'
+import type { Call } from '../../packages/routeless/src/runtime/lifecycle/call.ts'
+import type { HandlerParts, HandlerShape } from '../../packages/routeless/src/runtime/lifecycle/handler-shape.ts'
 
 const plain: HandlerShape = {
   guards: 0,
@@ -44,14 +49,14 @@ function parts(over: Partial<HandlerParts>): HandlerParts {
 function call(args: string[] = [], kwargs: Record<string, string> = {}): Call {
   const incoming = { method: 'GET', target: '/', header: () => null } as unknown as Call['incoming']
   return {
-    r: { kind: 'match', args, head: false } as unknown as Call['r'],
+    resolution: { kind: 'match', args, head: false } as unknown as Call['resolution'],
     incoming,
     pathname: '/',
     env: {},
     kwargs,
     args,
     controller: undefined,
-    state: undefined as unknown as Call['state'],
+    response: undefined as unknown as Call['response'],
   }
 }
 

@@ -4,11 +4,11 @@
  * rule.
  */
 import { describe, expect, it } from 'vitest'
-import { parseQuery } from '../../packages/routeless/src/lifecycle/request.ts'
-import { normalizeTarget } from '../../packages/routeless/src/server/shared/request-target.ts'
-import { splitPath } from '../../packages/routeless/src/routing/resolver.ts'
-import { toRequestKey } from '../../packages/routeless/src/base/naming.ts'
-import { stringify } from '../../packages/routeless/src/lifecycle/json.ts'
+import { parseQuery } from '../../packages/routeless/src/runtime/lifecycle/request.ts'
+import { normalizeTarget } from '../../packages/routeless/src/runtime/server/shared/request-target.ts'
+import { splitPath } from '../../packages/routeless/src/runtime/routing/resolver.ts'
+import { toRequestKey } from '../../packages/routeless/src/runtime/base/naming.ts'
+import { stringify } from '../../packages/routeless/src/runtime/lifecycle/json.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null)

@@ -1,6 +1,6 @@
 /** Log formats: JSON lines for machines, one human line per record in a terminal. */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createLogger, prettyLine } from '../../packages/routeless/src/base/logging.ts'
+import { createLogger, prettyLine } from '../../packages/routeless/src/runtime/base/logging.ts'
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from 'routeless'
-import { readBody } from '../../packages/routeless/src/lifecycle/body.ts'
-import { DEFAULT_PART_LIMIT } from '../../packages/routeless/src/lifecycle/multipart.ts'
+import { readBody } from '../../packages/routeless/src/runtime/lifecycle/body.ts'
+import { DEFAULT_PART_LIMIT } from '../../packages/routeless/src/runtime/lifecycle/multipart.ts'
 
 function multipart(parts: number, boundary = 'XyZ'): Buffer {
   let text = ''

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { splitPath } from 'routeless'
-import { isForbiddenPart, toSegment, writtenSegment } from '../../packages/routeless/src/base/naming.ts'
-import { parseHandlerName } from '../../packages/routeless/src/base/handler-names.ts'
+import { isForbiddenPart, toSegment, writtenSegment } from '../../packages/routeless/src/runtime/base/naming.ts'
+import { parseHandlerName } from '../../packages/routeless/src/runtime/base/handler-names.ts'
 
 describe('toSegment', () => {
   it('turns class names, file names and method-route words into the one path segment requests use', () => {

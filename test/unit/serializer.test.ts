@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { JsonSchema } from '../../packages/routeless/src/binding/manifest.ts'
-import { compileSerializer, MAX_DEPTH } from '../../packages/routeless/src/binding/serializer.ts'
-import { checkReturn } from '../../packages/routeless/src/binding/return-check.ts'
-import { stringify } from '../../packages/routeless/src/lifecycle/json.ts'
+import type { JsonSchema } from '../../packages/routeless/src/runtime/contract/manifest.ts'
+import { compileSerializer, MAX_DEPTH } from '../../packages/routeless/src/compiler/codegen/serializer.ts'
+import { checkReturn } from '../../packages/routeless/src/compiler/codegen/return-check.ts'
+import { stringify } from '../../packages/routeless/src/runtime/lifecycle/json.ts'
 
-// Schemas as the analyser writes them (binding/type-schema.ts): named types in $defs, `#/$defs/Name` references.
+// Schemas as the analyser writes them (compiler/analysis/type-schema.ts): named types in $defs, `#/$defs/Name` references.
 const DATE = { type: 'string', format: 'date-time', 'x-js': 'Date' }
 const defs: Record<string, JsonSchema> = {
   Tag: {
@@ -509,7 +509,7 @@ describe('compileSerializer', () => {
   })
 
   it('serializes the schemas the analyser writes from TypeScript return types', async () => {
-    const { analyze, loadTypeScript } = await import('../../packages/routeless/src/binding/analyze.ts')
+    const { analyze, loadTypeScript } = await import('../../packages/routeless/src/compiler/analysis/analyze.ts')
     const ts = await loadTypeScript(process.cwd())
     const dir = mkdtempSync(path.join(tmpdir(), 'routeless-serializer-'))
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readSignature } from '../../packages/routeless/src/routing/arity.ts'
+import { readSignature } from '../../packages/routeless/src/runtime/routing/arity.ts'
 
 describe('readSignature', () => {
   const sig = (fn: Function) => readSignature(fn)

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApp } from 'routeless'
-import { generateClient } from '../../packages/routeless/src/tooling/client.ts'
-import { explain } from '../../packages/routeless/src/tooling/explain.ts'
+import { generateClient } from '../../packages/routeless/src/compiler/tooling/client.ts'
+import { explain } from '../../packages/routeless/src/compiler/tooling/explain.ts'
 
 const app = () =>
   createApp(

@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createApp, RoutelessError } from 'routeless'
-import { VERSION } from '../../packages/routeless/src/base/version.ts'
-import { templateOf, templatesOf } from '../../packages/routeless/src/routing/templates.ts'
-import { splitHost } from '../../packages/routeless/src/wrappers/tracing.ts'
-import { importPeer } from '../../packages/routeless/src/wrappers/telemetry.ts'
+import { VERSION } from '../../packages/routeless/src/runtime/base/version.ts'
+import { templateOf, templatesOf } from '../../packages/routeless/src/runtime/routing/templates.ts'
+import { splitHost } from '../../packages/routeless/src/runtime/wrappers/tracing.ts'
+import { importPeer } from '../../packages/routeless/src/runtime/wrappers/telemetry.ts'
 import { fixture } from '../_apps.ts'
 
 describe('route templates', () => {

@@ -2,4 +2,4 @@
  * routeless/fetch: the application as a `@whatwg-node/server` adapter, for any Fetch host and node.
  * @module
  */
-export * from './server/fetch/index.ts'
+export * from './runtime/server/fetch/index.ts'

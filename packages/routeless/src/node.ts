@@ -2,4 +2,4 @@
  * routeless/node: serves an application on node:http.
  * @module
  */
-export * from './server/node/index.ts'
+export * from './runtime/server/node/index.ts'

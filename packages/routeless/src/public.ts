@@ -3,11 +3,11 @@
  * (`worker.ts`): both re-export this list, so the two cannot drift apart. Only what runs everywhere belongs here.
  * @module
  */
-export { Application, DEFAULT_BODY_LIMIT } from './app/application.ts'
-export type { AppOptions, AppServices, ControllerSource, ModuleMap } from './app/application.ts'
-export type { ExecutionContext } from './app/execution-context.ts'
-export type { Manifest } from './binding/manifest.ts'
-export { Controller } from './base/controller.ts'
+export { Application, DEFAULT_BODY_LIMIT } from './runtime/app/application.ts'
+export type { AppOptions, AppServices, ControllerSource, ModuleMap } from './runtime/app/application.ts'
+export type { ExecutionContext } from './runtime/app/execution-context.ts'
+export type { Manifest } from './runtime/contract/manifest.ts'
+export { Controller } from './runtime/base/controller.ts'
 export {
   accepted,
   Answer,
@@ -36,7 +36,7 @@ export {
   tooManyRequests,
   unauthorized,
   unprocessableContent,
-} from './base/answer.ts'
+} from './runtime/base/answer.ts'
 export type {
   Accepted,
   AnswerHeaders,
@@ -66,7 +66,7 @@ export type {
   TooManyRequests,
   Unauthorized,
   UnprocessableContent,
-} from './base/answer.ts'
+} from './runtime/base/answer.ts'
 export type {
   ErrorRenderer,
   HandlerArgs,
@@ -76,7 +76,7 @@ export type {
   RequestContext,
   ResponseState,
   ServerEnv,
-} from './base/controller.ts'
+} from './runtime/base/controller.ts'
 export {
   AccessDenied,
   CallError,
@@ -87,15 +87,15 @@ export {
   Redirect,
   RoutelessError,
   STATUS_TEXT,
-} from './base/errors.ts'
-export type { HttpErrorOptions, RoutelessErrorCode } from './base/errors.ts'
-export { readBody, readBytes } from './lifecycle/body.ts'
-export { getQuery } from './lifecycle/request.ts'
-export { resolve, splitPath } from './routing/resolver.ts'
-export type { Resolution } from './routing/resolver.ts'
-export { errorResponse, toResponse } from './lifecycle/response.ts'
-export type { Sse } from './lifecycle/event-stream.ts'
-export { compileBinder, describeParams, jsonSchemaOf, params } from './binding/standard-schema.ts'
+} from './runtime/base/errors.ts'
+export type { HttpErrorOptions, RoutelessErrorCode } from './runtime/base/errors.ts'
+export { readBody, readBytes } from './runtime/lifecycle/body.ts'
+export { getQuery } from './runtime/lifecycle/request.ts'
+export { resolve, splitPath } from './runtime/routing/resolver.ts'
+export type { Resolution } from './runtime/routing/resolver.ts'
+export { errorResponse, toResponse } from './runtime/lifecycle/response.ts'
+export type { Sse } from './runtime/lifecycle/event-stream.ts'
+export { compileBinder, describeParams, jsonSchemaOf, params } from './runtime/contract/standard-schema.ts'
 export type {
   ArgsOf,
   Binder,
@@ -104,19 +104,19 @@ export type {
   ParamSpec,
   ResponseSpec,
   StandardSchemaV1,
-} from './binding/standard-schema.ts'
-export { basicAuth, bearerAuth, check, guardsFor } from './guards/auth.ts'
-export type { AuthSpec, BearerOptions, Guard } from './guards/auth.ts'
-export { describeGuard, guardInfoOf } from './guards/guard-info.ts'
-export type { GuardInfo, SecurityScheme } from './guards/guard-info.ts'
-export { clientAddress, MemoryStore, rateLimit, RedisStore } from './guards/rate-limit.ts'
-export type { RateLimitOptions, RateLimitStore, RedisLike } from './guards/rate-limit.ts'
-export { withCors } from './wrappers/cors.ts'
-export type { CorsOptions } from './wrappers/cors.ts'
-export { createLogger, LOG_FORMATS, LOG_LEVELS } from './base/logging.ts'
-export { withAccessLog } from './wrappers/access-log.ts'
-export { RequestHeaders } from './base/headers.ts'
-export type { Logger, LoggerOptions, LogFormat, LogLevel } from './base/logging.ts'
+} from './runtime/contract/standard-schema.ts'
+export { basicAuth, bearerAuth, check, guardsFor } from './runtime/guards/auth.ts'
+export type { AuthSpec, BearerOptions, Guard } from './runtime/guards/auth.ts'
+export { describeGuard, guardInfoOf } from './runtime/guards/guard-info.ts'
+export type { GuardInfo, SecurityScheme } from './runtime/guards/guard-info.ts'
+export { clientAddress, MemoryStore, rateLimit, RedisStore } from './runtime/guards/rate-limit.ts'
+export type { RateLimitOptions, RateLimitStore, RedisLike } from './runtime/guards/rate-limit.ts'
+export { withCors } from './runtime/wrappers/cors.ts'
+export type { CorsOptions } from './runtime/wrappers/cors.ts'
+export { createLogger, LOG_FORMATS, LOG_LEVELS } from './runtime/base/logging.ts'
+export { withAccessLog } from './runtime/wrappers/access-log.ts'
+export { RequestHeaders } from './runtime/base/headers.ts'
+export type { Logger, LoggerOptions, LogFormat, LogLevel } from './runtime/base/logging.ts'
 export { appOptionsFromConfig, defineConfig } from './cli/config-options.ts'
-export { runSocketHandler } from './lifecycle/websocket.ts'
-export type { Frame, MessageProblem, Socket, SocketHandlers, UpgradeDecision } from './lifecycle/websocket.ts'
+export { runSocketHandler } from './runtime/lifecycle/websocket.ts'
+export type { Frame, MessageProblem, Socket, SocketHandlers, UpgradeDecision } from './runtime/lifecycle/websocket.ts'

@@ -2,4 +2,4 @@
  * routeless/uws: serves an application on uWebSockets.js.
  * @module
  */
-export * from './server/uws/index.ts'
+export * from './runtime/server/uws/index.ts'

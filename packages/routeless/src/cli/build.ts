@@ -5,11 +5,11 @@
  */
 import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { collectSources } from '../app/options.ts'
-import type { ModuleSource } from '../base/module-source.ts'
-import type { Manifest } from '../binding/manifest.ts'
-import { writeManifest } from '../binding/manifest-file.ts'
-import type { AuthSpec } from '../guards/auth.ts'
+import { collectSources } from '../runtime/app/options.ts'
+import type { ModuleSource } from '../runtime/base/module-source.ts'
+import type { Manifest } from '../runtime/contract/manifest.ts'
+import { writeManifest } from '../runtime/contract/manifest-file.ts'
+import type { AuthSpec } from '../runtime/guards/auth.ts'
 import type { RoutelessConfig } from './config.ts'
 import { reportError, type CliIO } from './io.ts'
 
@@ -30,7 +30,7 @@ export async function buildCommand(
   const cwd = process.cwd()
   const started = performance.now()
   try {
-    const { analyze, loadTypeScript } = await import('../binding/analyze.ts')
+    const { analyze, loadTypeScript } = await import('../compiler/analysis/analyze.ts')
     const ts = await loadTypeScript(cwd)
     if (!ts) {
       io.stderr(
@@ -59,8 +59,8 @@ export async function buildCommand(
       io.stderr(`routeless: cannot write ${out}`)
       return 1
     }
-    // Beside it, the handlers as code (`compile/app-module.ts`): what start-up would otherwise generate in memory.
-    const { writeAppModule } = await import('../compile/write.ts')
+    // Beside it, the handlers as code (`runtime/handlers/app-module.ts`): what start-up would otherwise generate in memory.
+    const { writeAppModule } = await import('../compiler/codegen/write.ts')
     const code = writeAppModule(file, manifest, cwd, await handlerCode(sources, manifest, cwd, auth, io))
     const handlers = Object.keys(manifest.handlers).length
     const files = Object.keys(manifest.files).length
@@ -76,7 +76,7 @@ export async function buildCommand(
   }
 }
 
-/** The code of the tree's handler functions (`compile/handlers.ts`), or none when the tree does not load here. */
+/** The code of the tree's handler functions (`runtime/handlers/handlers.ts`), or none when the tree does not load here. */
 async function handlerCode(
   sources: ModuleSource[],
   manifest: Manifest,
@@ -85,11 +85,14 @@ async function handlerCode(
   io: CliIO,
 ): Promise<Record<string, string>> {
   try {
-    const { nodeStripsTypes, registerTypeScript } = await import('../routing/ts-loader.ts')
+    const { nodeStripsTypes, registerTypeScript } = await import('../runtime/routing/ts-loader.ts')
     if (!nodeStripsTypes()) await registerTypeScript()
-    const { buildRouteTable } = await import('../routing/route-table.ts')
-    const { tableCode } = await import('../compile/handler-source.ts')
-    return tableCode(await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth }))
+    const { buildRouteTable } = await import('../runtime/routing/route-table.ts')
+    const { tableCode } = await import('../compiler/codegen/handler-source.ts')
+    const { ajvValidators } = await import('../compiler/codegen/ajv.ts')
+    return tableCode(
+      await buildRouteTable(sources, { cwd, types: 'manifest', manifest, auth, validators: ajvValidators }),
+    )
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
     io.stderr(`routeless: warning: the handlers' functions are written at start-up (the tree did not load: ${why})`)
@@ -99,7 +102,7 @@ async function handlerCode(
 
 /**
  * After the manifest, `routeless build` compiles the controllers and the config to JavaScript for node
- * (`bundle/node-build.ts`): `routeless` then serves them without loading tsx while their files are unchanged.
+ * (`compiler/bundle/node-build.ts`): `routeless` then serves them without loading tsx while their files are unchanged.
  */
 export async function nodeBuildCommand(
   prefix: string[],
@@ -110,7 +113,7 @@ export async function nodeBuildCommand(
   const cwd = process.cwd()
   const started = performance.now()
   try {
-    const { buildNode } = await import('../bundle/node-build.ts')
+    const { buildNode } = await import('../compiler/bundle/node-build.ts')
     const built = await buildNode({
       cwd,
       sources: collectSources(prefix, cwd),
@@ -134,7 +137,7 @@ export async function nodeBuildCommand(
 /** Where `routeless build --target=worker` writes the Worker by default. */
 export const WORKER_OUT = 'dist/worker.js'
 
-/** `routeless build --target=worker`: the tree bundled into one module (`bundle/worker.ts`). */
+/** `routeless build --target=worker`: the tree bundled into one module (`compiler/bundle/worker.ts`). */
 export async function workerCommand(
   prefix: string[],
   out: string,
@@ -146,7 +149,7 @@ export async function workerCommand(
   const cwd = process.cwd()
   const started = performance.now()
   try {
-    const { buildWorker } = await import('../bundle/worker.ts')
+    const { buildWorker } = await import('../compiler/bundle/worker.ts')
     const built = await buildWorker({ prefixes: prefix, out, cwd, config, settings })
     for (const w of built.warnings) io.stderr(`routeless: ${strict ? 'error' : 'warning'}: ${w}`)
     if (strict && built.warnings.length > 0) {

@@ -6,7 +6,7 @@
  * a server that is not one) is left to yargs, so that its usage errors and messages stay exactly as they are.
  * @module
  */
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../base/logging.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../runtime/base/logging.ts'
 import { SERVERS, type ServerName } from './config.ts'
 
 /** The serve command's flags, as yargs parses them (and as `commonFlags` returns the common ones). */

@@ -4,10 +4,10 @@
  * and loading the file is `config.ts`.
  * @module
  */
-import type { Application } from '../app/application.ts'
-import type { AppOptions } from '../app/options.ts'
-import type { LogFormat, LogLevel } from '../base/logging.ts'
-import type { OpenAPIOptions } from '../tooling/openapi.ts'
+import type { Application } from '../runtime/app/application.ts'
+import type { AppOptions } from '../runtime/app/options.ts'
+import type { LogFormat, LogLevel } from '../runtime/base/logging.ts'
+import type { OpenAPIOptions } from '../runtime/documents/openapi.ts'
 
 /** The servers the CLI can serve on (`--server`). */
 export const SERVERS = ['node', 'uws', 'bun'] as const

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { importModule } from '../routing/ts-loader.ts'
+import { importModule } from '../runtime/routing/ts-loader.ts'
 import { APP_KEYS, type RoutelessConfig, type ServerName } from './config-options.ts'
 
 export {
@@ -77,7 +77,7 @@ export async function loadConfig(
   if (!existsSync(file)) throw new ConfigError(`config file ${given} not found`)
   let ns: Record<string, unknown>
   try {
-    // `compiled`: the file as `routeless build` compiled it (bundle/node-load.ts), fresh.
+    // `compiled`: the file as `routeless build` compiled it (compiler/bundle/node-load.ts), fresh.
     ns = compiled ? await compiled() : await importModule(pathToFileURL(file).href, file)
   } catch (cause) {
     throw new ConfigError(`${path.relative(cwd, file) || file} failed to load: ${(cause as Error).message ?? cause}`, {

@@ -1,4 +1,4 @@
-import { RoutelessError } from '../base/errors.ts'
+import { RoutelessError } from '../runtime/base/errors.ts'
 
 /** The signal that stops a server: SIGTERM (a supervisor; the drain delay applies) or SIGINT (Ctrl-C; no delay). */
 export type StopSignal = 'SIGINT' | 'SIGTERM'

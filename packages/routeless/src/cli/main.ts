@@ -6,9 +6,9 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { configFileOf, defaultServer, loadConfig, SERVERS } from './config.ts'
-import { LOG_FORMATS, LOG_LEVELS } from '../base/logging.ts'
-import { MANIFEST_PATH } from '../binding/manifest.ts'
-import { findBuilt } from '../bundle/node-load.ts'
+import { LOG_FORMATS, LOG_LEVELS } from '../runtime/base/logging.ts'
+import { MANIFEST_PATH } from '../runtime/contract/manifest.ts'
+import { findBuilt } from '../compiler/bundle/node-load.ts'
 import { serveCommand } from './serve.ts'
 import { defaultIO, type CliIO } from './io.ts'
 import { bodyLimitOf, choiceOf, drainDelayOf, flagOf, metricsOf, UsageError, usageErrors } from './arguments.ts'
@@ -44,7 +44,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
   // left out is told apart from one given.
   // `served`: the serve command without --watch, which takes the config and the controllers from what `routeless
-  // build` compiled for node while it is fresh (bundle/node-load.ts), and tsx is not loaded.
+  // build` compiled for node while it is fresh (compiler/bundle/node-load.ts), and tsx is not loaded.
   const settings = async (args: { prefix?: unknown; config?: string }, served = false) => {
     const cwd = process.cwd()
     const flagged = prefixes(args.prefix)

@@ -3,14 +3,14 @@
  * and drains on SIGINT/SIGTERM. The settings arrive resolved (flags, then environment, then the config file).
  * @module
  */
-import type { Application } from '../app/application.ts'
-import type { Built } from '../bundle/node-load.ts'
-import { createApp, createAppFromSources } from '../app/create-app.ts'
-import { collectSources } from '../app/options.ts'
+import type { Application } from '../runtime/app/application.ts'
+import type { Built } from '../compiler/bundle/node-load.ts'
+import { createApp, createAppFromSources } from '../runtime/app/create-app.ts'
+import { collectSources } from '../runtime/app/options.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
-import { createLogger, type LogFormat, type LogLevel } from '../base/logging.ts'
-import type { RunningServer } from '../server/shared/serving.ts'
-import { nodeStripsTypes, registerTypeScript } from '../routing/ts-loader.ts'
+import { createLogger, type LogFormat, type LogLevel } from '../runtime/base/logging.ts'
+import type { RunningServer } from '../runtime/server/shared/serving.ts'
+import { nodeStripsTypes, registerTypeScript } from '../runtime/routing/ts-loader.ts'
 import {
   isWorker,
   leave,
@@ -101,7 +101,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   if (workers > 1) {
     // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
     try {
-      const { loadSignatures } = await import('../binding/type-source.ts')
+      const { loadSignatures } = await import('../runtime/contract/type-source.ts')
       await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
     } catch {
       // each worker reports it as it starts
@@ -118,7 +118,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     })
   }
   // Before anything loads: the watcher must learn every local module the controllers import.
-  if (opts.watch) (await import('../app/watch.ts')).trackLocalModules()
+  if (opts.watch) (await import('../runtime/app/watch.ts')).trackLocalModules()
   const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
   let context: unknown
   try {
@@ -156,7 +156,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   if (worker) reportListening(running.url, app.table.rows.length)
   else io.stdout(describe(running.url, app.table.rows.length))
   const watcher = opts.watch
-    ? (await import('../app/watch.ts')).watchControllers(app, prefix, {
+    ? (await import('../runtime/app/watch.ts')).watchControllers(app, prefix, {
         onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
         onError: (error) =>
           io.stderr(
@@ -193,12 +193,12 @@ async function chooseServer(wanted: ServerName, io: CliIO): Promise<{ name: Serv
       io.stderr('routeless: --server=bun needs Bun: run the CLI with bun (bunx --bun routeless), or use --server=node')
       return undefined
     }
-    const bun = await import('../server/bun/index.ts')
+    const bun = await import('../runtime/server/bun/index.ts')
     return { name: 'bun', serve: bun.serve }
   }
   if (wanted === 'uws') {
     try {
-      const uws = await import('../server/uws/index.ts')
+      const uws = await import('../runtime/server/uws/index.ts')
       uws.loadUws()
       return { name: 'uws', serve: uws.serve }
     } catch (error) {
@@ -206,7 +206,7 @@ async function chooseServer(wanted: ServerName, io: CliIO): Promise<{ name: Serv
       return undefined
     }
   }
-  const node = await import('../server/node/index.ts')
+  const node = await import('../runtime/server/node/index.ts')
   return { name: 'node', serve: node.serve }
 }
 
@@ -219,7 +219,7 @@ export async function loadApp(
 ): Promise<Application | undefined> {
   try {
     // Compiled by `routeless build` and fresh: JavaScript, no loader. Else, where node strips types, controllers load
-    // natively (tsx only for the files that need it: routing/ts-loader.ts); elsewhere tsx is registered first, so a
+    // natively (tsx only for the files that need it: runtime/routing/ts-loader.ts); elsewhere tsx is registered first, so a
     // .js controller may import a .ts module too.
     const sources = built?.sources(prefix)
     if (!sources && !nodeStripsTypes()) await registerTypeScript()

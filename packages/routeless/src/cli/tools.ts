@@ -4,8 +4,8 @@
  * @module
  */
 import path from 'node:path'
-import type { OpenAPIOptions } from '../tooling/openapi.ts'
-import type { AsyncAPIOptions } from '../tooling/asyncapi.ts'
+import type { OpenAPIOptions } from '../runtime/documents/openapi.ts'
+import type { AsyncAPIOptions } from '../runtime/documents/asyncapi.ts'
 import type { CliIO } from './io.ts'
 import { loadApp } from './serve.ts'
 
@@ -18,7 +18,7 @@ export async function explainCommand(
 ): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
-  const { explain } = await import('../tooling/explain.ts')
+  const { explain } = await import('../compiler/tooling/explain.ts')
   const where = target.startsWith('/') ? target : `/${target}`
   const { status, lines } = explain(app.table, method, where, code ? (h) => app.pipelineOf(h) : undefined)
   for (const line of lines) io.stdout(line)
@@ -31,7 +31,7 @@ export async function checkCommand(prefix: string[], io: CliIO): Promise<number>
     logger: { error: (m: string) => io.stderr(`routeless: ${m}`), warn: () => {} },
   })
   if (!app) return 1
-  const { checkTable } = await import('../tooling/check.ts')
+  const { checkTable } = await import('../compiler/tooling/check.ts')
   const problems = checkTable(app.table)
   for (const p of problems) io.stdout(`warning: ${p}`)
   const found = problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length > 1 ? 's' : ''}`
@@ -47,7 +47,7 @@ export async function clientCommand(prefix: string[], out: string, io: CliIO): P
       'routeless: warning: no handler types were read (install typescript, or run routeless build): ' +
         "the client's arguments and results are untyped",
     )
-  const { generateClient } = await import('../tooling/client.ts')
+  const { generateClient } = await import('../compiler/tooling/client.ts')
   const { writeFileSync } = await import('node:fs')
   const file = path.resolve(process.cwd(), out)
   writeFileSync(file, generateClient(app.table))
@@ -77,7 +77,7 @@ export async function routesCommand(prefix: string[], io: CliIO): Promise<number
 export async function asyncapiCommand(prefix: string[], options: AsyncAPIOptions, io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
-  const { generateAsyncAPI } = await import('../tooling/asyncapi.ts')
+  const { generateAsyncAPI } = await import('../runtime/documents/asyncapi.ts')
   io.stdout(JSON.stringify(generateAsyncAPI(app.table, options), null, 2))
   return 0
 }
@@ -85,7 +85,7 @@ export async function asyncapiCommand(prefix: string[], options: AsyncAPIOptions
 export async function openapiCommand(prefix: string[], options: OpenAPIOptions, io: CliIO): Promise<number> {
   const app = await loadApp(prefix, io)
   if (!app) return 1
-  const { generateOpenAPI } = await import('../tooling/openapi.ts')
+  const { generateOpenAPI } = await import('../runtime/documents/openapi.ts')
   io.stdout(JSON.stringify(generateOpenAPI(app.table, options), null, 2))
   return 0
 }

@@ -8,7 +8,7 @@
 import type { Worker } from 'node:cluster'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
-import { addressInUse } from '../server/shared/serving.ts'
+import { addressInUse } from '../runtime/server/shared/serving.ts'
 import type { StopSignal } from './io.ts'
 
 /** Set by the primary in each worker's environment: the `host:port` to serve (the port already chosen). */

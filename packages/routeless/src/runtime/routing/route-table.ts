@@ -1,0 +1,54 @@
+/**
+ * The route table of a controller tree on a host with a filesystem: the modules found (`discover.ts`) or given,
+ * their handler types read from the manifest on disk or the TypeScript analysis (`type-source.ts`), the validators
+ * given, and the table assembled (`assemble-table.ts`, all a bundle runs).
+ * @module
+ */
+import { loadSignatures, type Analysis, type TypesMode } from '../contract/type-source.ts'
+import type { Validators } from '../contract/validators.ts'
+import type { Manifest } from '../contract/manifest.ts'
+import type { AuthSpec } from '../guards/auth.ts'
+import type { ModuleSource } from '../base/module-source.ts'
+import { assembleRouteTable, loadModules } from './assemble-table.ts'
+import { ALL_PARTS } from './table-parts.ts'
+import type { RouteTable } from './table.ts'
+
+export { discoverModules } from './discover.ts'
+export { HTTP_METHODS } from '../base/handler-names.ts'
+export { isHttpMethod, RouteTable, type Endpoint, type Handler, type RouteNode, type RouteRow } from './table.ts'
+
+export interface BuildOptions {
+  /** Base directory used to print file names, and where `.routeless/manifest.json` lives (default: the working directory). */
+  cwd?: string
+  /** How handler types are read: `'auto'` (manifest, else analysis, else names), `'manifest'` or `'off'`. */
+  types?: TypesMode
+  /** A signature manifest, or its path (default `.routeless/manifest.json`). */
+  manifest?: Manifest | string
+  /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
+  auth?: AuthSpec
+  /**
+   * The validators of the handlers' types, for the manifest in use (the app's: the generated module, or its source
+   * evaluated at start-up, `runtime/handlers/load.ts`; or Ajv compiling at start-up, `compiler/codegen/ajv.ts`'s `ajvValidators`).
+   */
+  validators: (manifest: Manifest) => Promise<Validators>
+  /** TypeScript's analysis of the files the manifest does not describe (development: `runtime/app/build-tools.ts`). */
+  analysis?: () => Promise<Analysis>
+}
+
+/** Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake. */
+export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions): Promise<RouteTable> {
+  const cwd = options.cwd ?? process.cwd()
+  const loaded = await loadModules(sources, cwd)
+  const signatures = await loadSignatures(sources, {
+    cwd,
+    mode: options.types,
+    manifest: options.manifest,
+    analysis: options.analysis,
+  })
+  return assembleRouteTable(loaded, signatures, {
+    cwd,
+    auth: options.auth,
+    validators: options.validators,
+    parts: ALL_PARTS,
+  })
+}
