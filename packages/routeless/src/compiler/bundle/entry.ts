@@ -9,7 +9,6 @@ import { returnsOnly } from '../../runtime/contract/responses.ts'
 import { FORMATS, formatExport } from '../../runtime/contract/formats.ts'
 import { createSource } from '../codegen/generate.ts'
 import { CODE_ID, manifestKey } from '../../runtime/handlers/app-module.ts'
-import { VERSION } from '../../runtime/base/version.ts'
 
 /** One controller module the entry imports. */
 export interface EntryModule {

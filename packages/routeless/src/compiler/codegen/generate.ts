@@ -8,7 +8,6 @@ import type { HandlerTypes, JsonSchema, Manifest } from '../../runtime/contract/
 import { SERIALIZER_PARAMETERS, serializerSource } from './serializer.ts'
 import { schemaKey } from '../../runtime/contract/validators.ts'
 import { serializedSchemas } from '../../runtime/contract/stream-item.ts'
-import { VERSION } from '../../runtime/base/version.ts'
 import { CODE_ID, manifestKey, type GeneratedApp } from '../../runtime/handlers/app-module.ts'
 import type { ValidatorHelpers } from '../../runtime/handlers/generated-validators.ts'
 import { handlersSource } from './handler-source.ts'
