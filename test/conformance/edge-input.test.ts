@@ -63,6 +63,15 @@ describeTargets('Edge input', fixtureApp('typed'), (t) => {
     })
     const deep = await answer('/users', sent('{"user":{"name":"a","age":1},"tags":[],"x":[[-1E+400]]}', JSON_TYPE))
     expect(deep.body.message).toBe('Malformed JSON body: the number at "0" is beyond a double\'s range')
+    // Nested deeper than the walk goes (64 levels), the reviver still decides.
+    const nest = (inner: string) =>
+      `{"user":{"name":"a","age":1},"tags":[],"x":${'['.repeat(70)}${inner}${']'.repeat(70)}}`
+    expect((await answer('/users', sent(nest('1e999'), JSON_TYPE))).body.message).toBe(
+      'Malformed JSON body: the number at "0" is beyond a double\'s range',
+    )
+    expect((await answer('/users', sent(nest('1'), JSON_TYPE))).body.errors).toEqual([
+      { name: 'x', reason: expect.stringMatching(/^is not a parameter/), kind: 'unknown' },
+    ])
     // Numbers a double holds, however written, are numbers.
     const fine = await answer('/users', sent('{"user":{"name":"a","age":1e308},"tags":[],"n":1e-999}', JSON_TYPE))
     expect(fine.status).toBe(400) // `n` is not a parameter: the numbers themselves were read

@@ -8,8 +8,7 @@ import type { Manifest } from '../../runtime/contract/manifest.ts'
 import { returnsOnly } from '../../runtime/contract/responses.ts'
 import { FORMATS, formatExport } from '../../runtime/contract/formats.ts'
 import { createSource } from '../codegen/generate.ts'
-import { manifestKey } from '../../runtime/handlers/app-module.ts'
-import { VERSION } from '../../runtime/base/version.ts'
+import { CODE_ID, manifestKey } from '../../runtime/handlers/app-module.ts'
 
 /** One controller module the entry imports. */
 export interface EntryModule {
@@ -106,7 +105,7 @@ export function entrySource({
     '',
     `const manifest = JSON.parse(${JSON.stringify(JSON.stringify(manifest))})`,
     `const options = ${config ? 'await appOptionsFromConfig(config)' : '{}'}`,
-    `const compiled = {\n  routeless: ${JSON.stringify(VERSION)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
+    `const compiled = {\n  routeless: ${JSON.stringify(CODE_ID)},\n  manifest: ${JSON.stringify(manifestKey(manifest))},\n` +
       `  create(rt) {\n${create}\n  },\n}`,
     `const formats = { ${formats.map((name) => `${JSON.stringify(name)}: ${formatExport(name)}`).join(', ')} }`,
     `export const app = await createWorkerApp([\n${list.join('\n')}\n], ` +

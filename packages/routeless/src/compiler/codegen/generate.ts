@@ -8,8 +8,7 @@ import type { HandlerTypes, JsonSchema, Manifest } from '../../runtime/contract/
 import { SERIALIZER_PARAMETERS, serializerSource } from './serializer.ts'
 import { schemaKey } from '../../runtime/contract/validators.ts'
 import { serializedSchemas } from '../../runtime/contract/stream-item.ts'
-import { VERSION } from '../../runtime/base/version.ts'
-import { manifestKey, type GeneratedApp } from '../../runtime/handlers/app-module.ts'
+import { CODE_ID, manifestKey, type GeneratedApp } from '../../runtime/handlers/app-module.ts'
 import type { ValidatorHelpers } from '../../runtime/handlers/generated-validators.ts'
 import { handlersSource } from './handler-source.ts'
 import { schemasOf, validatorsSource } from './validator-code.ts'
@@ -55,7 +54,7 @@ export function moduleSource(
 ): string {
   return [
     `// routeless build: the handlers, their validators and serializers as code. Generated from ${from.replace(/\n/g, ' ')}; do not edit.`,
-    `export const routeless = ${JSON.stringify(VERSION)}`,
+    `export const routeless = ${JSON.stringify(CODE_ID)}`,
     `export const manifest = ${JSON.stringify(manifestKey(manifest))}`,
     'export function create(rt) {',
     createSource(manifest, handlers),

@@ -4,7 +4,7 @@
  *
  * ```js
  * // routeless build: … Generated from .routeless/manifest.json; do not edit.
- * export const routeless = '0.1.0'          // the version that wrote it
+ * export const routeless = '0.1.0+code.1'   // the version that wrote it, and of its code (CODE_ID)
  * export const manifest = 'fnv1a:…'          // manifestKey() of the manifest it was generated from
  * export function create(rt) {               // rt: VALIDATOR_HELPERS from runtime/handlers/generated-validators.ts
  *   …                                        // Ajv's standalone validators, helpers taken from rt
@@ -37,7 +37,7 @@ export interface GeneratedApp {
   handlers?: Record<string, Function>
 }
 
-/** The generated module, as `import * as compiled from '../../handlers/.routeless/app.mjs'` sees it. */
+/** The generated module, as `import * as compiled from './.routeless/app.mjs'` sees it. */
 export interface CompiledModule {
   routeless: string
   manifest: string
@@ -61,11 +61,20 @@ export function textKey(text: string): string {
   return `fnv1a:${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`
 }
 
-/** True when `module` was generated from `manifest` by this version of routeless. */
+/**
+ * Raise it with any change to what the generated code calls or how (`rt.missingKey`, `call.resolution` …): a module
+ * written under another number is not used, even by the same version of routeless (a checkout between releases).
+ */
+export const GENERATED_CODE_VERSION = 1
+
+/** What a generated module's `routeless` export names: the version of routeless and of its generated code. */
+export const CODE_ID = `${VERSION}+code.${GENERATED_CODE_VERSION}`
+
+/** True when `module` was generated from `manifest` by this version of routeless and of its generated code. */
 export function isFresh(module: Partial<CompiledModule> | undefined, manifest: Manifest): module is CompiledModule {
   return (
     module !== undefined &&
-    module.routeless === VERSION &&
+    module.routeless === CODE_ID &&
     typeof module.create === 'function' &&
     module.manifest === manifestKey(manifest)
   )
@@ -73,8 +82,8 @@ export function isFresh(module: Partial<CompiledModule> | undefined, manifest: M
 
 /** Why `module` is not fresh for `manifest`, in words for the start-up warning; undefined when it is. */
 export function whyStale(module: Partial<CompiledModule>, manifest: Manifest): string | undefined {
-  if (module.routeless !== VERSION)
-    return `it was built by routeless ${module.routeless ?? '(unknown)'}, this is ${VERSION}`
+  if (module.routeless !== CODE_ID)
+    return `it was built by routeless ${module.routeless ?? '(unknown)'}, this is ${CODE_ID}`
   if (typeof module.create !== 'function') return 'it exports no create function'
   if (module.manifest !== manifestKey(manifest))
     return (

@@ -38,6 +38,9 @@ export class NodeIncoming implements IncomingRequest {
   }
 
   header(name: string): string | null {
+    // A field node keeps the first of (`Content-Length`, `Content-Type` …) is read from the header lines: the request's
+    // `headers` object, built on first use, costs more than the few lines a request has.
+    if (FIRST_WINS.has(name)) return firstLine(this.req.rawHeaders, name)
     const value = this.req.headers[name]
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
   }
@@ -82,6 +85,18 @@ export class NodeIncoming implements IncomingRequest {
     const scheme = (this.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
     return `${scheme}://${this.authority ?? this.req.headers.host ?? 'localhost'}`
   }
+}
+
+/** The fields of which node:http's `headers` keeps the first line and drops the others (`matchKnownFields`). */
+const FIRST_WINS = new Set(['content-type', 'content-length', 'authorization', 'host', 'user-agent', 'referer'])
+
+/** The value of the first line named `name` (lower case), or null: what `req.headers[name]` holds for those fields. */
+function firstLine(lines: string[], name: string): string | null {
+  for (let i = 0; i < lines.length; i += 2) {
+    const line = lines[i]!
+    if (line.length === name.length && (line === name || line.toLowerCase() === name)) return lines[i + 1]!
+  }
+  return null
 }
 
 /**
@@ -307,25 +322,24 @@ function chunksOf(message: IncomingMessage): WholeBody {
   let started = false
   return {
     whole(limit: number): Promise<Uint8Array> | undefined {
-      const length = message.headers['content-length']
-      if (
-        started ||
-        length === undefined ||
-        message.headers['transfer-encoding'] !== undefined ||
-        Number(length) > limit
-      )
+      const lines = message.rawHeaders
+      const length = firstLine(lines, 'content-length')
+      if (started || length === null || firstLine(lines, 'transfer-encoding') !== null || Number(length) > limit)
         return undefined
       started = true
       return new Promise<Uint8Array>((resolve, reject) => {
         const chunks: Buffer[] = []
         let total = 0
-        const stop = () =>
-          void message.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
+        // Left on the message once it ended (nothing is emitted after 'end' but 'close', which then finds it
+        // complete; settling twice is a no-op): removing four listeners cost more than the rest of the read.
         const onData = (chunk: Buffer) => void (chunks.push(chunk), (total += chunk.byteLength))
-        const onEnd = () => void (stop(), resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)))
-        const onError = (error: Error) => void (stop(), reject(error))
+        const onEnd = () => void resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))
+        const onError = (error: Error) => {
+          message.off('data', onData)
+          reject(error)
+        }
         const onClose = () => void (!message.complete && onError(new Error('The client closed the connection')))
-        message.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose)
+        message.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
       })
     },
     [Symbol.asyncIterator]() {

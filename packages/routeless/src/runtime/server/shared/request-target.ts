@@ -12,17 +12,35 @@
 import { splitPath } from '../../routing/resolver.ts'
 
 /**
- * An origin-form target made only of characters it may hold as they are (`%` is left to the resolver's decoding):
- * one native test instead of a loop over its characters in JavaScript.
+ * The characters an origin-form target may hold as they are (`%` is left to the resolver's decoding), by code: a
+ * table read per character costs fewer instructions than a regular expression's test on the short targets requests
+ * carry (the test's own entry and exit are most of its cost there).
  */
-const PLAIN = /^\/[\w\-.~!$&()*+,;=:@/?%|^[\]]*$/
+const PLAIN = /* @__PURE__ */ plainCharacters()
+
+function plainCharacters(): Uint8Array {
+  const table = new Uint8Array(128)
+  const allowed = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.~!$&()*+,;=:@/?%|^[]'
+  for (let i = 0; i < allowed.length; i++) table[allowed.charCodeAt(i)] = 1
+  return table
+}
+
+/** `/` then only characters of `PLAIN`. */
+function isPlain(raw: string): boolean {
+  if (raw.charCodeAt(0) !== 47) return false
+  for (let i = 1; i < raw.length; i++) {
+    const c = raw.charCodeAt(i)
+    if (c > 127 || PLAIN[c] === 0) return false
+  }
+  return true
+}
 
 /**
  * A raw request target as the core routes it: `/path?query`, or `'*'` for asterisk-form, or undefined when the target
  * is not one a server accepts (400). Plain origin-form targets (nearly all) are returned as they are.
  */
 export function normalizeTarget(raw: string): string | undefined {
-  if (PLAIN.test(raw)) return raw
+  if (isPlain(raw)) return raw
   if (raw.charCodeAt(0) !== 47) {
     if (raw === '*') return raw
     const path = absolutePath(raw)
