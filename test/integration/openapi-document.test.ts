@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document's contract parts: per-status answers from the handlers' types, routeless's own answers where
  * they happen, security from the guards, bodies only where read, servers, words, tags, discriminators, examples, and
- * OpenAPI 3.2 (`query`, `itemSchema`). The answers come from the fixture's types (`Created<Thing> | Conflict<Problem>` …);
+ * OpenAPI 3.2 (`query`, `itemSchema`). The answers come from the fixture's types (`Created<Thing> | Conflict<ThingProblem>` …);
  * a stream's are given by hand.
  */
 import { Validator } from '@seriousme/openapi-schema-validator'
@@ -35,9 +35,11 @@ describe('OpenAPI: answers', () => {
     expect(post['201'].headers.Location).toEqual({ schema: { type: 'string' }, required: true })
     expect(post['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Thing' })
     expect(doc.components.schemas.Thing.required).toEqual(['id', 'name'])
+    const problem = '#/components/schemas/ThingProblem'
+    expect(doc.components.schemas.ThingProblem.required).toEqual(['title'])
     expect(post['409']).toEqual({
       description: 'Conflict',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      content: { 'application/json': { schema: { $ref: problem } } },
     })
     expect(post['200']).toBeUndefined()
     const del = doc.paths['/things/{id}'].delete.responses
@@ -45,7 +47,7 @@ describe('OpenAPI: answers', () => {
     expect(Object.keys(del['404'].content)).toEqual(['application/problem+json'])
     const get = doc.paths['/things/{id}'].get.responses
     expect(get['200'].content).toEqual({ 'application/octet-stream': {}, 'text/html': { schema: { type: 'string' } } })
-    expect(get['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Problem')
+    expect(get['404'].content['application/json'].schema.$ref).toBe(problem)
     expect(get['303'].headers.Location.required).toBe(true)
     expect(get['303'].content).toBeUndefined()
   })

@@ -16,7 +16,7 @@ import { VERSION } from '../base/version.ts'
  * Raise it with any change to what `compiler/analysis/analyze.ts`, `type-schema.ts` or the readers write into a manifest (another
  * schema for the same type, a new field): a manifest written under another number is read again.
  */
-export const ANALYZER_VERSION = 4
+export const ANALYZER_VERSION = 5
 
 /** Names this analyser: `0.1.0+analyzer.1`. */
 export function analyzerId(): string {

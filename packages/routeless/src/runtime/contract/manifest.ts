@@ -124,16 +124,67 @@ export function fileOfModule(manifest: Manifest, moduleKey: string): string | un
   return found.length === 1 ? found[0]![0] : undefined
 }
 
-/** `old` with the files `fresh` describes replaced by `fresh`'s entries (other files' entries are kept). */
+/**
+ * `old` with the files `fresh` describes replaced by `fresh`'s entries (other files' entries are kept). A named type of
+ * `fresh` whose name the kept entries of `old` use for another schema (two files each with their own `Problem`,
+ * analysed apart) is renamed as one analysis would name it (`Problem2`), with `fresh`'s references to it, so neither
+ * file's handlers are checked against the other's type.
+ */
 export function mergeManifests(old: Manifest | undefined, fresh: Manifest): Manifest {
   if (!old || old.typescript !== fresh.typescript) return fresh
   const handlers: Record<string, HandlerTypes> = {}
   for (const [key, value] of Object.entries(old.handlers))
     if (!(key.slice(0, key.indexOf('#')) in fresh.files)) handlers[key] = value
-  return {
-    ...fresh,
-    files: { ...old.files, ...fresh.files },
-    handlers: { ...handlers, ...fresh.handlers },
-    $defs: { ...old.$defs, ...fresh.$defs },
+  const kept = refsOf(Object.values(handlers), old.$defs)
+  const renamed = new Map<string, string>()
+  const taken = new Set([...Object.keys(old.$defs), ...Object.keys(fresh.$defs)])
+  for (const [name, schema] of Object.entries(fresh.$defs)) {
+    if (!kept.has(name) || schemaKey(old.$defs[name]!) === schemaKey(schema)) continue
+    let other = name
+    for (let i = 2; taken.has(other); i++) other = `${name}${i}`
+    taken.add(other)
+    renamed.set(name, other)
   }
+  const own = renamed.size === 0 ? fresh : (refsRenamed(fresh, renamed) as Manifest)
+  const defs = { ...old.$defs }
+  for (const [name, schema] of Object.entries(own.$defs)) defs[renamed.get(name) ?? name] = schema
+  return {
+    ...own,
+    files: { ...old.files, ...own.files },
+    handlers: { ...handlers, ...own.handlers },
+    $defs: defs,
+  }
+}
+
+/** `value` with every `{ $ref: '#/$defs/Name' }` of a renamed type pointed at its new name. */
+function refsRenamed(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => refsRenamed(item, renamed))
+  if (typeof value !== 'object' || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    const target = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? item.slice(8) : undefined
+    out[key] =
+      target !== undefined && renamed.has(target) ? `#/$defs/${renamed.get(target)}` : refsRenamed(item, renamed)
+  }
+  return out
+}
+
+/** The named types `values` refer to, and those they refer to in turn. */
+function refsOf(values: unknown[], defs: Record<string, JsonSchema>): Set<string> {
+  const found = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item)
+    else if (typeof value === 'object' && value !== null)
+      for (const [key, item] of Object.entries(value)) {
+        if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
+          const name = item.slice(8)
+          if (!found.has(name)) {
+            found.add(name)
+            visit(defs[name])
+          }
+        } else visit(item)
+      }
+  }
+  visit(values)
+  return found
 }
