@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url'
 import type { ModuleExports, ModuleSource } from '../../runtime/base/module-source.ts'
 import { VERSION } from '../../runtime/base/version.ts'
 import { fileHashes } from '../../runtime/contract/manifest-file.ts'
-import { collectSources } from '../../runtime/app/options.ts'
+import { collectSources } from '../../runtime/routing/discover.ts'
 
 /** Where the build writes it, relative to the project, and its record of what went in. */
 export const BUILT_DIR = '.routeless/node'

@@ -12,12 +12,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Plugin } from 'esbuild'
 import { RoutelessError } from '../../runtime/base/errors.ts'
-import { collectSources } from '../../runtime/app/options.ts'
+import { collectSources } from '../../runtime/routing/discover.ts'
 import type { ModuleSource } from '../../runtime/base/module-source.ts'
 import { buildRouteTable } from '../../runtime/routing/route-table.ts'
 import { JS_MARK, type Manifest } from '../../runtime/contract/manifest.ts'
 import { returnsOnly } from '../../runtime/contract/responses.ts'
-import type { AppOptions } from '../../runtime/app/options.ts'
+import type { CorsOptions } from '../../runtime/wrappers/cors.ts'
 import { entrySource, type EntryModule, type EntryOptions, type EntryPart } from './entry.ts'
 import { tableCode } from '../codegen/handler-source.ts'
 import { ajvValidators } from '../codegen/ajv.ts'
@@ -37,7 +37,7 @@ export interface WorkerBuildOptions {
    * The config's app options as loaded here (the CLI's): which of `cors`, `accessLog` and `explainNotFound` it asks
    * for decides the parts the bundle carries. Without it, a config carries all three.
    */
-  settings?: Pick<AppOptions, 'cors' | 'accessLog' | 'explainNotFound' | 'auth'>
+  settings?: { cors?: CorsOptions; accessLog?: boolean; explainNotFound?: boolean; auth?: AuthSpec }
   /** The tree's signature manifest when already made (else it is made here, with `typescript`). */
   manifest?: Manifest
   /** Also write `<out>.map`, through routeless's own source maps to its sources (`bench/worker-size.ts` reads it). */

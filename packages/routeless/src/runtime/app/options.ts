@@ -10,8 +10,6 @@ import type { MetricsOption, TracingOption } from '../wrappers/telemetry.ts'
 import type { Logger } from '../base/logging.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { CompiledModule } from '../handlers/app-module.ts'
-import type { ModuleExports, ModuleSource } from '../base/module-source.ts'
-import { discoverModules } from '../routing/discover.ts'
 import type { TypesMode } from '../contract/type-source.ts'
 import type { DocsOptions } from '../documents/api-reference.ts'
 
@@ -88,23 +86,7 @@ export interface AppOptions {
   sse?: { heartbeat?: number }
 }
 
-/** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
-export type ModuleMap = Record<string, ModuleExports | (() => Promise<ModuleExports>)>
-
-/** A prefix (`'controllers'`), several (`['a', 'b']` or `'a:b'`), or a module map for bundlers and tests. */
-export type ControllerSource = string | string[] | { modules: ModuleMap }
+export type { ControllerSource, ModuleMap } from '../routing/discover.ts'
+export { collectSources } from '../routing/discover.ts'
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
-
-/** The modules `source` names: each prefix's files (`a:b` is two prefixes), or the module map's entries. */
-export function collectSources(source: ControllerSource, cwd: string, generation = 0): ModuleSource[] {
-  if (typeof source === 'object' && !Array.isArray(source)) {
-    return Object.entries(source.modules).map(([key, mod]) => ({
-      parts: key.split('/').filter(Boolean),
-      file: `<module ${key || 'index'}>`,
-      load: typeof mod === 'function' ? (mod as () => Promise<ModuleExports>) : async () => mod,
-    }))
-  }
-  const prefixes = (Array.isArray(source) ? source : [source]).flatMap((p) => p.split(':')).filter(Boolean)
-  return prefixes.flatMap((p) => discoverModules(p, cwd, generation))
-}

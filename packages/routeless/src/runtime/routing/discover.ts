@@ -77,3 +77,22 @@ function unwrapCommonJs(ns: ModuleExports): ModuleExports {
   if (named.length === 0 && typeof def === 'object' && def !== null) return def as ModuleExports
   return ns
 }
+
+/** Controllers given directly as modules, keyed by their path (`''` is the root module, `'v3/status'` …). */
+export type ModuleMap = Record<string, ModuleExports | (() => Promise<ModuleExports>)>
+
+/** A prefix (`'controllers'`), several (`['a', 'b']` or `'a:b'`), or a module map for bundlers and tests. */
+export type ControllerSource = string | string[] | { modules: ModuleMap }
+
+/** The modules `source` names: each prefix's files (`a:b` is two prefixes), or the module map's entries. */
+export function collectSources(source: ControllerSource, cwd: string, generation = 0): ModuleSource[] {
+  if (typeof source === 'object' && !Array.isArray(source)) {
+    return Object.entries(source.modules).map(([key, mod]) => ({
+      parts: key.split('/').filter(Boolean),
+      file: `<module ${key || 'index'}>`,
+      load: typeof mod === 'function' ? (mod as () => Promise<ModuleExports>) : async () => mod,
+    }))
+  }
+  const prefixes = (Array.isArray(source) ? source : [source]).flatMap((p) => p.split(':')).filter(Boolean)
+  return prefixes.flatMap((p) => discoverModules(p, cwd, generation))
+}
