@@ -133,6 +133,23 @@ export class LoginThrottle {
     key: string,
     now: number,
   ): Promise<{ blockedUntil: number } | { waitMs: number }> {
+    // A successful login deletes the username's row. Under PostgreSQL's READ COMMITTED it may do so between this
+    // INSERT and the UPDATE (waiting on the row's lock): the UPDATE then finds nothing, and the charge starts again
+    // from a fresh row. Each round lost is one more correct password for this name meanwhile, so after eight the
+    // attempt goes uncharged rather than fail.
+    for (let round = 0; ; round++) {
+      const charged = await this.chargeOnce(trx, kind, key, now)
+      if (charged || round === 8) return charged ?? { blockedUntil: 0 }
+    }
+  }
+
+  /** One round of `charge`: undefined when the row vanished between its statements. */
+  private async chargeOnce(
+    trx: Transaction<Schema>,
+    kind: Kind,
+    key: string,
+    now: number,
+  ): Promise<{ blockedUntil: number } | { waitMs: number } | undefined> {
     const limits = this.limits[kind]
     const forgotten = now - limits.forgetAfterMs
     await trx
@@ -168,8 +185,8 @@ export class LoginThrottle {
       .selectFrom('login_failures')
       .select('blocked_until')
       .where('subject', '=', key)
-      .executeTakeFirstOrThrow()
-    return { waitMs: Math.max(1, Number(blocked.blocked_until) - now) }
+      .executeTakeFirst()
+    return blocked && { waitMs: Math.max(1, Number(blocked.blocked_until) - now) }
   }
 }
 

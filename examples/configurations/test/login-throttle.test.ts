@@ -2,10 +2,12 @@
  * POST /login backs off after failed logins, per username and per client address, with 429 and Retry-After; the
  * counts live in the database, so two instances on one database (PostgreSQL, and one SQLite file) share them.
  */
+import { createTestDatabase, postgresAvailable } from '@routeless/example-kit/testing'
+import pg from 'pg'
 import { serve } from 'routeless/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createConfigurationsApp } from '../src/app.ts'
-import { delayAfter, USERNAME_LIMITS } from '../src/login-throttle.ts'
+import { delayAfter, LoginThrottle, USERNAME_LIMITS } from '../src/login-throttle.ts'
 import { openServices, type ServiceOptions } from '../src/services.ts'
 import { ALICE, BOB, Client, forEachDatabase, type TestDatabase } from './harness.ts'
 
@@ -187,3 +189,42 @@ forEachDatabase((database: TestDatabase) => {
     expect((await client.post('/login', ALICE)).status).toBe(200)
   })
 })
+
+describe.skipIf(!(await postgresAvailable()))(
+  'PostgreSQL: a success deletes the username row while an attempt waits on it',
+  () => {
+    it('charges the attempt afresh instead of failing with a 500', async () => {
+      const { url, drop } = await createTestDatabase('throttle')
+      const opened = await openServices({ databaseUrl: url })
+      const holder = new pg.Client({ connectionString: url })
+      const watcher = new pg.Client({ connectionString: url })
+      try {
+        await Promise.all([holder.connect(), watcher.connect()])
+        const throttle = new LoginThrottle(opened.db)
+        expect((await throttle.attempt('alice', '192.0.2.1')).waitMs).toBe(0)
+        // Hold alice's row as a concurrent attempt's transaction would, so the next charge's UPDATE waits on it...
+        await holder.query('BEGIN')
+        await holder.query(`SELECT 1 FROM login_failures WHERE subject LIKE 'username:%' FOR UPDATE`)
+        const waiting = throttle.attempt('alice', '192.0.2.1')
+        for (let i = 0; ; i++) {
+          const { rows } = await watcher.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+          if (rows[0].n > 0) break
+          if (i > 500) throw new Error('the charge never waited on the row')
+          await new Promise((resolve) => setTimeout(resolve, 10))
+        }
+        // ...then delete it, as a successful login of alice does, and let the UPDATE find nothing.
+        await holder.query(`DELETE FROM login_failures WHERE subject LIKE 'username:%'`)
+        await holder.query('COMMIT')
+        expect((await waiting).waitMs).toBe(0)
+        const { rows } = await watcher.query(`SELECT failures FROM login_failures WHERE subject LIKE 'username:%'`)
+        expect(rows).toEqual([{ failures: 1 }])
+      } finally {
+        await Promise.allSettled([holder.end(), watcher.end()])
+        await opened.close()
+        await drop()
+      }
+    })
+  },
+)
