@@ -3,11 +3,12 @@
  * URLSearchParams, raw request targets against the WHATWG URL parser, the class-key fast path against the general
  * rule.
  */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseQuery } from '../../packages/routeless/src/runtime/lifecycle/request.ts'
 import { normalizeTarget } from '../../packages/routeless/src/runtime/server/shared/request-target.ts'
 import { splitPath } from '../../packages/routeless/src/runtime/routing/resolver.ts'
-import { toRequestKey } from '../../packages/routeless/src/runtime/base/naming.ts'
+import { isForbiddenPart, toRequestKey } from '../../packages/routeless/src/runtime/base/naming.ts'
 import { stringify } from '../../packages/routeless/src/runtime/lifecycle/response.ts'
 
 function viaSearchParams(query: string): Record<string, unknown> {
@@ -83,6 +84,57 @@ describe('hot path shortcuts', () => {
         expect(normalizeTarget(t), JSON.stringify(t)).toBe(url.pathname + url.search)
       }
     }
+  })
+
+  it('splits a path as its definition says, on 20,000 random paths of the characters that matter', () => {
+    // The definition: split at `/`, drop empty parts; a part holding `%` is decoded and refused when it will not
+    // decode or decodes to a dot segment, a separator or a control character; a raw part is refused when it is a dot
+    // segment or holds `\\` or a control character.
+    const definition = (path: string): string[] | undefined => {
+      const out: string[] = []
+      for (const raw of path.split('/')) {
+        if (raw === '') continue
+        let part = raw
+        if (raw.includes('%')) {
+          try {
+            part = decodeURIComponent(raw)
+          } catch {
+            return undefined
+          }
+        }
+        if (isForbiddenPart(part) || isForbiddenPart(raw)) return undefined
+        out.push(part)
+      }
+      return out
+    }
+    const piece = fc.constantFrom(
+      '/',
+      '//',
+      '.',
+      '..',
+      'a',
+      'users',
+      '42',
+      '%2F',
+      '%2e',
+      '%5C',
+      '%41',
+      '%',
+      '%zz',
+      '\\',
+      '\x00',
+      '\x7f',
+      'é',
+      '~',
+      '-',
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const path = `/${pieces.join('')}`
+        expect(splitPath(path), path).toEqual(definition(path))
+      }),
+      { numRuns: 20_000, seed: 42 },
+    )
   })
 
   it('never resolves a dot segment: the resolver refuses the target instead (404)', () => {

@@ -34,7 +34,8 @@ export class Application {
   readonly options: Required<Pick<AppOptions, 'bodyLimit'>> & AppOptions
   private readonly logger: Logger
   /** Each handler's lifecycle (`runtime/lifecycle/handler-shape.ts`), built with the table it belongs to. */
-  private pipelines = new Map<Handler, Pipeline>()
+  /** Each handler's linked function, at its `id` (an array: a `Map` keyed by the handler hashes it per request). */
+  private pipelines: Pipeline[] = []
   /** The lifecycle inside its wrappers (`runtime/wrappers/wrap.ts`): what `handle` and `fetch` run. */
   private readonly wrapped: Handle
   /** The upgrade decision, inside the telemetry when it is on. */
@@ -116,7 +117,7 @@ export class Application {
   }
 
   /** Links every handler to its code (`runtime/handlers/handlers.ts`) and installs its class's lazy members. */
-  private link(table: RouteTable): Map<Handler, Pipeline> {
+  private link(table: RouteTable): Pipeline[] {
     const options = {
       context: this.options.context,
       bodyLimit: this.options.bodyLimit,
@@ -136,17 +137,23 @@ export class Application {
       table.code as HandlerFactories | undefined,
       this.services.evaluate ?? (table.evaluate as Evaluate | undefined),
     )
-    const pipelines = new Map<Handler, Pipeline>()
-    for (const handler of table.handlers()) pipelines.set(handler, linker.link(handler))
+    const pipelines: Pipeline[] = []
+    let sockets = false
+    for (const handler of table.handlers()) {
+      pipelines[handler.id] = linker.link(handler)
+      if (handler.method === 'WEBSOCKET') sockets = true
+    }
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
-    const sockets = [...pipelines.keys()].some((handler) => handler.method === 'WEBSOCKET')
     this.hostSockets = sockets ? this.services.sockets : undefined
     return pipelines
   }
 
-  /** `handler`'s lifecycle: its generated function, its source and where it came from (`routeless explain --code`). */
+  /**
+   * The lifecycle of `handler` (one of this app's table): its generated function, its source and where it came from
+   * (`routeless explain --code`).
+   */
   pipelineOf(handler: Handler): Pipeline | undefined {
-    return this.pipelines.get(handler)
+    return this.pipelines[handler.id]
   }
 
   /** The `Allow` header of the path a request names, or undefined when no controller answers it. */
@@ -218,7 +225,7 @@ export class Application {
     }
     const call = newCall(r, incoming, pathname, env)
     try {
-      const answer = this.pipelines.get(r.handler)!.run(call)
+      const answer = this.pipelines[r.handler.id]!.run(call)
       // (A property read tells a promise where `instanceof` walks the prototype chain; its handler is made apart, so
       // that an answer in the same tick allocates no closure context.)
       return typeof (answer as Promise<Answer>).then === 'function'
@@ -283,7 +290,7 @@ export class Application {
     }
     const call = newCall(r, incoming, pathname, env)
     try {
-      return (await this.pipelines.get(r.handler)!.run(call)) as unknown as UpgradeDecision
+      return (await this.pipelines[r.handler.id]!.run(call)) as unknown as UpgradeDecision
     } catch (error) {
       return refuse(this.fail(call, error))
     }

@@ -79,13 +79,6 @@ export function aliasKey(segment: string): string {
   return segment.replaceAll('_', '-')
 }
 
-/**
- * A path (`/a/b`) one of whose parts is a dot segment (`.`, `..`): `isForbiddenPart` for every part at once. A part
- * spelt like an inherited member (`constructor`, `__proto__`, `toString`) is an ordinary part: the route table and the
- * keywords have no prototype to reach (maps and prototype-less objects).
- */
-export const DOT_PATH_PART = /\/\.\.?(?=\/|$)/
-
 /** True for a decoded path part that must never reach the route table: a dot segment, `/`, `\\`, NUL or a control character. */
 export function isForbiddenPart(part: string): boolean {
   if (part === '.' || part === '..') return true

@@ -139,6 +139,7 @@ export function addModule(
       }
       const spec = statics.params?.[name]
       const handler: Handler = {
+        id: table.handlerCount++,
         method: parsed.verb,
         name,
         path: urlPath,

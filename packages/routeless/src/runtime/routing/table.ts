@@ -60,6 +60,8 @@ function hasSeparator(part: string): boolean {
 
 /** One handler: a class and one of its handler methods, with what was learned about it at start-up. */
 export interface Handler {
+  /** Its number in its table (0, 1, …, in the order the table took them): where an application keeps its function. */
+  id: number
   /** The HTTP method it answers (`GET` …), `WEBSOCKET`, or `ANY`. */
   method: string
   /** The method's own name: `GET`, `GET_bar`, `GET_$_entries`. */
@@ -138,6 +140,8 @@ export class RouteTable {
    */
   readonly staticPaths = new Map<string, { endpoint: Endpoint; renderError: ErrorRenderer | undefined }>()
   readonly rows: RouteRow[] = []
+  /** How many handlers the table holds (the next handler's `id`). */
+  handlerCount = 0
   /** What start-up noticed and did not refuse: unreachable names, methods that look like handlers, no handlers. */
   readonly warnings: string[] = []
   /** Named types the handlers' schemas refer to (`#/$defs/Name`). */
