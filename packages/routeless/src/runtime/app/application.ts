@@ -10,7 +10,7 @@ import { DEFAULT_BODY_LIMIT, type AppOptions } from './options.ts'
 import type { AppServices } from './services.ts'
 import { controllerClasses, installLazyMembers, type Call } from '../lifecycle/call.ts'
 import type { Pipeline } from '../lifecycle/handler-shape.ts'
-import { HandlerLinker, type Evaluate, type HandlerFactories } from '../handlers/handlers.ts'
+import { HandlerLinker, type Evaluate, type HandlerFactories, type LifecycleParts } from '../handlers/handlers.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse } from '../lifecycle/fetch-response.ts'
@@ -136,6 +136,7 @@ export class Application {
       options,
       table.code as HandlerFactories | undefined,
       this.services.evaluate ?? (table.evaluate as Evaluate | undefined),
+      this.services.lifecycle ?? (table.lifecycle as LifecycleParts | undefined),
     )
     const pipelines: Pipeline[] = []
     let sockets = false

@@ -7,6 +7,7 @@
 import type { ModuleSource } from '../base/module-source.ts'
 import { buildRouteTable as buildTable, type BuildOptions } from '../routing/route-table.ts'
 import type { RouteTable } from '../routing/table.ts'
+import { ALL_LIFECYCLE_PARTS } from '../handlers/lifecycle-parts.ts'
 import { buildTools } from './build-tools.ts'
 
 export type RouteTableOptions = Omit<BuildOptions, 'validators'> & Partial<Pick<BuildOptions, 'validators'>>
@@ -18,6 +19,8 @@ export async function buildRouteTable(sources: ModuleSource[], options: RouteTab
     analysis: buildTools.analysis,
     ...options,
   })
-  table.evaluate = await buildTools.evaluator() // for `new Application(table)`, which links every handler's code
+  // For `new Application(table)`, which links every handler's code and gives it what it calls.
+  table.evaluate = await buildTools.evaluator()
+  table.lifecycle = ALL_LIFECYCLE_PARTS
   return table
 }

@@ -13,7 +13,7 @@ import type { ApiReference, checkDocsPath, docsOptionsOf } from '../documents/ap
 import type { docs } from '../wrappers/docs.ts'
 import type { ReturnCheck, returnCheck } from '../lifecycle/answer-check.ts'
 import type { JsonSchema } from '../contract/manifest.ts'
-import type { Evaluate } from '../handlers/handlers.ts'
+import type { Evaluate, LifecycleParts } from '../handlers/handlers.ts'
 import type { accessLog } from '../wrappers/access-log.ts'
 import type { cors, originCheck } from '../wrappers/cors.ts'
 import type { notFoundHint } from '../routing/not-found-hint.ts'
@@ -40,6 +40,8 @@ export interface AppServices {
   openapi?: typeof generateOpenAPI
   /** `/docs/asyncapi.json`: the WebSockets' and event streams' document, served beside OpenAPI's on the docs page. */
   asyncapi?: typeof generateAsyncAPI
+  /** What only some handlers' code uses (`runtime/handlers/handlers.ts`'s `LifecycleParts`); none when absent. */
+  lifecycle?: LifecycleParts
   /** Evaluates at start-up the code of a handler the built module lacks (development: `runtime/app/build-tools.ts`). */
   evaluate?: Evaluate
   /** The `docs` page. */

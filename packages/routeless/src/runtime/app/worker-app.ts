@@ -10,7 +10,7 @@ import type { FormatCheck } from '../contract/formats.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import { isFresh, type CompiledModule } from '../handlers/app-module.ts'
 import { GeneratedValidators, type ValidatorHelpers } from '../handlers/generated-validators.ts'
-import { registerParts, type LifecycleParts } from '../handlers/handlers.ts'
+import type { LifecycleParts } from '../handlers/handlers.ts'
 import type { RuntimeExtras } from '../handlers/handler-runtime.ts'
 import type { Application } from './application.ts'
 import { assembleApp, type ControllerModule } from './assemble.ts'
@@ -69,11 +69,6 @@ export function createWorkerApp(
     ...parts
   }: WorkerParts = {},
 ): Promise<Application> {
-  registerParts({
-    statusSerializers: answers,
-    streamParts,
-    runtime: { readBody, nest, streamReply, isAsyncIterable, lastEventId },
-  })
   const validators = async (manifest: Manifest) => {
     if (!isFresh(compiled, manifest))
       throw new TypeError(
@@ -83,5 +78,11 @@ export function createWorkerApp(
     const made = compiled.create({ ucs2length, equal, formats } as ValidatorHelpers)
     return new GeneratedValidators('generated', manifest.$defs, made.validators, made.serializers, made.handlers)
   }
-  return assembleApp(modules, options, { validators, parts }, { accessLog, cors, notFoundHint, sockets, evaluate })
+  const lifecycle: LifecycleParts = {
+    statusSerializers: answers,
+    streamParts,
+    runtime: { readBody, nest, streamReply, isAsyncIterable, lastEventId },
+  }
+  const services = { accessLog, cors, notFoundHint, sockets, evaluate, lifecycle }
+  return assembleApp(modules, options, { validators, parts }, services)
 }

@@ -44,24 +44,16 @@ export function shapeKey(shape: HandlerShape): string {
 export type Evaluate = (shape: HandlerShape) => HandlerFactory
 
 /**
- * What only some handlers use, registered apart so that a Worker carries it only when its handlers do: the writers
+ * What only some handlers use, given apart so that a Worker carries it only when its handlers do: the writers
  * of declared answers (`Created<T> | Conflict<E>`, `runtime/contract/responses.ts`), what an event stream replies with
  * (`runtime/lifecycle/stream-parts.ts`), and the helpers only some handlers' code calls (`RuntimeExtras`: `rt.readBody`, `rt.nest`,
- * `rt.streamReply` …). `load.ts` registers all of them (so everything `routeless` exports does); a Worker's entry
- * passes those its handlers use (`runtime/app/worker-app.ts`).
+ * `rt.streamReply` …). An application is given them as a service (`AppServices.lifecycle`): all of them
+ * (`lifecycle-parts.ts`) where there is a filesystem, those its handlers use in a Worker (`runtime/app/worker-app.ts`).
  */
 export interface LifecycleParts {
   statusSerializers?: typeof statusSerializers
   streamParts?: typeof streamParts
   runtime?: RuntimeExtras
-}
-
-const registered: Omit<LifecycleParts, 'runtime'> & { runtime: RuntimeExtras } = { runtime: {} }
-
-export function registerParts({ statusSerializers, streamParts, runtime = {} }: LifecycleParts): void {
-  registered.statusSerializers ??= statusSerializers
-  registered.streamParts ??= streamParts
-  for (const [name, fn] of Object.entries(runtime)) if (fn) Object.assign(registered.runtime, { [name]: fn })
 }
 
 /** Links handlers one by one to their code: the generated module's, or the code evaluated at start-up. */
@@ -73,9 +65,11 @@ export class HandlerLinker {
     options: PipelineOptions,
     private readonly generated: HandlerFactories | undefined,
     private readonly evaluate: Evaluate | undefined,
+    { statusSerializers, streamParts, runtime }: LifecycleParts = {},
   ) {
-    this.options = { statusSerializers: registered.statusSerializers, streamParts: registered.streamParts, ...options }
-    this.rt = { ...HANDLER_RUNTIME, ...registered.runtime }
+    this.options = { statusSerializers, streamParts, ...options }
+    this.rt = { ...HANDLER_RUNTIME }
+    for (const [name, fn] of Object.entries(runtime ?? {})) if (fn) Object.assign(this.rt, { [name]: fn })
   }
 
   link(handler: Handler): Pipeline {

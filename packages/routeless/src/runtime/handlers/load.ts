@@ -7,22 +7,9 @@ import { RoutelessError } from '../base/errors.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { Validators } from '../contract/validators.ts'
 import { isFresh, whyStale, type CompiledModule } from './app-module.ts'
-import { registerParts } from './handlers.ts'
-import { statusSerializers } from '../contract/responses.ts'
-import { nest } from '../contract/typed-binder.ts'
-import { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
-import { streamParts } from '../lifecycle/stream-parts.ts'
-import { readBody } from '../lifecycle/body.ts'
 import type { GeneratedApp } from './app-module.ts'
 import type { ValidatorHelpers } from './generated-validators.ts'
 import { GeneratedValidators, VALIDATOR_HELPERS } from './generated-validators.ts'
-
-// Everything only some handlers use (`handlers.ts`'s `LifecycleParts`), which a Worker's entry passes apart.
-registerParts({
-  statusSerializers,
-  streamParts,
-  runtime: { readBody, nest, streamReply, isAsyncIterable, lastEventId },
-})
 
 /** Where the generated module comes from: given (a bundle imports it), or read beside the manifest file. */
 export interface AppModuleSource {

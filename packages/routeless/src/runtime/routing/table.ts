@@ -164,6 +164,8 @@ export class RouteTable {
    * with development's tools at hand (`routeless`'s `buildRouteTable`); an app's own service comes first.
    */
   evaluate: Function | undefined = undefined
+  /** The lifecycle parts (`runtime/handlers/handlers.ts`) for `new Application(table)`, when built with them at hand. */
+  lifecycle: object | undefined = undefined
   /** The validator of a schema the types hold (a WebSocket's incoming messages), from the same validators. */
   validator: ((schema: JsonSchema) => ValidateFunction) | undefined = undefined
 
