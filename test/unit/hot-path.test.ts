@@ -49,6 +49,18 @@ describe('hot path shortcuts', () => {
     for (const q of queries) expect({ ...parseQuery(q) }, q).toEqual({ ...viaSearchParams(q) })
   })
 
+  it('splits 20,000 random queries exactly as URLSearchParams does', () => {
+    const piece = fc.constantFrom('a', 'b', 'ids', '[]', '[', ']', '=', '&', '?', '%41', '%zz', '+', '__proto__', 'é')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+        const q = pieces.join('')
+        // URLSearchParams drops one leading `?` (it takes `location.search`); the URL standard's parser does not.
+        expect({ ...parseQuery(q) }, q).toEqual({ ...viaSearchParams(q.startsWith('?') ? `&${q}` : q) })
+      }),
+      { numRuns: 20_000, seed: 7 },
+    )
+  })
+
   it('leaves plain targets as they are and encodes the rest like the URL parser', () => {
     const targets = [
       '/users/123/posts/456?x=1',
