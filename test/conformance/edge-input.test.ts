@@ -63,6 +63,9 @@ describeTargets('Edge input', fixtureApp('typed'), (t) => {
     })
     const deep = await answer('/users', sent('{"user":{"name":"a","age":1},"tags":[],"x":[[-1E+400]]}', JSON_TYPE))
     expect(deep.body.message).toBe('Malformed JSON body: the number at "0" is beyond a double\'s range')
+    // A long integer part with a two-digit exponent is beyond a double too (10³⁴⁹).
+    const wide = await answer('/users', sent(`{"user":{"name":"a","age":1${'0'.repeat(250)}e99},"tags":[]}`, JSON_TYPE))
+    expect(wide.body.message).toBe('Malformed JSON body: the number at "age" is beyond a double\'s range')
     // Nested deeper than the walk goes (64 levels), the reviver still decides.
     const nest = (inner: string) =>
       `{"user":{"name":"a","age":1},"tags":[],"x":${'['.repeat(70)}${inner}${']'.repeat(70)}}`

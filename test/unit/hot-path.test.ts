@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { mayOverflow } from '../../packages/routeless/src/runtime/lifecycle/body.ts'
 import { parseQuery } from '../../packages/routeless/src/runtime/lifecycle/request.ts'
 import { normalizeTarget } from '../../packages/routeless/src/runtime/server/shared/request-target.ts'
 import { splitPath } from '../../packages/routeless/src/runtime/routing/resolver.ts'
@@ -147,6 +148,43 @@ describe('hot path shortcuts', () => {
       }),
       { numRuns: 20_000, seed: 42 },
     )
+  })
+
+  it('reads with the reviver every JSON text holding a number beyond a double, on 10,000 random texts', () => {
+    // `n` digits, the first not 0 (as JSON writes an integer part), the rest one repeated digit.
+    const digits = (min: number, max: number) =>
+      fc
+        .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min, max }), fc.integer({ min: 0, max: 9 }))
+        .map(([first, n, rest]) => `${first}${String(rest).repeat(n - 1)}`)
+    const number = fc
+      .tuple(
+        fc.constantFrom('', '-'),
+        fc.oneof(fc.constant('0'), digits(1, 20), digits(200, 420)),
+        fc.option(
+          digits(1, 30).map((d) => `.${d}`),
+          { nil: '' },
+        ),
+        fc.option(
+          fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 1200 })),
+          { nil: undefined },
+        ),
+      )
+      .map(([sign, int, fraction, exp]) => `${sign}${int}${fraction}${exp ? `${exp[0]}${exp[1]}${exp[2]}` : ''}`)
+    let overflowing = 0
+    fc.assert(
+      fc.property(fc.array(number, { minLength: 1, maxLength: 4 }), (numbers) => {
+        const text = `{"name":"the e-mail 2e5x","n":[${numbers.join(',')}]}`
+        const held = (JSON.parse(text).n as number[]).some((x) => !Number.isFinite(x))
+        if (held) overflowing++
+        if (held) expect(mayOverflow(text), text).toBe(true)
+      }),
+      { numRuns: 10_000, seed: 11 },
+    )
+    expect(overflowing).toBeGreaterThan(1000) // the numbers do reach past a double
+    // And a text with no such number is read without it.
+    expect(mayOverflow('{"name":"routeless","n":[1.5,-2e-7,1234567890123456789],"e":"E1"}')).toBe(false)
+    expect(mayOverflow(`[${'9'.repeat(308)}]`)).toBe(false)
+    expect(mayOverflow(`[${'9'.repeat(309)}]`)).toBe(true)
   })
 
   it('never resolves a dot segment: the resolver refuses the target instead (404)', () => {
