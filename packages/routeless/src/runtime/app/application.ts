@@ -33,8 +33,10 @@ export class Application {
   table: RouteTable
   readonly options: Required<Pick<AppOptions, 'bodyLimit'>> & AppOptions
   private readonly logger: Logger
-  /** Each handler's lifecycle (`runtime/lifecycle/handler-shape.ts`), built with the table it belongs to. */
-  /** Each handler's linked function, at its `id` (an array: a `Map` keyed by the handler hashes it per request). */
+  /**
+   * Each handler's lifecycle (`runtime/lifecycle/handler-shape.ts`), linked with the table it belongs to, at the
+   * handler's `id` (an array: a `Map` keyed by the handler object would hash it per request).
+   */
   private pipelines: Pipeline[] = []
   /** The lifecycle inside its wrappers (`runtime/wrappers/wrap.ts`): what `handle` and `fetch` run. */
   private readonly wrapped: Handle

@@ -1,8 +1,8 @@
 /**
  * The parts of an application every host with a filesystem gives it (`createApp`, `createAppFromModules`): the CORS
- * and access-log wrappers, the 404's hint, WebSockets through `app.fetch` and every lifecycle part. Services like the others
- * (`services.ts`), so that the `Application` imports none of them and a Worker's bundle carries only those its config
- * asks for, or its tree needs (`runtime/app/worker-app.ts`).
+ * and access-log wrappers, the 404's hint, WebSockets through `app.fetch` and every lifecycle part. Services like the
+ * others (`services.ts`), so that the `Application` imports none of them and a Worker's bundle carries only those its
+ * config asks for, or its tree needs (`runtime/app/worker-app.ts`).
  * @module
  */
 import { ALL_LIFECYCLE_PARTS } from '../handlers/lifecycle-parts.ts'
