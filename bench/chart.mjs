@@ -37,6 +37,7 @@ const NAMES = {
   express: 'Express',
   'bun-raw': 'raw Bun.serve',
   'hono-bun': 'Hono',
+  'elysia-bun': 'Elysia',
   'routeless-bun': 'routeless app.fetch',
   'routeless-bun-cli': 'routeless CLI',
   'routeless-node-bun': 'routeless/node',

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: routeless (uws and node) beside raw uWebSockets.js, raw node:http, @whatwg-node/server, Fastify,
- * Hono and Express on three workloads, the same on Bun and on Deno (their own servers, run by the binaries npm
- * installs: @oven/bun-linux-x64, @deno/linux-x64-glibc) and on Cloudflare's workerd (npm's workerd: each peer a
- * Worker module, raw, Hono's or `routeless build --target=worker`'s, built when it starts and served by
+ * Hono and Express on three workloads, the same on Bun (Elysia too) and on Deno (their own servers, run by the
+ * binaries npm installs: @oven/bun-linux-x64, @deno/linux-x64-glibc) and on Cloudflare's workerd (npm's workerd: each
+ * peer a Worker module, raw, Hono's or `routeless build --target=worker`'s, built when it starts and served by
  * `workerd serve`), plus the routing-scale and worker-scaling measurements.
  *
  * Method (see docs/BENCHMARKS.md): every server runs alone, pinned to one core with `taskset`; the load generator
@@ -47,6 +47,7 @@ const PEERS = {
   express: 'Express',
   'bun-raw': 'raw Bun.serve, hand-routed (Bun)',
   'hono-bun': 'Hono on Bun.serve (Bun)',
+  'elysia-bun': 'Elysia 1.4 on Bun (Bun)',
   'routeless-bun': 'routeless app.fetch on Bun.serve (Bun)',
   'routeless-bun-cli': 'routeless CLI run by bun (Bun)',
   'routeless-node-bun': 'routeless/node run by bun (Bun)',
@@ -492,6 +493,8 @@ function targetsTable(results, o) {
     ['routeless-uws-typed', 'routeless-uws', 0.9, 'typed handlers ≥ 0.9× untyped (routeless/uws)'],
     // The Fetch path's (issue 26): routeless's app.fetch at least Hono's on each runtime's own server.
     ['routeless-bun', 'hono-bun', 1, 'routeless on Bun.serve ≥ 1.0× Hono on Bun.serve'],
+    // Issue 42's: the CLI on Bun at least Elysia's capacity (Elysia serves (a)–(c) only).
+    ['routeless-bun-cli', 'elysia-bun', 1, 'routeless CLI on Bun ≥ 1.0× Elysia on Bun'],
     ['routeless-deno', 'hono-deno', 1, 'routeless on Deno.serve ≥ 1.0× Hono on Deno.serve'],
     ['routeless-workerd', 'hono-workerd', 1, 'routeless on workerd ≥ 1.0× Hono on workerd'],
   ]
