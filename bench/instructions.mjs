@@ -20,7 +20,7 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --warmup=5000 (W) --requests=1000 (N) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
+ * Options: --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
@@ -84,6 +84,8 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const requests = Number(args.requests ?? 1000)
 const warmup = Number(args.warmup ?? 5000)
 if (!(requests > 0 && warmup >= 0)) throw new Error('--requests must be > 0 and --warmup ≥ 0')
+const connections = Number(args.connections ?? 1)
+if (!(Number.isInteger(connections) && connections >= 1)) throw new Error('--connections must be an integer ≥ 1')
 const workloads = (args.workloads ?? 'hello,params,echo,realistic').split(',')
 for (const w of workloads) if (!(w in WORKLOADS)) throw new Error(`unknown workload ${w}`)
 
@@ -137,6 +139,7 @@ async function count(peer) {
       `--child=${peer}`,
       `--requests=${requests}`,
       `--warmup=${warmup}`,
+      `--connections=${connections}`,
       ...('gc' in args ? ['--gc'] : []),
       `--workloads=${workloads.join(',')}`,
     ]
@@ -250,13 +253,32 @@ async function child(peer) {
   mark()
   for (const w of workloads) {
     const workload = WORKLOADS[w]
-    for (let i = 0; i < warmup; i++) await send(workload)
+    await sendMany(send, workload, warmup)
     if ('gc' in args) globalThis.gc() // a forced full collection flushes compiled code: the phase then recompiles
     mark()
-    for (let i = 0; i < requests; i++) await send(workload)
+    await sendMany(send, workload, requests)
     mark()
   }
   process.exit(0)
+}
+
+/**
+ * `count` requests of `workload`: one at a time, or with --connections=C, C at once (each connection sends its next
+ * request when its answer has come, as wrk does), which keeps C requests in flight and their objects alive.
+ */
+async function sendMany(send, workload, count) {
+  if (connections === 1) {
+    for (let i = 0; i < count; i++) await send(workload)
+    return
+  }
+  let left = count
+  const loop = async (sendOn) => {
+    while (left > 0) {
+      left--
+      await sendOn(workload)
+    }
+  }
+  await Promise.all((send.all ?? Array.from({ length: connections }, () => send)).map(loop))
 }
 
 /** A Fetch handler: `send(workload)` makes a new `Request`, answers it, reads the body as text. */
@@ -287,6 +309,15 @@ async function fetchPeer(peer) {
 /** A server on loopback in this process: `send(workload)` writes the raw request, resolves with the answer's body. */
 async function socketPeer(peer) {
   const port = await listen(peer)
+  const all = []
+  for (let i = 0; i < connections; i++) all.push(await socketClient(peer, port))
+  const send = all[0]
+  send.all = all
+  return send
+}
+
+/** One keep-alive connection to `port`: `send(workload)` writes the raw request, resolves with the answer's body. */
+async function socketClient(peer, port) {
   let socket
   let buffered = ''
   let waiting

@@ -70,7 +70,11 @@ type Decoding = BodyKind | 'raw' | undefined
  */
 export function readBody(request: Request | IncomingRequest, options: BodyOptions): Promise<ParsedBody> {
   try {
-    const source = request instanceof Request ? fromRequest(request) : request
+    // (The adapters' own request first: `instanceof` looks `Request` up on the global object.)
+    const source =
+      typeof (request as IncomingRequest).header === 'function'
+        ? (request as IncomingRequest)
+        : fromRequest(request as Request)
     const body = source.body()
     if (body === null) return NOTHING
     const length = source.header('content-length')
@@ -199,9 +203,14 @@ function unsupported(type: string, consumes: readonly BodyKind[] | undefined): H
 
 /** A Content-Type's media type, lower case, without its parameters. */
 function mediaType(value: string): string {
+  // The common one as it is (the runtime's `toLowerCase` costs ~400 instructions).
+  if (value === 'application/json') return value
   const semicolon = value.indexOf(';')
-  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase()
+  const type = (semicolon < 0 ? value : value.slice(0, semicolon)).trim()
+  return UPPER.test(type) ? type.toLowerCase() : type
 }
+
+const UPPER = /[A-Z]/
 
 function bodyKind(type: string, accepts: readonly string[] | undefined): Decoding {
   if (accepts && (accepts.includes(type) || accepts.includes('*/*') || accepts.includes(`${type.split('/')[0]}/*`)))
@@ -300,6 +309,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function toKwargs(value: Record<string, unknown>): Kwargs {
+  // One `Object.assign` copies the members (a loop of keyed stores cost ~0.9k instructions more on five); a member
+  // named `__proto__` is left out.
+  if (!Object.hasOwn(value, '__proto__')) return Object.assign(newKwargs(), value) as Kwargs
   const out = newKwargs()
   for (const key of Object.keys(value)) if (key !== '__proto__') out[key] = value[key] as KwargValue
   return out

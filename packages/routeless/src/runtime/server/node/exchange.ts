@@ -90,11 +90,27 @@ export class NodeIncoming implements IncomingRequest {
 /** The fields of which node:http's `headers` keeps the first line and drops the others (`matchKnownFields`). */
 const FIRST_WINS = new Set(['content-type', 'content-length', 'authorization', 'host', 'user-agent', 'referer'])
 
+/**
+ * The spelling most clients write of the fields read from the lines (`Content-Type`): a line so written is matched
+ * without lower-casing it (the runtime's `toLowerCase` costs ~400 instructions a call).
+ */
+const USUAL = new Map([
+  ['content-type', 'Content-Type'],
+  ['content-length', 'Content-Length'],
+  ['authorization', 'Authorization'],
+  ['host', 'Host'],
+  ['user-agent', 'User-Agent'],
+  ['referer', 'Referer'],
+  ['transfer-encoding', 'Transfer-Encoding'],
+])
+
 /** The value of the first line named `name` (lower case), or null: what `req.headers[name]` holds for those fields. */
 function firstLine(lines: string[], name: string): string | null {
+  const usual = USUAL.get(name)
   for (let i = 0; i < lines.length; i += 2) {
     const line = lines[i]!
-    if (line.length === name.length && (line === name || line.toLowerCase() === name)) return lines[i + 1]!
+    if (line.length === name.length && (line === usual || line === name || line.toLowerCase() === name))
+      return lines[i + 1]!
   }
   return null
 }
@@ -109,8 +125,12 @@ function declaresBody(lines: string[]): boolean {
   for (let i = 0; i < lines.length; i += 2) {
     const name = lines[i]!
     if (name.length === 17) {
-      if (name.toLowerCase() === 'transfer-encoding') return true
-    } else if (name.length === 14 && length === undefined && name.toLowerCase() === 'content-length')
+      if (name === 'Transfer-Encoding' || name.toLowerCase() === 'transfer-encoding') return true
+    } else if (
+      name.length === 14 &&
+      length === undefined &&
+      (name === 'Content-Length' || name === 'content-length' || name.toLowerCase() === 'content-length')
+    )
       length = lines[i + 1]
   }
   return length !== undefined && length !== '0'
