@@ -129,7 +129,7 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
  * Local files `file` imports, directly or not (not `node_modules`, not declaration files); `known` holds each file's
  * direct imports, asked once per analysis (controllers share most of their graph).
  */
-function localImports(reader: TypeReader, file: string, known: Map<string, string[]>): Set<string> {
+export function localImports(reader: TypeReader, file: string, known: Map<string, string[]>): Set<string> {
   const out = new Set<string>()
   const self = path.resolve(file)
   const queue = [self]

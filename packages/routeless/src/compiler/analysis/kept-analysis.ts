@@ -9,7 +9,7 @@
  */
 import type { Manifest } from '../../runtime/contract/manifest.ts'
 import type { KeptAnalysis } from '../../runtime/contract/type-source.ts'
-import { analysisKey, analyze, loadTypeScript, type AnalyzeInput } from './analyze.ts'
+import { analysisKey, analyze, loadTypeScript, localImports, type AnalyzeInput } from './analyze.ts'
 import type { KeptChecker, TypeScriptCompiler } from './type-reader.ts'
 
 export class KeptChecking implements KeptAnalysis {
@@ -34,7 +34,14 @@ export class KeptChecking implements KeptAnalysis {
     const checker = await this.checker(cwd)
     if (!checker || checker !== this.kept?.checker) return
     try {
-      checker.open(files).close()
+      // The files' local imports read once (their trees fetched), as each analysis reads them for the manifest.
+      const reader = checker.open(files)
+      try {
+        const known = new Map<string, string[]>()
+        for (const file of files) localImports(reader, file, known)
+      } finally {
+        reader.close()
+      }
     } catch (error) {
       this.drop()
       throw error
