@@ -254,8 +254,7 @@ const FUNCTION = Symbol('function')
 /**
  * TypeScript ≥ 7 through its async API, as a compiler of the native backend: each `open` starts a worker (stopped
  * when the reader closes) and runs `reader-native.ts`'s reader over the bridge; `keep` starts one for a kept checker
- * (`--watch` under Bun's or Deno's node-compatible CLI), stopped with it, which forgets each analysis's objects after
- * it.
+ * (a watcher's, on Bun or Deno), stopped with it, and forgets each analysis's objects after it.
  */
 export async function bridgedCompiler(
   version: string,

@@ -6,6 +6,10 @@
  * are reloaded: the whole local graph under each controller loads anew. Those modules are found by a resolve hook
  * (`watch-graph.ts`) that `trackLocalModules()` registers; the CLI registers it before the controllers first load,
  * a library user who calls `watchControllers` later has the imports watched from the first reload on.
+ *
+ * Handler types are read again for the stale files only (the manifest's per-file cache), by a TypeScript checker the
+ * watcher keeps open from its start to its close (`buildTools.keptAnalysis`; on TypeScript ≥ 7 one checker process,
+ * told at each reload which files changed).
  * @module
  */
 import { watch, type FSWatcher } from 'node:fs'
