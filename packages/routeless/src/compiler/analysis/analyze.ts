@@ -27,6 +27,7 @@ import { SchemaWriter, Unsupported } from './type-schema.ts'
 import { returnDecls, type ReturnDecls } from './answer-types.ts'
 import {
   Kind,
+  type KeptChecker,
   type MethodInfo,
   type ParameterInfo,
   type TypeHandle,
@@ -72,12 +73,13 @@ export async function loadTypeScript(cwd: string, name = 'typescript'): Promise<
   return classicCompiler(packageRequire(path.dirname(found.manifest)))
 }
 
-/** Analyses `inputs` with the TypeScript checker. Throws on a JSDoc constraint that is wrong (a developer mistake). */
-export function analyze(compiler: TypeScriptCompiler, inputs: AnalyzeInput[], cwd: string): Manifest {
-  const reader = compiler.open(
-    inputs.map((i) => i.file),
-    cwd,
-  )
+/**
+ * Analyses `inputs` with the TypeScript checker: a fresh one of `compiler`, or a kept one (`--watch`,
+ * `kept-analysis.ts`). Throws on a JSDoc constraint that is wrong (a developer mistake).
+ */
+export function analyze(checker: TypeScriptCompiler | KeptChecker, inputs: AnalyzeInput[], cwd: string): Manifest {
+  const files = inputs.map((i) => i.file)
+  const reader = 'backend' in checker ? checker.open(files, cwd) : checker.open(files)
   try {
     return describeFiles(reader, inputs, cwd)
   } finally {
@@ -127,7 +129,7 @@ function describeFiles(reader: TypeReader, inputs: AnalyzeInput[], cwd: string):
  * Local files `file` imports, directly or not (not `node_modules`, not declaration files); `known` holds each file's
  * direct imports, asked once per analysis (controllers share most of their graph).
  */
-function localImports(reader: TypeReader, file: string, known: Map<string, string[]>): Set<string> {
+export function localImports(reader: TypeReader, file: string, known: Map<string, string[]>): Set<string> {
   const out = new Set<string>()
   const self = path.resolve(file)
   const queue = [self]

@@ -64,6 +64,11 @@ async function answer(m) {
     return mod[m.prop](...decode(m.args))
   }
   if (m.op === 'new') return new mods.async[m.prop](...decode(m.args))
+  if (m.op === 'forget') {
+    const keep = new Set(m.keep)
+    for (const [id, value] of refs) if (!keep.has(id)) { refs.delete(id); ids.delete(value) }
+    return true
+  }
   const target = refs.get(m.ref)
   if (m.op === 'get') {
     const v = target[m.prop]
@@ -183,6 +188,16 @@ class Bridge {
     return this.request({ op: 'get', ref: id, prop })
   }
 
+  /**
+   * Forgets every object but `live`, here and in the worker: a kept checker's types, symbols and nodes of the analyses
+   * before (an object met again comes back as a new proxy).
+   */
+  forget(live: object[]): void {
+    const keep = live.map((o) => this.idOf.get(o)).filter((id): id is number => id !== undefined)
+    this.request({ op: 'forget', keep })
+    for (const id of [...this.proxies.keys()]) if (!keep.includes(id)) this.proxies.delete(id)
+  }
+
   isProxy(value: unknown): boolean {
     return typeof value === 'object' && value !== null && this.idOf.has(value)
   }
@@ -238,20 +253,30 @@ const FUNCTION = Symbol('function')
 
 /**
  * TypeScript ≥ 7 through its async API, as a compiler of the native backend: each `open` starts a worker (stopped
- * when the reader closes) and runs `reader-native.ts`'s reader over the bridge.
+ * when the reader closes) and runs `reader-native.ts`'s reader over the bridge; `keep` starts one for a kept checker
+ * (a watcher's, on Bun or Deno), stopped with it, and forgets each analysis's objects after it.
  */
 export async function bridgedCompiler(
   version: string,
   modules: { async: string; ast: string },
 ): Promise<TypeScriptCompiler> {
   const [{ nativeCompiler }, ast] = await Promise.all([import('./reader-native.ts'), import(modules.ast)])
+  /** `use`'s result over a native compiler on a new bridge; the bridge is closed with `close` (or when `use` throws). */
+  function bridged<T>(use: (compiler: ReturnType<typeof nativeCompiler>, bridge: Bridge) => T): T {
+    const bridge = new Bridge(modules)
+    try {
+      const hooks = { idle: (live: object[]) => bridge.forget(live) }
+      return use(nativeCompiler(version, bridge.syncModule() as never, bridge.astModule(ast) as never, hooks), bridge)
+    } catch (error) {
+      bridge.close()
+      throw error
+    }
+  }
   return {
     version,
     backend: 'native',
-    open(files, cwd) {
-      const bridge = new Bridge(modules)
-      try {
-        const compiler = nativeCompiler(version, bridge.syncModule() as never, bridge.astModule(ast) as never)
+    open: (files, cwd) =>
+      bridged((compiler, bridge) => {
         const reader = compiler.open(files, cwd)
         const close = reader.close.bind(reader)
         reader.close = () => {
@@ -262,10 +287,20 @@ export async function bridgedCompiler(
           }
         }
         return reader
-      } catch (error) {
-        bridge.close()
-        throw error
-      }
-    },
+      }),
+    keep: (cwd) =>
+      bridged((compiler, bridge) => {
+        const kept = compiler.keep(cwd)
+        return {
+          open: (files) => kept.open(files),
+          close() {
+            try {
+              kept.close()
+            } finally {
+              bridge.close()
+            }
+          },
+        }
+      }),
   }
 }

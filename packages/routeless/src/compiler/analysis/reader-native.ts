@@ -1,8 +1,8 @@
 /**
  * The `TypeReader` of TypeScript ≥ 7: the native checker behind `typescript/unstable/sync`, a process of its own that
- * answers over a pipe (every checker call is a round trip, so calls take arrays where the API allows). The project is
- * a tsconfig written for the analysis (the controller files, the app's tsconfig extended, the same overrides as the
- * classic backend) and removed when the reader closes.
+ * answers over a pipe (every checker call is a round trip, so calls take arrays where the API allows). The process and
+ * its project (a tsconfig written for the analysis) are a session's (`native-session.ts`): one per analysis, or one
+ * kept across `--watch` reloads and updated with the files that changed.
  *
  * What the unstable API lacks, and how it is bridged:
  * - `getAwaitedType`: awaited by hand (`then`'s `onfulfilled` callback's first parameter, through unions);
@@ -12,84 +12,67 @@
  *   `getDocumentationCommentOfSymbol` give text already;
  * - `isSourceFileFromExternalLibrary` needs the file's tree: an import's target is local when its path has no
  *   `node_modules` and names no declaration file (`reader-common.ts`, for both backends, without fetching the tree);
- * - a virtual compiler host (the classic backend's `Blob`/`File` file): real files in a temporary directory.
+ * - a virtual compiler host (the classic backend's `Blob`/`File` file): real files in a temporary directory
+ *   (`native-session.ts`).
  * @module
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import type * as Ast from 'typescript/unstable/ast'
 import type * as Sync from 'typescript/unstable/sync'
-import { BLOB_AND_FILE } from '../../runtime/contract/blob-file.ts'
-import { CommonReader, DEFAULT_OPTIONS, hasDom, OVERRIDES, tagMap } from './reader-common.ts'
-import type { PropertyInfo, Tags, TypeReader, TypeScriptCompiler } from './type-reader.ts'
-import { findConfigFile } from './type-reader.ts'
+import { NativeSession, type SessionHooks } from './native-session.ts'
+import { CommonReader, tagMap } from './reader-common.ts'
+import type { KeptChecker, PropertyInfo, Tags, TypeReader, TypeScriptCompiler } from './type-reader.ts'
 
 type SyncModule = typeof Sync
 type AstModule = typeof Ast
 type Type = Sync.Type
 type Symbol = Sync.Symbol
 
-export function nativeCompiler(version: string, sync: SyncModule, ast: AstModule): TypeScriptCompiler {
-  return { version, backend: 'native', open: (files, cwd) => new NativeReader(version, sync, ast, files, cwd) }
+/**
+ * TypeScript ≥ 7 as a compiler: `open` starts a checker process for one analysis (stopped when its reader closes);
+ * `keep` starts one for many (`--watch`), updated with the files changed before each (`native-session.ts`).
+ */
+export function nativeCompiler(
+  version: string,
+  sync: SyncModule,
+  ast: AstModule,
+  hooks: SessionHooks = {},
+): TypeScriptCompiler & { keep(cwd: string): KeptChecker } {
+  const reader = (project: Sync.Project, release: () => void) => new NativeReader(version, sync, ast, project, release)
+  return {
+    version,
+    backend: 'native',
+    open(files, cwd) {
+      const session = new NativeSession(version, sync, cwd, hooks)
+      try {
+        return reader(session.open(files), () => session.close())
+      } catch (error) {
+        session.close()
+        throw error
+      }
+    },
+    keep(cwd) {
+      const session = new NativeSession(version, sync, cwd, hooks)
+      return {
+        open: (files) => reader(session.open(files), () => session.idle()),
+        close: () => session.close(),
+      }
+    },
+  }
 }
 
+/** The checker's answers over one project of a session; `close` releases it (and, for one analysis, the session). */
 class NativeReader extends CommonReader<Symbol, Type> implements TypeReader {
-  private readonly api: Sync.API
-  private snapshot: Sync.Snapshot | undefined
-  private readonly project: Sync.Project
   protected readonly checker: Sync.Checker
-  private readonly dir: string
 
   constructor(
     readonly version: string,
     private readonly sync: SyncModule,
     private readonly ast: AstModule,
-    files: string[],
-    cwd: string,
+    private readonly project: Sync.Project,
+    private readonly release: () => void,
   ) {
     super(sync.TypeFlags, sync.SymbolFlags, ast.SyntaxKind)
-    this.dir = mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
-    this.api = new sync.API({ cwd })
-    try {
-      const config = this.writeConfig(files, cwd)
-      const snapshot = (this.snapshot = this.api.updateSnapshot({ openProjects: [config] }))
-      const project = snapshot.getProject(config)
-      if (!project) throw new Error(`TypeScript ${version} opened no project for ${config}`)
-      this.project = project
-      this.checker = project.checker
-    } catch (error) {
-      this.close()
-      throw error
-    }
-  }
-
-  /**
-   * The analysis's tsconfig: the app's extended (its `paths`, its module resolution, its `types`), the controllers as
-   * its files. Without an app tsconfig, the classic backend's defaults, and routeless's `Blob` and `File` when the
-   * library has no DOM.
-   */
-  private writeConfig(files: string[], cwd: string): string {
-    const appConfig = findConfigFile(cwd)
-    const options: Record<string, unknown> = { ...(appConfig ? {} : DEFAULT_OPTIONS), ...OVERRIDES }
-    let lib: unknown = DEFAULT_OPTIONS.lib
-    if (appConfig) {
-      const parsed = this.api.parseConfigFile(appConfig).options
-      lib = parsed.lib
-      // A tsconfig's automatic `@types` are looked up from its own directory: keep the app's, not the temporary one's.
-      if (parsed.types === undefined && parsed.typeRoots === undefined) options.typeRoots = typeRoots(appConfig)
-    }
-    const roots = [...files]
-    if (!hasDom(lib)) {
-      const ambient = path.join(this.dir, 'blob-file.d.ts')
-      writeFileSync(ambient, BLOB_AND_FILE)
-      roots.push(ambient)
-    }
-    const config = path.join(this.dir, 'tsconfig.json')
-    const json: Record<string, unknown> = { compilerOptions: options, files: roots, include: [] }
-    if (appConfig) json.extends = appConfig
-    writeFileSync(config, JSON.stringify(json))
-    return config
+    this.checker = project.checker
   }
 
   protected sourceFile(file: string): Ast.SourceFile | undefined {
@@ -236,32 +219,8 @@ class NativeReader extends CommonReader<Symbol, Type> implements TypeReader {
     return value ? this.awaited(value, depth + 1) : [type]
   }
 
-  /**
-   * Ends the checker's process. `api.close()` alone sends it SIGTERM, on which it may print `context canceled` on our
-   * stderr (it inherits it) before it exits — a stray line in `routeless check`'s or `build`'s output, now and then.
-   * So the snapshot is released first, while the process answers, then the process is killed outright (SIGKILL: it
-   * prints nothing), and `close()` is left only the channel to close.
-   */
   close(): void {
-    try {
-      this.snapshot?.dispose()
-      this.snapshot = undefined
-      const child = (this.api as unknown as { client?: { channel?: { child?: { kill(signal: string): void } } } })
-        ?.client?.channel?.child
-      child?.kill('SIGKILL')
-      this.api?.close()
-    } finally {
-      rmSync(this.dir, { recursive: true, force: true })
-    }
-  }
-}
-
-/** The `node_modules/@types` folders TypeScript looks in for a tsconfig in `configFile`'s directory. */
-function typeRoots(configFile: string): string[] {
-  const out: string[] = []
-  for (let d = path.dirname(configFile); ; d = path.dirname(d)) {
-    const roots = path.join(d, 'node_modules', '@types')
-    if (existsSync(roots)) out.push(roots)
-    if (path.dirname(d) === d) return out
+    this.memo.clear()
+    this.release()
   }
 }

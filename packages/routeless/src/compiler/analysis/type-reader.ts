@@ -138,4 +138,16 @@ export interface TypeScriptCompiler {
   backend: 'classic' | 'native'
   /** A checker over `files` with the project's compiler options (its tsconfig, when `cwd` has one). */
   open(files: string[], cwd: string): TypeReader
+  /**
+   * A checker kept open across analyses (`--watch`), where the backend can keep one (TypeScript ≥ 7: its process);
+   * absent, each analysis opens its own.
+   */
+  keep?(cwd: string): KeptChecker
+}
+
+/** One checker for many analyses: each `open` sees the files as they are on disk then; `close` stops it. */
+export interface KeptChecker {
+  /** A reader over `files` (and the files of the earlier analyses); its `close()` leaves the checker open. */
+  open(files: string[]): TypeReader
+  close(): void
 }

@@ -4,6 +4,7 @@
  * when it is used: a server started from a fresh `routeless build` uses none, and a Worker's bundle never sees this
  * file.
  * - `analysis`: TypeScript's reading of handler files the manifest does not describe (`runtime/contract/type-source.ts`);
+ * - `keptAnalysis`: the same for `--watch`, its checker kept open across reloads (`runtime/app/watch.ts`);
  * - `ajvValidators`: Ajv's validators and the return types' serializers compiled at start-up (no generated module);
  * - `generate`: the generated module's source evaluated in memory (`runtime/handlers/load.ts`, a stale or absent build);
  * - `evaluator`: one handler's code evaluated at start-up when the build lacks it (`runtime/handlers/handlers.ts`);
@@ -12,7 +13,7 @@
  */
 import { RoutelessError } from '../base/errors.ts'
 import type { Manifest } from '../contract/manifest.ts'
-import type { Analysis } from '../contract/type-source.ts'
+import type { Analysis, KeptAnalysis } from '../contract/type-source.ts'
 import type { Validators } from '../contract/validators.ts'
 import type { GeneratedApp } from '../handlers/app-module.ts'
 import type { Evaluate } from '../handlers/handlers.ts'
@@ -30,8 +31,38 @@ export const buildTools = {
         try {
           return a.analyze(ts, inputs, cwd)
         } catch (cause) {
-          throw new RoutelessError('ROUTELESS_ERR_TYPES', (cause as Error).message, { cause })
+          throw typesError(cause)
         }
+      },
+    }
+  },
+
+  /** `analysis` for a watcher: one checker kept open across reloads (`compiler/analysis/kept-analysis.ts`). */
+  keptAnalysis(): KeptAnalysis {
+    let loading: Promise<KeptAnalysis> | undefined
+    let loaded: KeptAnalysis | undefined
+    let closed = false
+    const load = () =>
+      (loading ??= import('../../compiler/analysis/kept-analysis.ts').then(({ KeptChecking }) => {
+        loaded = new KeptChecking()
+        if (closed) loaded.close()
+        return loaded
+      }))
+    return {
+      async analyse(inputs, cwd) {
+        const kept = await load()
+        try {
+          return await kept.analyse(inputs, cwd)
+        } catch (cause) {
+          throw typesError(cause)
+        }
+      },
+      async prepare(files, cwd) {
+        await (await load()).prepare(files, cwd)
+      },
+      close() {
+        closed = true
+        loaded?.close()
       },
     }
   },
@@ -51,4 +82,9 @@ export const buildTools = {
   async checkReturn(): Promise<(schema: JsonSchema, defs: Record<string, JsonSchema>) => ReturnCheck> {
     return (await import('../../compiler/codegen/return-check.ts')).checkReturn
   },
+}
+
+/** A mistake the analysis found in the app's types, as the coded error start-up reports. */
+function typesError(cause: unknown): RoutelessError {
+  return new RoutelessError('ROUTELESS_ERR_TYPES', (cause as Error).message, { cause })
 }

@@ -6,6 +6,10 @@
  * are reloaded: the whole local graph under each controller loads anew. Those modules are found by a resolve hook
  * (`watch-graph.ts`) that `trackLocalModules()` registers; the CLI registers it before the controllers first load,
  * a library user who calls `watchControllers` later has the imports watched from the first reload on.
+ *
+ * Handler types are read again for the stale files only (the manifest's per-file cache), by a TypeScript checker the
+ * watcher keeps open from its start to its close (`buildTools.keptAnalysis`; on TypeScript ≥ 7 one checker process,
+ * told at each reload which files changed).
  * @module
  */
 import { watch, type FSWatcher } from 'node:fs'
@@ -27,6 +31,12 @@ export interface WatchOptions {
   debounceMs?: number
   onReload?: (info: { handlers: number; ms: number }) => void
   onError?: (error: unknown) => void
+  /**
+   * Keep TypeScript's checker open between reloads (default true): on TypeScript ≥ 7 its process starts with the
+   * watcher, over the prefixes' TypeScript files, and each reload tells it the files that changed instead of opening
+   * the program again; `close()` stops it. `false` opens a checker per reload, as `createApp` does.
+   */
+  keepChecker?: boolean
 }
 
 export interface Watcher {
@@ -42,6 +52,8 @@ export function watchControllers(app: Application, prefixes: string[], options: 
   let timer: NodeJS.Timeout | undefined
   let running = Promise.resolve()
   const waiters: (() => void)[] = []
+  const typed = (app.options.types ?? 'auto') === 'auto'
+  const kept = typed && options.keepChecker !== false ? buildTools.keptAnalysis() : undefined
 
   const rebuild = async () => {
     const started = performance.now()
@@ -58,7 +70,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
           cwd,
           ...buildTools,
         }),
-        analysis: buildTools.analysis,
+        analysis: kept ? async () => kept : buildTools.analysis,
       })
       app.replaceTable(
         table,
@@ -108,11 +120,28 @@ export function watchControllers(app: Application, prefixes: string[], options: 
     names.add(path.basename(file))
   })
 
+  // The checker opens its program once, now, rather than at the first edit (errors are the first reload's to report).
+  const warm =
+    kept &&
+    setTimeout(() => {
+      running = running
+        .then(() => {
+          const files = collectSources(list, cwd)
+            .map((s) => s.file)
+            .filter((f) => /\.[mc]?tsx?$/.test(f))
+          return files.length > 0 ? kept.prepare(files, cwd) : undefined
+        })
+        .catch(() => {})
+    }, 0)
+  if (warm) warm.unref()
+
   return {
     close() {
       clearTimeout(timer)
+      if (warm) clearTimeout(warm)
       unsubscribe()
       for (const w of watchers) w.close()
+      kept?.close()
     },
     nextReload: () => new Promise<void>((resolve) => waiters.push(resolve)),
   }

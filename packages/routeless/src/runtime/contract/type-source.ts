@@ -38,6 +38,14 @@ export interface Analysis {
   analyse(inputs: { file: string; module: string }[], cwd: string): Promise<Manifest | undefined>
 }
 
+/** The analysis of a watcher (`runtime/app/watch.ts`): one checker kept open across its analyses, until `close()`. */
+export interface KeptAnalysis extends Analysis {
+  /** Opens the checker over `files` before any analysis asks (watch start-up: the first edit then finds it open). */
+  prepare(files: string[], cwd: string): Promise<void>
+  /** Stops the checker (its process); an analysis asked after this opens a checker of its own. */
+  close(): void
+}
+
 export interface SignatureOptions {
   cwd: string
   /** TypeScript's analysis, in `'auto'` mode: of stale files, and to tell a manifest written by another analyser. */
