@@ -47,7 +47,8 @@ export function childAt(node: RouteNode, key: string): RouteNode {
  * (`style-rules` for `style_rules` and back) when only one child is spelt that way.
  */
 export function childFor(node: RouteNode, part: string): RouteNode | undefined {
-  const exact = node.children.get(part)
+  // (A node with no named child, where a positional part stands, computes no hash of the part.)
+  const exact = node.children.size === 0 ? undefined : node.children.get(part)
   // Only a part with a separator can name a child by its alias (without one, the alias is the part itself).
   if (exact !== undefined || node.aliases.size === 0 || !hasSeparator(part)) return exact
   const alias = toRequestKey(part)
