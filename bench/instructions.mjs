@@ -6,8 +6,9 @@
  *
  * Method: every peer runs in its own `valgrind --tool=callgrind node --single-threaded` (one thread: V8 compiles and
  * collects garbage on the main thread, so the count is repeatable). The process answers each workload once and
- * checks the answer, then per workload sends W requests (the warm-up, default 5,000: by then V8 has compiled the hot
- * path at its top tier), collects the heap, then sends N more (the measured phase, default 1,000), one at a time.
+ * checks the answer, sends W requests of each workload (settling: the start-up's garbage is collected and swept
+ * then), then per workload sends W requests (the warm-up, default 5,000: by then V8 has compiled the hot path at its
+ * top tier), then N more (the measured phase, default 1,000), one at a time.
  * Between the phases it calls `process.memoryUsage.rss()`, and callgrind dumps its counter before each such call
  * (`--dump-before=uv_resident_set_memory`), so the dump of the measured phase holds exactly the N requests at steady
  * state: divided by N, it is the instructions per request.
@@ -20,7 +21,7 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
+ * Options: --no-settle (no W requests of every workload before the first warm-up) --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
@@ -250,6 +251,11 @@ async function child(peer) {
       throw new Error(`${peer} answers ${w} with ${body.slice(0, 200)}`)
   }
   const mark = () => process.memoryUsage.rss() // callgrind dumps its counter before this (--dump-before)
+  // Settling, counted with the start-up: W requests of every workload first. A server that allocated much to start
+  // (routeless reads its controllers and writes their code) has V8 collect the old space that start-up filled during
+  // its first thousands of requests, and sweep it lazily, on the main thread under --single-threaded: 15–20k
+  // instructions a request over the 1,000 counted, in whichever workload came first (one run in four, ~8 % more).
+  if (!('no-settle' in args)) for (const w of workloads) await sendMany(send, WORKLOADS[w], warmup)
   mark()
   for (const w of workloads) {
     const workload = WORKLOADS[w]
