@@ -1,7 +1,7 @@
 /**
  * The kept checker of `--watch` (compiler/analysis/kept-analysis.ts over native-session.ts): edit after edit, it
  * writes the manifest a fresh checker writes — a parameter's type changed, a type in an imported local module changed,
- * a file added, a file removed — through TypeScript 7's sync API, and through its async API behind the worker bridge
+ * a file added, a file removed, a module imported before it exists then written, deleted and written again — through TypeScript 7's sync API, and through its async API behind the worker bridge
  * (reader-bridge.ts, as on Bun and Deno).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -44,6 +44,13 @@ function project() {
     writeFileSync(path.join(dir, '_lib/level.ts'), 'export type Level = 1 | 2\n')
     finalEdit()
   }
+  // A module imported before it exists, then written (the importer unchanged); deleted, then written again.
+  edits.push(
+    write('c.ts', handler('Later', "import type { Later } from './_lib/later.ts'\n")),
+    write('_lib/later.ts', 'export type Later = 3 | 4\n'),
+    () => rmSync(path.join(dir, '_lib/later.ts')),
+    write('_lib/later.ts', 'export type Later = 5 | 6\n'),
+  )
   const inputs = () =>
     readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
@@ -63,9 +70,10 @@ describe('a kept TypeScript 7 checker', () => {
         const expected = analyze(fresh, inputs(), dir)
         expect(await kept.analyse(inputs(), dir)).toEqual(expected)
       }
-      // The last edit's types, read: `b.ts` binds the literal union of the module it imports now.
+      // The last edits' types, read: `b.ts` and `c.ts` bind the literal unions of the modules they import now.
       const last = await kept.analyse(inputs(), dir)
       expect(last?.handlers['b.ts#Default.GET']?.positional[0]?.schema).toEqual({ enum: [1, 2] })
+      expect(last?.handlers['c.ts#Default.GET']?.positional[0]?.schema).toEqual({ enum: [5, 6] })
     } finally {
       kept.close()
     }

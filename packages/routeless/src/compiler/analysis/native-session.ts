@@ -12,7 +12,7 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type * as Sync from 'typescript/unstable/sync'
@@ -43,6 +43,8 @@ export class NativeSession {
   private project: Sync.Project | undefined
   private roots = new Set<string>()
   private readonly seen = new Map<string, Seen>()
+  /** The directories of the files seen, with the source files each held when last listed. */
+  private readonly listed = new Map<string, Set<string>>()
   private closed = false
 
   constructor(
@@ -80,19 +82,23 @@ export class NativeSession {
     if (!this.snapshot) params = { openProjects: [this.config] }
     else {
       const { changed, deleted } = this.changes()
-      // A new root the checker has not read is created; the rewritten tsconfig, changed, reloads the project's files.
-      const created = rootsChanged ? [...roots].filter((f) => !this.seen.has(f)) : []
+      // A file new in a directory the program reads from is created (a module an import named before it existed, a
+      // file deleted and written again); so is a new root the checker has not read. The rewritten tsconfig, changed,
+      // reloads the project's files.
+      const created = this.appeared()
+      if (rootsChanged) for (const f of roots) if (!this.seen.has(f) && !created.includes(f)) created.push(f)
       if (rootsChanged) changed.push(this.config)
       if (changed.length + created.length + deleted.length > 0) params = { fileChanges: { changed, created, deleted } }
     }
     if (params || !this.project) {
       const previous = this.snapshot
+      const reading = Date.now()
       const snapshot = (this.snapshot = this.api.updateSnapshot(params))
       previous?.dispose()
       const project = snapshot.getProject(this.config)
       if (!project) throw new Error(`TypeScript ${this.version} opened no project for ${this.config}`)
       this.project = project
-      this.learn(project)
+      this.learn(project, reading)
     }
     return this.project
   }
@@ -113,11 +119,15 @@ export class NativeSession {
     if (this.closed) return
     this.closed = true
     try {
-      this.snapshot?.dispose()
+      try {
+        this.snapshot?.dispose() // a round trip: throws when the process died
+      } catch {}
       this.snapshot = undefined
       this.project = undefined
       this.child()?.kill('SIGKILL')
       this.api?.close()
+    } catch {
+      // The process is gone or going: nothing is left to release.
     } finally {
       rmSync(this.dir, { recursive: true, force: true })
     }
@@ -151,14 +161,32 @@ export class NativeSession {
     return { changed, deleted }
   }
 
-  /** Remembers the state of the program's local files not seen yet. */
-  private learn(project: Sync.Project): void {
+  /**
+   * Remembers the state of the program's local files not seen yet, and lists their directories. A file written from
+   * shortly before `reading` (when the checker started reading) on may have changed after the checker read it: it is
+   * remembered with no hash, so that the next analysis reports it changed once.
+   */
+  private learn(project: Sync.Project, reading: number): void {
     for (const name of project.program.getSourceFileNames()) {
       if (this.seen.has(name) || name.includes('/node_modules/') || !path.isAbsolute(name)) continue
       if (name.startsWith(this.dir)) continue
       const now = state(name)
-      if (now) this.seen.set(name, now)
+      if (!now) continue
+      this.seen.set(name, now.mtime >= reading - 2000 ? { ...now, hash: '' } : now)
+      const dir = path.dirname(name)
+      if (!this.listed.has(dir)) this.listed.set(dir, sourcesIn(dir))
     }
+  }
+
+  /** The source files new in the listed directories since they were last listed. */
+  private appeared(): string[] {
+    const created: string[] = []
+    for (const [dir, before] of this.listed) {
+      const now = sourcesIn(dir)
+      for (const name of now) if (!before.has(name)) created.push(path.join(dir, name))
+      this.listed.set(dir, now)
+    }
+    return created
   }
 
   /**
@@ -206,6 +234,17 @@ function state(file: string, before?: Seen): Seen | undefined {
     return undefined
   }
 }
+
+/** The names of the TypeScript and JavaScript sources in `dir` (none when it is gone). */
+function sourcesIn(dir: string): Set<string> {
+  try {
+    return new Set(readdirSync(dir).filter((name) => SOURCE.test(name)))
+  } catch {
+    return new Set()
+  }
+}
+
+const SOURCE = /\.[cm]?[jt]sx?$/
 
 /** The `node_modules/@types` folders TypeScript looks in for a tsconfig in `configFile`'s directory. */
 function typeRoots(configFile: string): string[] {
