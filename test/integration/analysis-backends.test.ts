@@ -23,7 +23,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** [cwd, prefix] of every tree: the fixtures (from the repository root, as the tests serve them), then the examples. */
 const trees: [string, string][] = [
-  ...readdirSync(path.join(ROOT, 'test/fixtures')).map((d): [string, string] => [ROOT, `test/fixtures/${d}`]),
+  ...readdirSync(path.join(ROOT, 'test/fixtures'))
+    .filter((d) => !d.startsWith('.')) // (a build's own `.routeless/` is not a tree)
+    .map((d): [string, string] => [ROOT, `test/fixtures/${d}`]),
   ...readdirSync(path.join(ROOT, 'examples')).map((e): [string, string] => [
     path.join(ROOT, 'examples', e),
     'controllers',

@@ -47,13 +47,21 @@ export class NativeSession {
   private readonly listed = new Map<string, Set<string>>()
   private closed = false
 
+  /** A kept session's temporary directory removed when the process exits without closing it. */
+  private readonly cleanUp: (() => void) | undefined
+
+  /** `kept`: for many analyses (`--watch`): the program's local files are remembered to tell the next what changed. */
   constructor(
     private readonly version: string,
     sync: SyncModule,
     private readonly cwd: string,
     private readonly hooks: SessionHooks = {},
+    private readonly kept = false,
   ) {
     this.dir = mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
+    const dir = this.dir
+    this.cleanUp = kept ? () => rmSync(dir, { recursive: true, force: true }) : undefined
+    if (this.cleanUp) process.once('exit', this.cleanUp)
     this.config = path.join(this.dir, 'tsconfig.json')
     try {
       this.api = new sync.API({ cwd })
@@ -98,7 +106,7 @@ export class NativeSession {
       const project = snapshot.getProject(this.config)
       if (!project) throw new Error(`TypeScript ${this.version} opened no project for ${this.config}`)
       this.project = project
-      this.learn(project, reading)
+      if (this.kept) this.learn(project, reading) // (one analysis compares nothing: no file is hashed)
     }
     return this.project
   }
@@ -130,6 +138,7 @@ export class NativeSession {
       // The process is gone or going: nothing is left to release.
     } finally {
       rmSync(this.dir, { recursive: true, force: true })
+      if (this.cleanUp) process.off('exit', this.cleanUp)
     }
   }
 

@@ -51,7 +51,7 @@ export function nativeCompiler(
       }
     },
     keep(cwd) {
-      const session = new NativeSession(version, sync, cwd, hooks)
+      const session = new NativeSession(version, sync, cwd, hooks, true)
       return {
         open: (files) => reader(session.open(files), () => session.idle()),
         close: () => session.close(),
