@@ -104,14 +104,18 @@ const USUAL = new Map([
   ['transfer-encoding', 'Transfer-Encoding'],
 ])
 
+/**
+ * Whether a header line's name `line` is the field `name` (lower case), `usual` its usual spelling: compared as it is
+ * when so spelt (or in lower case), else lower-cased.
+ */
+function isField(line: string, name: string, usual: string | undefined): boolean {
+  return line.length === name.length && (line === usual || line === name || line.toLowerCase() === name)
+}
+
 /** The value of the first line named `name` (lower case), or null: what `req.headers[name]` holds for those fields. */
 function firstLine(lines: string[], name: string): string | null {
   const usual = USUAL.get(name)
-  for (let i = 0; i < lines.length; i += 2) {
-    const line = lines[i]!
-    if (line.length === name.length && (line === usual || line === name || line.toLowerCase() === name))
-      return lines[i + 1]!
-  }
+  for (let i = 0; i < lines.length; i += 2) if (isField(lines[i]!, name, usual)) return lines[i + 1]!
   return null
 }
 
@@ -124,14 +128,8 @@ function declaresBody(lines: string[]): boolean {
   let length: string | undefined
   for (let i = 0; i < lines.length; i += 2) {
     const name = lines[i]!
-    if (name.length === 17) {
-      if (name === 'Transfer-Encoding' || name.toLowerCase() === 'transfer-encoding') return true
-    } else if (
-      name.length === 14 &&
-      length === undefined &&
-      (name === 'Content-Length' || name === 'content-length' || name.toLowerCase() === 'content-length')
-    )
-      length = lines[i + 1]
+    if (isField(name, 'transfer-encoding', 'Transfer-Encoding')) return true
+    if (length === undefined && isField(name, 'content-length', 'Content-Length')) length = lines[i + 1]
   }
   return length !== undefined && length !== '0'
 }
