@@ -6,6 +6,7 @@
  * file either (a Worker carries it): reading, writing and hashing files is `manifest-file.ts`.
  * @module
  */
+import { referencedTypes, refsRenamed } from './schema-refs.ts'
 export type JsonSchema = Record<string, any>
 
 /**
@@ -135,7 +136,7 @@ export function mergeManifests(old: Manifest | undefined, fresh: Manifest): Mani
   const handlers: Record<string, HandlerTypes> = {}
   for (const [key, value] of Object.entries(old.handlers))
     if (!(key.slice(0, key.indexOf('#')) in fresh.files)) handlers[key] = value
-  const kept = refsOf(Object.values(handlers), old.$defs)
+  const kept = new Set(referencedTypes(Object.values(handlers), old.$defs))
   const renamed = new Map<string, string>()
   const taken = new Set([...Object.keys(old.$defs), ...Object.keys(fresh.$defs)])
   for (const [name, schema] of Object.entries(fresh.$defs)) {
@@ -145,7 +146,7 @@ export function mergeManifests(old: Manifest | undefined, fresh: Manifest): Mani
     taken.add(other)
     renamed.set(name, other)
   }
-  const own = renamed.size === 0 ? fresh : (refsRenamed(fresh, renamed) as Manifest)
+  const own = renamed.size === 0 ? fresh : refsRenamed(fresh, renamed)
   const defs = { ...old.$defs }
   for (const [name, schema] of Object.entries(own.$defs)) defs[renamed.get(name) ?? name] = schema
   return {
@@ -154,37 +155,4 @@ export function mergeManifests(old: Manifest | undefined, fresh: Manifest): Mani
     handlers: { ...handlers, ...own.handlers },
     $defs: defs,
   }
-}
-
-/** `value` with every `{ $ref: '#/$defs/Name' }` of a renamed type pointed at its new name. */
-function refsRenamed(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => refsRenamed(item, renamed))
-  if (typeof value !== 'object' || value === null) return value
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
-    const target = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? item.slice(8) : undefined
-    out[key] =
-      target !== undefined && renamed.has(target) ? `#/$defs/${renamed.get(target)}` : refsRenamed(item, renamed)
-  }
-  return out
-}
-
-/** The named types `values` refer to, and those they refer to in turn. */
-function refsOf(values: unknown[], defs: Record<string, JsonSchema>): Set<string> {
-  const found = new Set<string>()
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) for (const item of value) visit(item)
-    else if (typeof value === 'object' && value !== null)
-      for (const [key, item] of Object.entries(value)) {
-        if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
-          const name = item.slice(8)
-          if (!found.has(name)) {
-            found.add(name)
-            visit(defs[name])
-          }
-        } else visit(item)
-      }
-  }
-  visit(values)
-  return found
 }

@@ -14,7 +14,9 @@
  * `components.schemas`.
  * @module
  */
-import { JS_MARK, JSON_MARK, type HandlerTypes, type JsonSchema } from '../contract/manifest.ts'
+import type { HandlerTypes, JsonSchema } from '../contract/manifest.ts'
+import { referencedTypes } from '../contract/schema-refs.ts'
+import { linked } from './openapi/schemas.ts'
 import type { RouteTable } from '../routing/table.ts'
 import { templatesOf } from '../routing/templates.ts'
 import type { OpenAPIInfo } from './openapi.ts'
@@ -146,40 +148,14 @@ function kwargsOf(types: HandlerTypes | undefined, defs: Record<string, Schema>)
   return draft07({ ...schema, properties: schema.properties ?? {} })
 }
 
-/** `#/$defs/Name` → `#/components/schemas/Name`, a tuple's `prefixItems` as draft-07 `items`, routeless's marks out. */
+/** A schema in draft-07 form, as AsyncAPI's schema format reads it (`linked`'s, tuples as `items`). */
 function draft07<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(draft07) as T
-  if (typeof schema !== 'object' || schema === null) return schema
-  const source = schema as Schema
-  const out: Schema = {}
-  if (source[JS_MARK] === 'File') (out.type = 'string'), (out.format = 'binary')
-  for (const [k, v] of Object.entries(source)) {
-    if (k === 'errorMessage' || k === JS_MARK || k === JSON_MARK) continue
-    if (k === '$ref' && typeof v === 'string') out.$ref = v.replace('#/$defs/', '#/components/schemas/')
-    else if (k === 'prefixItems') (out.items = draft07(v)), (out.additionalItems = false)
-    else out[k] = draft07(v)
-  }
-  return out as T
+  return linked(schema, true)
 }
 
-/** The named types the channels refer to, and those they refer to in turn, in draft-07 form. */
+/** The named types the channels refer to, and those they refer to in turn, in draft-07 form, by name. */
 function used(root: unknown, defs: Record<string, Schema>): Record<string, Schema> {
-  const out: Record<string, Schema> = {}
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit)
-    if (typeof node !== 'object' || node === null) return
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')) {
-        const name = v.slice('#/components/schemas/'.length)
-        if (defs[name] && !out[name]) {
-          out[name] = draft07(defs[name]!)
-          visit(out[name])
-        }
-      } else visit(v)
-    }
-  }
-  visit(root)
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)))
+  return Object.fromEntries(referencedTypes(root, defs).sort().map((name) => [name, draft07(defs[name]!)]))
 }
 
 /** OpenAPI's servers as AsyncAPI's: `{ host, protocol, pathname }` by a name of their own. */

@@ -5,18 +5,22 @@
  * @module
  */
 import { JS_MARK, JSON_MARK, type JsonSchema } from '../../contract/manifest.ts'
+import { COMPONENTS, DEFS, referencedTypes } from '../../contract/schema-refs.ts'
 
-const COMPONENTS = '#/components/schemas/'
-
-/** `#/$defs/Name` → `#/components/schemas/Name`; a `File` is a binary string; `errorMessage`, `x-js`, `x-json` dropped. */
-export function linked<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(linked) as T
+/**
+ * `#/$defs/Name` → `#/components/schemas/Name`; a `File` is a binary string; `errorMessage`, `x-js`, `x-json` dropped.
+ * `draft07` (AsyncAPI's schema format): a tuple's `prefixItems` become `items`, with `additionalItems: false`.
+ */
+export function linked<T>(schema: T, draft07 = false): T {
+  if (Array.isArray(schema)) return schema.map((item) => linked(item, draft07)) as T
   if (typeof schema !== 'object' || schema === null) return schema
   const out: Record<string, unknown> = {}
   if ((schema as Record<string, unknown>)[JS_MARK] === 'File') (out.type = 'string'), (out.format = 'binary') // a multipart part
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'errorMessage' || k === JS_MARK || k === JSON_MARK) continue // routeless's own keywords
-    out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', COMPONENTS) : linked(v)
+    if (k === '$ref' && typeof v === 'string') out.$ref = v.replace(DEFS, COMPONENTS)
+    else if (k === 'prefixItems' && draft07) (out.items = linked(v, draft07)), (out.additionalItems = false)
+    else out[k] = linked(v, draft07)
   }
   return out as T
 }
@@ -26,22 +30,7 @@ export function linked<T>(schema: T): T {
  * too (one `.routeless/manifest.json` per working directory), whose types are no part of this document.
  */
 export function usedDefs(node: unknown, defs: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {}
-  const visit = (n: unknown): void => {
-    if (Array.isArray(n)) return n.forEach(visit)
-    if (typeof n !== 'object' || n === null) return
-    for (const [k, v] of Object.entries(n)) {
-      if (k === '$ref' && typeof v === 'string') {
-        const name = v.replace(/^#\/(?:components\/schemas|\$defs)\//, '')
-        if (name !== v && defs[name] && !out[name]) {
-          out[name] = defs[name]!
-          visit(defs[name])
-        }
-      } else visit(v)
-    }
-  }
-  visit(node)
-  return Object.fromEntries(Object.entries(out).map(([name, schema]) => [name, linked(schema)]))
+  return Object.fromEntries(referencedTypes(node, defs).map((name) => [name, linked(defs[name])]))
 }
 
 /**
