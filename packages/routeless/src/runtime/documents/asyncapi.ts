@@ -155,7 +155,11 @@ function draft07<T>(schema: T): T {
 
 /** The named types the channels refer to, and those they refer to in turn, in draft-07 form, by name. */
 function used(root: unknown, defs: Record<string, Schema>): Record<string, Schema> {
-  return Object.fromEntries(referencedTypes(root, defs).sort().map((name) => [name, draft07(defs[name]!)]))
+  return Object.fromEntries(
+    referencedTypes(root, defs)
+      .sort()
+      .map((name) => [name, draft07(defs[name]!)]),
+  )
 }
 
 /** OpenAPI's servers as AsyncAPI's: `{ host, protocol, pathname }` by a name of their own. */
