@@ -1,4 +1,8 @@
-/** `routeless --watch` reloads the local modules controllers import, not only the controllers. */
+/**
+ * `routeless --watch` reloads the local modules controllers import, not only the controllers; with TypeScript 7 it reads
+ * the types at start-up and after an edit through one checker process, open before the server says it listens.
+ */
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -58,4 +62,45 @@ export class Default {
     server.child.kill('SIGTERM')
     expect((await server.done).code).toBe(0)
   })
+
+  it('reads the types at start-up and after an edit with one checker process, opened before it listens', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'routeless-watch-checker-cli-'))
+    try {
+      mkdirSync(path.join(root, 'controllers'))
+      writeFileSync(path.join(root, 'package.json'), '{"type":"module"}')
+      const handler = (type: string) => `export class Default {\n  GET(n: ${type}) {\n    return n\n  }\n}\n`
+      writeFileSync(path.join(root, 'controllers/a.ts'), handler('number'))
+      const s = start(process.execPath, [BIN, '--watch', '--host=127.0.0.1:0', '--log-level=warn'], { cwd: root })
+      const seen = new Set<number>()
+      const poll = setInterval(() => {
+        for (const pid of checkers(s.child.pid!)) seen.add(pid)
+      }, 20)
+      try {
+        const url = await s.listening
+        expect(checkers(s.child.pid!)).toHaveLength(1) // open already: the first edit finds it
+        expect((await fetch(`${url}/a/x`)).status).toBe(400) // \`n: number\`, read without a manifest
+        writeFileSync(path.join(root, 'controllers/a.ts'), handler('string'))
+        await reloads(s, 1)
+        expect(await (await fetch(`${url}/a/x`)).json()).toBe('x')
+        s.child.kill('SIGTERM')
+        expect((await s.done).code).toBe(0)
+      } finally {
+        clearInterval(poll)
+        if (s.child.exitCode === null) s.child.kill('SIGKILL')
+      }
+      expect(seen.size).toBe(1)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
 })
+
+/** The TypeScript checker processes (the native API's `--api` children, zombies left out) of process `parent`. */
+function checkers(parent: number): number[] {
+  const ps = spawnSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(parent)], { encoding: 'utf8' })
+  return ps.stdout
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, stat, ...args]) => pid && stat && !stat.startsWith('Z') && args.includes('--api'))
+    .map(([pid]) => Number(pid))
+}

@@ -5,8 +5,10 @@
  */
 import type { Application } from '../runtime/app/application.ts'
 import type { Built } from '../compiler/bundle/node-load.ts'
-import { createApp, createAppFromSources } from '../runtime/app/create-app.ts'
+import { type createApp, createAppFromSources } from '../runtime/app/create-app.ts'
 import { collectSources } from '../runtime/app/options.ts'
+import { buildTools } from '../runtime/app/build-tools.ts'
+import type { KeptAnalysis } from '../runtime/contract/type-source.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
 import { createLogger, type LogFormat, type LogLevel } from '../runtime/base/logging.ts'
 import type { RunningServer } from '../runtime/server/shared/serving.ts'
@@ -118,7 +120,11 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     })
   }
   // Before anything loads: the watcher must learn every local module the controllers import.
-  if (opts.watch) (await import('../runtime/app/watch.ts')).trackLocalModules()
+  const watching = opts.watch ? await import('../runtime/app/watch.ts') : undefined
+  watching?.trackLocalModules()
+  // Under --watch one kept checker reads the types, at start-up (when the manifest lacks some) and at every reload:
+  // the program is opened once, and before the server listens.
+  const kept = watching && buildTools.keptAnalysis()
   const logger = config.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat })
   let context: unknown
   try {
@@ -140,14 +146,20 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       checkReturns: config.checkReturns ?? (opts.watch || process.env.NODE_ENV === 'development'),
     },
     opts.built,
+    kept,
   )
   let running: RunningServer | undefined
   try {
-    if (!app) return 1
+    if (!app) {
+      kept?.close()
+      return 1
+    }
+    if (kept && (app.options.types ?? 'auto') === 'auto') await watching!.openChecker(kept, prefix, process.cwd())
     await config.ready?.(app)
     running = await server.serve(app, { ...where, reusePort: worker })
   } catch (error) {
     io.stderr(`routeless: ${(error as Error).message}`)
+    kept?.close()
     await config.close?.()
     return 1
   }
@@ -155,8 +167,9 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
   const stop = io.stopSignal ?? (worker ? workerStopSignal() : waitForSignal())
   if (worker) reportListening(running.url, app.table.rows.length)
   else io.stdout(describe(running.url, app.table.rows.length))
-  const watcher = opts.watch
-    ? (await import('../runtime/app/watch.ts')).watchControllers(app, prefix, {
+  const watcher = watching
+    ? watching.watchControllers(app, prefix, {
+        analysis: kept,
         onReload: ({ handlers, ms }) => io.stdout(`routeless: reloaded ${handlers} handlers in ${ms} ms`),
         onError: (error) =>
           io.stderr(
@@ -216,6 +229,7 @@ export async function loadApp(
   io: CliIO,
   options: Parameters<typeof createApp>[1] = {},
   built?: Built,
+  kept?: KeptAnalysis,
 ): Promise<Application | undefined> {
   try {
     // Compiled by `routeless build` and fresh: JavaScript, no loader. Else, where node strips types, controllers load
@@ -229,7 +243,7 @@ export async function loadApp(
     }
     return await (sources
       ? createAppFromSources(sources, { ...options, logger })
-      : createApp(prefix, { ...options, logger }))
+      : createAppFromSources(collectSources(prefix, process.cwd()), { ...options, logger }, kept && (async () => kept)))
   } catch (error) {
     reportError(io, error, 'stack')
     return undefined

@@ -11,14 +11,22 @@ import { generatedValidators } from '../handlers/load.ts'
 import { lacksCode } from '../handlers/handlers.ts'
 import { buildTools } from './build-tools.ts'
 import type { ModuleSource } from '../base/module-source.ts'
+import type { Analysis } from '../contract/type-source.ts'
 
 /** Builds an application from controller prefixes (or a module map): every module loaded, the route table built. */
 export function createApp(source: ControllerSource, options: AppOptions = {}): Promise<Application> {
   return createAppFromSources(collectSources(source, options.cwd ?? process.cwd()), options)
 }
 
-/** Internal: `createApp` from the modules found already (the CLI's, loading from what `routeless build` compiled). */
-export async function createAppFromSources(sources: ModuleSource[], options: AppOptions = {}): Promise<Application> {
+/**
+ * Internal: `createApp` from the modules found already (the CLI's, loading from what `routeless build` compiled).
+ * `analysis`: how types the manifest lacks are read (the CLI's `--watch` gives the checker its watcher keeps).
+ */
+export async function createAppFromSources(
+  sources: ModuleSource[],
+  options: AppOptions = {},
+  analysis: () => Promise<Analysis> = buildTools.analysis,
+): Promise<Application> {
   const cwd = options.cwd ?? process.cwd()
   const table = await buildRouteTable(sources, {
     cwd,
@@ -26,7 +34,7 @@ export async function createAppFromSources(sources: ModuleSource[], options: App
     manifest: options.manifest,
     auth: options.auth,
     validators: generatedValidators({ module: options.compiled, manifest: options.manifest, cwd, ...buildTools }),
-    analysis: buildTools.analysis,
+    analysis,
   })
   const services = await loadServices(options)
   if (lacksCode(table, !!options.checkReturns)) services.evaluate = await buildTools.evaluator()

@@ -19,6 +19,7 @@ import { collectSources } from './options.ts'
 import { generatedValidators } from '../handlers/load.ts'
 import { lacksCode } from '../handlers/handlers.ts'
 import { buildTools } from './build-tools.ts'
+import type { KeptAnalysis } from '../contract/type-source.ts'
 import { buildRouteTable } from '../routing/route-table.ts'
 import { forgetLocalCommonJs, onLocalModule, trackLocalModules } from './watch-graph.ts'
 
@@ -37,6 +38,11 @@ export interface WatchOptions {
    * the program again; `close()` stops it. `false` opens a checker per reload, as `createApp` does.
    */
   keepChecker?: boolean
+  /**
+   * The kept checker to use (`buildTools.keptAnalysis()`), opened already by the caller: the CLI's `--watch` reads the
+   * types at start-up with it, so the program is opened once. The watcher prepares nothing then, and closes it.
+   */
+  analysis?: KeptAnalysis
 }
 
 export interface Watcher {
@@ -53,7 +59,7 @@ export function watchControllers(app: Application, prefixes: string[], options: 
   let running = Promise.resolve()
   const waiters: (() => void)[] = []
   const typed = (app.options.types ?? 'auto') === 'auto'
-  const kept = typed && options.keepChecker !== false ? buildTools.keptAnalysis() : undefined
+  const kept = options.analysis ?? (typed && options.keepChecker !== false ? buildTools.keptAnalysis() : undefined)
 
   const rebuild = async () => {
     const started = performance.now()
@@ -123,15 +129,9 @@ export function watchControllers(app: Application, prefixes: string[], options: 
   // The checker opens its program once, now, rather than at the first edit (errors are the first reload's to report).
   const warm =
     kept &&
+    !options.analysis &&
     setTimeout(() => {
-      running = running
-        .then(() => {
-          const files = collectSources(list, cwd)
-            .map((s) => s.file)
-            .filter((f) => /\.[mc]?tsx?$/.test(f))
-          return files.length > 0 ? kept.prepare(files, cwd) : undefined
-        })
-        .catch(() => {})
+      running = running.then(() => openChecker(kept, list, cwd))
     }, 0)
   if (warm) warm.unref()
 
@@ -145,4 +145,17 @@ export function watchControllers(app: Application, prefixes: string[], options: 
     },
     nextReload: () => new Promise<void>((resolve) => waiters.push(resolve)),
   }
+}
+
+/**
+ * Opens the kept checker's program over the prefixes' TypeScript files, so that the first edit finds it open. A
+ * mistake it meets is left to the next analysis to report.
+ */
+export async function openChecker(kept: KeptAnalysis, prefixes: string[], cwd: string): Promise<void> {
+  try {
+    const files = collectSources(prefixes, cwd)
+      .map((s) => s.file)
+      .filter((f) => /\.[mc]?tsx?$/.test(f))
+    if (files.length > 0) await kept.prepare(files, cwd)
+  } catch {}
 }
