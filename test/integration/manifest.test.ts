@@ -240,6 +240,19 @@ export class Default {
     }
   })
 
+  it('reports a module that fails to load ahead of a mistake in its types (the types are read first)', async () => {
+    const dir = project()
+    writeFileSync(
+      path.join(dir, 'controllers/bad.ts'),
+      'throw new Error("top-level failure")\nexport class Default {\n  GET({ n }: {\n    /** @minimum many */\n' +
+        '    n: number\n  }) {\n    return n\n  }\n}\n',
+    )
+    await expect(createApp('controllers', { cwd: dir, logger: quiet() })).rejects.toMatchObject({
+      code: 'ROUTELESS_ERR_MODULE_LOAD',
+      message: expect.stringMatching(/bad\.ts failed to load: top-level failure/),
+    })
+  })
+
   it('binds a minified bundle (its parameter names mangled) by the manifest', async () => {
     const dir = project()
     await build(dir)

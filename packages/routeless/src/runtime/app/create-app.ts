@@ -28,12 +28,19 @@ export async function createAppFromSources(
   analysis: () => Promise<Analysis> = buildTools.analysis,
 ): Promise<Application> {
   const cwd = options.cwd ?? process.cwd()
+  const validators = generatedValidators({ module: options.compiled, manifest: options.manifest, cwd, ...buildTools })
   const table = await buildRouteTable(sources, {
     cwd,
     types: options.types,
     manifest: options.manifest,
     auth: options.auth,
-    validators: generatedValidators({ module: options.compiled, manifest: options.manifest, cwd, ...buildTools }),
+    validators: async (manifest) => {
+      const made = await validators(manifest)
+      // Validators without the handlers' code (not a fresh build's): the evaluator is needed (`lacksCode`). It loads
+      // now, with them, before the modules (`buildRouteTable`: tsx, where it is registered, slows every later import).
+      if (!made.handlers || options.checkReturns) await buildTools.evaluator().catch(() => undefined)
+      return made
+    },
     analysis,
   })
   const services = await loadServices(options)

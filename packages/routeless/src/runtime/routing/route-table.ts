@@ -4,7 +4,7 @@
  * given, and the table assembled (`assemble-table.ts`, all a bundle runs).
  * @module
  */
-import { loadSignatures, type Analysis, type TypesMode } from '../contract/type-source.ts'
+import { loadSignatures, type Analysis, type Signatures, type TypesMode } from '../contract/type-source.ts'
 import type { Validators } from '../contract/validators.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
@@ -35,20 +35,52 @@ export interface BuildOptions {
   analysis?: () => Promise<Analysis>
 }
 
-/** Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake. */
+/**
+ * Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake.
+ *
+ * The handler types and their validators come first, the modules after: where node cannot load TypeScript (before
+ * 22.18), the first controller registers tsx, whose loader every later `import()` then crosses (its worker thread),
+ * and the analysis (`typescript`'s API) and the validators' generator (Ajv) load in half the time before it. Neither
+ * reads the modules. The errors keep their order: a module that fails to load (or two that answer one path) is the
+ * error reported, ahead of one of the types or the validators.
+ */
 export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions): Promise<RouteTable> {
   const cwd = options.cwd ?? process.cwd()
+  const typed = await settled(typesOf(sources, options, cwd))
   const loaded = await loadModules(sources, cwd)
+  const { signatures, validators } = typed()
+  return assembleRouteTable(loaded, signatures, {
+    cwd,
+    auth: options.auth,
+    // The validators made already, for the manifest the signatures carry (the only one asked for).
+    validators: async () => validators!,
+    parts: ALL_PARTS,
+  })
+}
+
+/** The signatures of `sources` (manifest or analysis), and the validators of their manifest when they have one. */
+async function typesOf(
+  sources: ModuleSource[],
+  options: BuildOptions,
+  cwd: string,
+): Promise<{ signatures: Signatures; validators: Validators | undefined }> {
   const signatures = await loadSignatures(sources, {
     cwd,
     mode: options.types,
     manifest: options.manifest,
     analysis: options.analysis,
   })
-  return assembleRouteTable(loaded, signatures, {
-    cwd,
-    auth: options.auth,
-    validators: options.validators,
-    parts: ALL_PARTS,
-  })
+  return { signatures, validators: signatures.manifest && (await options.validators(signatures.manifest)) }
+}
+
+/** `promise` settled: a function that gives its value or throws its error, when called. */
+async function settled<T>(promise: Promise<T>): Promise<() => T> {
+  try {
+    const value = await promise
+    return () => value
+  } catch (error) {
+    return () => {
+      throw error
+    }
+  }
 }
