@@ -284,4 +284,19 @@ export class Default {
       expect(await json(t, '/opt'), t.name).toEqual({ id: null })
     })
   })
+
+  it('refuses a hand-edited manifest whose schema is malformed, naming the keyword', async () => {
+    const dir = project()
+    await build(dir)
+    const file = path.join(dir, '.routeless/manifest.json')
+    const manifest = JSON.parse(readFileSync(file, 'utf8'))
+    manifest.handlers['controllers/index.ts#Add.GET'].positional[0].schema = { type: 5 }
+    writeFileSync(file, JSON.stringify(manifest))
+    rmSync(path.join(dir, '.routeless/app.mjs'))
+    const error = await createApp('controllers', { cwd: dir, types: 'manifest', logger: quiet() }).then(
+      () => undefined,
+      (e: Error) => e,
+    )
+    expect(error?.message).toMatch(/\btype must be/)
+  })
 })

@@ -33,6 +33,10 @@ export function createAjv(defs: Record<string, JsonSchema>, source = false): Ajv
     coerceTypes: false,
     useDefaults: false,
     validateFormats: true,
+    // Not checked against JSON Schema's meta-schema (compiling that took 60–190 ms of every start without a build): the
+    // schemas are the analysis's own, and Ajv still refuses a malformed one as it compiles it (`type must be JSONType
+    // or JSONType[]: 5`, `required value must be ["array"]`), a hand-edited manifest's too.
+    validateSchema: false,
     code: source ? { source: true, lines: false, formats: _`formats` } : undefined,
   })
   // The formats that are one regular expression (written into the validators as literals), then this module's own.
