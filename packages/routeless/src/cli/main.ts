@@ -5,8 +5,7 @@
  */
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { configFileOf, defaultServer, loadConfig, SERVERS, type ServerName } from './config.ts'
-import { preloadServing } from './preload.ts'
+import { configFileOf, defaultServer, loadConfig, SERVERS } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS } from '../runtime/base/logging.ts'
 import { MANIFEST_PATH } from '../runtime/contract/manifest.ts'
 import { findBuilt } from '../compiler/bundle/node-load.ts'
@@ -65,8 +64,6 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   }
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
-    const named = env.ROUTELESS_SERVER as ServerName | undefined
-    preloadServing(args.server ?? (named && SERVERS.includes(named) ? named : defaultServer()))
     const { config, prefix, built } = await settings(args, !args.watch)
     const bodyLimit =
       args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
