@@ -39,7 +39,7 @@ export interface WatchOptions {
    */
   keepChecker?: boolean
   /**
-   * The kept checker to use (`buildTools.keptAnalysis()`), opened already by the caller: the CLI's `--watch` reads the
+   * Internal: the kept checker to use (`buildTools.keptAnalysis()`), opened by the caller: the CLI's `--watch` reads the
    * types at start-up with it, so the program is opened once. The watcher prepares nothing then, and closes it.
    */
   analysis?: KeptAnalysis
