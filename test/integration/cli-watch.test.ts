@@ -2,13 +2,13 @@
  * `routeless --watch` reloads the local modules controllers import, not only the controllers; with TypeScript 7 it reads
  * the types at start-up and after an edit through one checker process, open before the server says it listens.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { start } from '../package/_project.ts'
+import { checkerProcesses } from '../_checker-processes.ts'
 
 const BIN = fileURLToPath(new URL('../../packages/routeless/bin/routeless.js', import.meta.url))
 let dir = ''
@@ -73,11 +73,11 @@ export class Default {
       const s = start(process.execPath, [BIN, '--watch', '--host=127.0.0.1:0', '--log-level=warn'], { cwd: root })
       const seen = new Set<number>()
       const poll = setInterval(() => {
-        for (const pid of checkers(s.child.pid!)) seen.add(pid)
+        for (const pid of checkerProcesses(s.child.pid!)) seen.add(pid)
       }, 20)
       try {
         const url = await s.listening
-        expect(checkers(s.child.pid!)).toHaveLength(1) // open already: the first edit finds it
+        expect(checkerProcesses(s.child.pid!)).toHaveLength(1) // open already: the first edit finds it
         expect((await fetch(`${url}/a/x`)).status).toBe(400) // \`n: number\`, read without a manifest
         writeFileSync(path.join(root, 'controllers/a.ts'), handler('string'))
         await reloads(s, 1)
@@ -94,13 +94,3 @@ export class Default {
     }
   })
 })
-
-/** The TypeScript checker processes (the native API's `--api` children, zombies left out) of process `parent`. */
-function checkers(parent: number): number[] {
-  const ps = spawnSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(parent)], { encoding: 'utf8' })
-  return ps.stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([pid, stat, ...args]) => pid && stat && !stat.startsWith('Z') && args.includes('--api'))
-    .map(([pid]) => Number(pid))
-}

@@ -5,12 +5,12 @@
  * added, one removed; and the process is gone after `close()`. Real files in a temporary directory, the repository's
  * TypeScript 7.
  */
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp, watchControllers, type Watcher } from 'routeless'
+import { checkerProcesses } from '../_checker-processes.ts'
 
 let dir = ''
 let watcher: Watcher | undefined
@@ -18,16 +18,6 @@ afterEach(() => {
   watcher?.close()
   rmSync(dir, { recursive: true, force: true })
 })
-
-/** This process's TypeScript checker processes (the native API's `--api` children, zombies left out). */
-function checkers(): number[] {
-  const ps = spawnSync('ps', ['-o', 'pid=,stat=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
-  return ps.stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([pid, stat, ...args]) => pid && stat && !stat.startsWith('Z') && args.includes('--api'))
-    .map(([pid]) => Number(pid))
-}
 
 async function until<T>(value: () => T, accept: (v: T) => boolean, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms
@@ -54,7 +44,7 @@ describe('Watch mode with a kept TypeScript 7 checker', () => {
     writeFileSync(file('b.ts'), handler('Kind', "import type { Kind } from './_lib/kinds.ts'\n"))
     const app = await createApp('controllers', { cwd: dir, logger: { warn() {}, error() {} } })
     expect(app.table.types).toBe('analysis')
-    expect(checkers()).toEqual([])
+    expect(checkerProcesses()).toEqual([])
     const errors: unknown[] = []
     watcher = watchControllers(app, ['controllers'], { cwd: dir, debounceMs: 50, onError: (e) => errors.push(e) })
     const status = async (url: string) => (await app.request(url)).status
@@ -66,7 +56,7 @@ describe('Watch mode with a kept TypeScript 7 checker', () => {
     }
 
     // The checker starts with the watcher, before any edit.
-    const [pid] = await until(checkers, (p) => p.length > 0)
+    const [pid] = await until(checkerProcesses, (p) => p.length > 0)
     expect(pid).toBeGreaterThan(0)
 
     // A parameter's type.
@@ -99,10 +89,10 @@ describe('Watch mode with a kept TypeScript 7 checker', () => {
     expect([await status('/c/2'), await status('/c/3')]).toEqual([200, 400])
 
     // One process throughout, gone after close.
-    expect(checkers()).toEqual([pid])
+    expect(checkerProcesses()).toEqual([pid])
     watcher.close()
     watcher = undefined
-    expect(await until(checkers, (p) => p.length === 0, 5_000)).toEqual([])
+    expect(await until(checkerProcesses, (p) => p.length === 0, 5_000)).toEqual([])
   }, 180_000)
 
   it('opens a checker per reload with keepChecker: false, and leaves none running', async () => {
@@ -118,6 +108,6 @@ describe('Watch mode with a kept TypeScript 7 checker', () => {
     await reload
     expect(app.table.analysed).toEqual(['controllers/a.ts'])
     expect((await app.request('/a/true')).status).toBe(200)
-    expect(await until(checkers, (p) => p.length === 0, 5_000)).toEqual([])
+    expect(await until(checkerProcesses, (p) => p.length === 0, 5_000)).toEqual([])
   }, 120_000)
 })

@@ -5,8 +5,8 @@
  */
 import type { Application } from '../runtime/app/application.ts'
 import type { Built } from '../compiler/bundle/node-load.ts'
-import { type createApp, createAppFromSources } from '../runtime/app/create-app.ts'
-import { collectSources } from '../runtime/app/options.ts'
+import { createAppFromSources } from '../runtime/app/create-app.ts'
+import { collectSources, type AppOptions } from '../runtime/app/options.ts'
 import { buildTools } from '../runtime/app/build-tools.ts'
 import type { KeptAnalysis } from '../runtime/contract/type-source.ts'
 import { appOptionsOf, makeContext, type RoutelessConfig, type ServerName } from './config.ts'
@@ -227,7 +227,7 @@ async function chooseServer(wanted: ServerName, io: CliIO): Promise<{ name: Serv
 export async function loadApp(
   prefix: string[],
   io: CliIO,
-  options: Parameters<typeof createApp>[1] = {},
+  options: AppOptions = {},
   built?: Built,
   kept?: KeptAnalysis,
 ): Promise<Application | undefined> {

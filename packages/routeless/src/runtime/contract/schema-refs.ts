@@ -9,7 +9,7 @@ export const DEFS = '#/$defs/'
 export const COMPONENTS = '#/components/schemas/'
 
 /** The type a `$ref` names, under either prefix; undefined for any other reference. */
-export function refName(ref: string): string | undefined {
+function refName(ref: string): string | undefined {
   if (ref.startsWith(DEFS)) return ref.slice(DEFS.length)
   if (ref.startsWith(COMPONENTS)) return ref.slice(COMPONENTS.length)
   return undefined
