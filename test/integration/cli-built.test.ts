@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const BIN = fileURLToPath(new URL('../../packages/routeless/bin/routeless.js', import.meta.url))
+const MODULE_LOG = fileURLToPath(new URL('../_module-log.mjs', import.meta.url))
 let dir: string
 
 /** The files of the project as built; a test that edits one puts it back. */
@@ -86,10 +87,15 @@ function cli(args: string[]): Promise<Run> {
 }
 
 /** Serves with `args` (`routeless` alone, as `npm start`), answers `paths` as JSON, stops. */
-async function served(args: string[], paths: string[], log: string[] = []): Promise<unknown[]> {
+async function served(
+  args: string[],
+  paths: string[],
+  log: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<unknown[]> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: dir,
-    env: { ...process.env, ROUTELESS_HOST: '127.0.0.1:0', ROUTELESS_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ROUTELESS_HOST: '127.0.0.1:0', ROUTELESS_LOG_LEVEL: 'warn', ...env },
   })
   let out = ''
   child.stdout.on('data', (d) => (out += d))
@@ -141,6 +147,21 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
       expect.objectContaining({ status: 400, message: 'Invalid parameters: a: must be a number, got "x"' }),
       { message: 'Hello, you!' },
     ])
+  })
+
+  it('loads routeless from a few files and no package: the bin, its entry, the CLI and request time', async () => {
+    const log: string[] = []
+    const env = { NODE_OPTIONS: `--import=${MODULE_LOG}` }
+    expect(await served([], ['/add/2/3'], log, env)).toEqual([{ sum: 5 }])
+    const loaded = [...log[0]!.matchAll(/^module-log: (\S+)$/gm)].map((m) => m[1]!)
+    const dist = loaded.filter((url) => url.includes('/packages/routeless/dist/'))
+    expect(dist.map((url) => path.basename(url).replace(/-[\w-]{8}\.js$/, '-*.js')).sort()).toEqual([
+      'bin.js',
+      'cli-*.js',
+      'index.js',
+      'runtime-*.js',
+    ])
+    expect(loaded.filter((url) => url.includes('/node_modules/'))).toEqual([])
   })
 
   it("logs a handler's error with the stack of its own file, as from the sources", async () => {
