@@ -49,6 +49,13 @@ export class Boom {
   }
 }
 
+/** Whether node's fetch (undici) is loaded: an answer that needs no Fetch object should not load it. */
+export class Undici {
+  GET() {
+    return { loaded: (process as unknown as { moduleLoadList: string[] }).moduleLoadList.some((m) => m.includes('undici')) }
+  }
+}
+
 /** What served this: tsx loaded or not, one store shared with the config, a file read beside this one. */
 export class Served {
   GET() {
@@ -149,10 +156,11 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
     ])
   })
 
-  it('loads routeless from a few files and no package: the bin, its entry, the CLI and request time', async () => {
+  it("loads routeless from a few files, no package and not node's fetch: the bin, its entry, the CLI, request time", async () => {
     const log: string[] = []
-    const env = { NODE_OPTIONS: `--import=${MODULE_LOG}` }
-    expect(await served([], ['/add/2/3'], log, env)).toEqual([{ sum: 5 }])
+    // At the default log level: the access log adds each answer's X-Request-ID, and makes no Fetch object for it.
+    const env = { NODE_OPTIONS: `--import=${MODULE_LOG}`, ROUTELESS_LOG_LEVEL: 'info' }
+    expect(await served([], ['/add/2/3', '/undici'], log, env)).toEqual([{ sum: 5 }, { loaded: false }])
     const loaded = [...log[0]!.matchAll(/^module-log: (\S+)$/gm)].map((m) => m[1]!)
     const dist = loaded.filter((url) => url.includes('/packages/routeless/dist/'))
     expect(dist.map((url) => path.basename(url).replace(/-[\w-]{8}\.js$/, '-*.js')).sort()).toEqual([

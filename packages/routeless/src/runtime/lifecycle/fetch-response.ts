@@ -5,7 +5,15 @@
  */
 import type { ResponseState } from '../base/controller.ts'
 import type { HttpError } from '../base/errors.ts'
-import { errorReply, JSON_TYPE, toReply, type Answer, type TypedLater } from './response.ts'
+import {
+  errorReply,
+  isResponse,
+  JSON_TYPE,
+  toReply,
+  type Answer,
+  type HeaderList,
+  type TypedLater,
+} from './response.ts'
 
 /** A handler's return value as a Fetch `Response`, by the rules of `toReply`. */
 export function toResponse(value: unknown, state?: ResponseState): Response {
@@ -47,19 +55,20 @@ export function errorResponse(error: HttpError): Response {
 export function headerOf(answer: Answer, name: string): string | null {
   const headers = answer.headers
   if (headers === undefined) return null
-  if (headers instanceof Headers) return headers.get(name)
+  if (!isPairs(headers)) return headers.get(name)
   const lower = name.toLowerCase()
   for (const [k, v] of headers) if (k.toLowerCase() === lower) return v
   return null
 }
 
 /**
- * `answer` with `entries` set (each replacing a header of its name). A reply's shared header pairs and a Response's
- * immutable headers are copied, never changed.
+ * `answer` with `entries` set (each replacing a header of its name). A reply's shared header pairs are copied, and a
+ * Response's immutable headers, never changed. Neither a `Headers` nor a `Response` is made for a reply: on node the
+ * first use of either loads node's fetch (undici, ~40 ms on node 20, inside the first request's time).
  */
 export function withHeaders(answer: Answer, entries: ReadonlyArray<readonly [string, string]>): Answer {
   if (entries.length === 0) return answer
-  if (answer instanceof Response) {
+  if (isResponse(answer)) {
     try {
       for (const [k, v] of entries) answer.headers.set(k, v)
       return answer
@@ -69,8 +78,20 @@ export function withHeaders(answer: Answer, entries: ReadonlyArray<readonly [str
       return copy
     }
   }
-  const headers =
-    answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers as [string, string][] | undefined)
-  for (const [k, v] of entries) headers.set(k, v)
-  return answer.headers === headers ? answer : { ...answer, headers }
+  const headers = answer.headers
+  if (headers !== undefined && !isPairs(headers)) {
+    for (const [k, v] of entries) headers.set(k, v) // the reply's own
+    return answer
+  }
+  // Names in lower case, as a `Headers` gives them (the adapters write pairs as they are).
+  const names = entries.map(([k]) => k.toLowerCase())
+  const pairs: [string, string][] = []
+  if (headers) for (const [k, v] of headers) if (!names.includes(k.toLowerCase())) pairs.push([k, v])
+  for (let i = 0; i < entries.length; i++) pairs.push([names[i]!, entries[i]![1]])
+  return { ...answer, headers: pairs }
+}
+
+/** Header pairs, not a `Headers` (told apart without reading the global `Headers`, which would load undici). */
+function isPairs(headers: HeaderList): headers is ReadonlyArray<readonly [string, string]> {
+  return Array.isArray(headers)
 }
