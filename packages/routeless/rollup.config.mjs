@@ -2,8 +2,8 @@
  * The node entries of the package (`routeless`, `/node`, `/uws`, `/fetch`, `/cli` and the bin), bundled by Rollup so
  * that the request-time code is one chunk: `runtime-[hash].js` holds every module of `src/runtime/`, and serving
  * (`routeless` after `routeless build`) loads that chunk, the CLI's and the entries: a few files. esbuild (tsup) makes
- * one chunk per set of entries and dynamic `import()`s that share modules, ~50 files on that path, and node's module
- * loader spent more on them than on routeless's own start (docs/BENCHMARKS.md, "The serve path in a few chunks").
+ * one chunk per set of entries and dynamic `import()`s that share modules, 45 files on that path, and node's module
+ * loader spent more on them than on routeless's own start (docs/BENCHMARKS.md, "The serve path in four files").
  *
  * Each file is compiled by esbuild (`transform`: types stripped, `target` node20, as tsup did); Rollup links them.
  * The build-time modules (`src/compiler/`) keep Rollup's default chunks, so that what imports Ajv or TypeScript loads

@@ -121,6 +121,17 @@ describeTargets('Answers declared in the return type', fixtureApp('returns'), (t
     expect(other.headers.get('location')).toBe('/done')
     expect(await other.text()).toBe('')
   })
+  it('answers 500, never a split answer, for a declared header whose value has a line break', async (ctx) => {
+    const before = logged.length
+    const res = await get('/answers/split')
+    expect(res.status).toBe(500)
+    expect(res.headers.get('set-cookie')).toBeNull()
+    expect(res.headers.get('location')).toBeNull()
+    expect((await res.json()).message).toBe('The server could not answer this request')
+    skipWhere(t(), 'logs', ctx) // the answer is checked; the log line is written elsewhere
+    expect(String(logged.at(-1))).toMatch(/The header "location" has a line break or NUL in its value/)
+    expect(logged.length).toBe(before + 1)
+  })
   it('sends a text body under its own media type, as it is', async () => {
     const page = await get('/answers/html')
     expect(page.status).toBe(404)

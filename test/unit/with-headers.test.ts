@@ -10,7 +10,7 @@ import type { Reply } from '../../packages/routeless/src/runtime/lifecycle/respo
 const reply = (headers: Reply['headers']): Reply => ({ status: 200, headers, type: 'text/plain', body: 'hi' })
 
 describe('withHeaders', () => {
-  it('copies shared pairs: the same name replaced in any case, the others kept in their order, names lower case', () => {
+  it('copies shared pairs: the same name replaced in any case, the others kept in their order, the added names lower case', () => {
     const shared = Object.freeze([
       ['vary', 'Accept'],
       ['x-request-id', 'old'],

@@ -83,7 +83,7 @@ export function withHeaders(answer: Answer, entries: ReadonlyArray<readonly [str
     for (const [k, v] of entries) headers.set(k, v) // the reply's own
     return answer
   }
-  // Names in lower case, as a `Headers` gives them (the adapters write pairs as they are).
+  // The entries' names in lower case, as a `Headers` gives them (the adapters write pairs as they are).
   const names = entries.map(([k]) => k.toLowerCase())
   const pairs: [string, string][] = []
   if (headers) for (const [k, v] of headers) if (!names.includes(k.toLowerCase())) pairs.push([k, v])

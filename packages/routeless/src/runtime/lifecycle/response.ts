@@ -183,6 +183,15 @@ export type StatusSerializers = Readonly<Record<number, ((value: unknown) => str
 /** Media types whose bodies are written as JSON (`application/json`, `application/problem+json`). */
 const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
 
+/** What a `Headers` refuses in a value: a line break would end the header on a server that writes it as it is (uWS). */
+const SPLITS_HEADER = /[\r\n\0]/
+
+/** A declared header's value, refused (a 500, as a `Headers` would) when it could split the answer. */
+function headerValue(name: string, value: string): string {
+  if (SPLITS_HEADER.test(value)) throw new TypeError(`The header "${name}" has a line break or NUL in its value`)
+  return value
+}
+
 /**
  * A declared answer (`Answer`): its status; its headers over those set on `this.response`; no body for 204, 205, 304
  * or an `undefined` body; else the body as its media type says: JSON (by the serializer of its status), a string as
@@ -197,7 +206,7 @@ function declaredReply(answer: Declared, draft: Headers | undefined, byStatus: S
     const v = promised[name]
     if (v === undefined) continue
     if (draft !== undefined) draft.set(name, String(v))
-    else (pairs ??= []).push([name.toLowerCase(), String(v)])
+    else (pairs ??= []).push([name.toLowerCase(), headerValue(name, String(v))])
   }
   const headers: HeaderList | undefined = draft ?? pairs
   if (status === 204 || status === 205 || status === 304 || body === undefined)
