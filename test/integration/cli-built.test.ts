@@ -158,7 +158,8 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
 
   it("loads routeless from a few files, no package and not node's fetch: the bin, its entry, the CLI, request time", async () => {
     const log: string[] = []
-    // At the default log level: the access log adds each answer's X-Request-ID, and makes no Fetch object for it.
+    // At the default log level: the access log adds each answer's X-Request-ID, and makes no Fetch object for it; and
+    // on node 22 and later node:http is required, not imported (an ES import's facade loads undici: shared/node-http.ts).
     const env = { NODE_OPTIONS: `--import=${MODULE_LOG}`, ROUTELESS_LOG_LEVEL: 'info' }
     expect(await served([], ['/add/2/3', '/undici'], log, env)).toEqual([{ sum: 5 }, { loaded: false }])
     const loaded = [...log[0]!.matchAll(/^module-log: (\S+)$/gm)].map((m) => m[1]!)

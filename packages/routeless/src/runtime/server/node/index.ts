@@ -5,7 +5,8 @@
  * 400 and the connection closed); the request-target policy is routeless's own (runtime/server/shared/request-target.ts).
  * @module
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { createServer } from '../shared/node-http.ts'
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net'
 import { HttpError } from '../../base/errors.ts'
 import { attachWebSockets } from './websocket.ts'

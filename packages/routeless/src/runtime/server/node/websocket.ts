@@ -1,5 +1,6 @@
 /** Internal: WebSocket upgrades on node:http, through `ws`, decided by `Application.upgrade`. */
-import { ServerResponse, type IncomingMessage, type Server } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
+import { ServerResponse } from '../shared/node-http.ts'
 import type { Socket as NetSocket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { RawData, WebSocket, WebSocketServer } from 'ws'

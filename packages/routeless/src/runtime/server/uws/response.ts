@@ -4,7 +4,7 @@
  * written after the client has gone. `Exchange` (`exchange.ts`) adds the request side.
  * @module
  */
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES } from '../shared/node-http.ts'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
 import { errorReply, isResponse, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
