@@ -165,7 +165,11 @@ describe('hot path shortcuts', () => {
           { nil: '' },
         ),
         fc.option(
-          fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 1200 })),
+          fc.tuple(
+            fc.constantFrom('e', 'E'),
+            fc.constantFrom('', '+', '-', '0', '+00'),
+            fc.integer({ min: 0, max: 1200 }),
+          ),
           { nil: undefined },
         ),
       )
@@ -183,8 +187,11 @@ describe('hot path shortcuts', () => {
     expect(overflowing).toBeGreaterThan(1000) // the numbers do reach past a double
     // And a text with no such number is read without it.
     expect(mayOverflow('{"name":"routeless","n":[1.5,-2e-7,1234567890123456789],"e":"E1"}')).toBe(false)
-    expect(mayOverflow(`[${'9'.repeat(308)}]`)).toBe(false)
+    expect(mayOverflow('[1e99,2E+9,3e-400,4e5]')).toBe(false)
+    expect(mayOverflow(`[${'9'.repeat(209)}e99]`)).toBe(false)
+    expect(mayOverflow(`[${'9'.repeat(210)}e98]`)).toBe(true)
     expect(mayOverflow(`[${'9'.repeat(309)}]`)).toBe(true)
+    expect(mayOverflow('[5e0400]')).toBe(true)
   })
 
   it('never resolves a dot segment: the resolver refuses the target instead (404)', () => {
