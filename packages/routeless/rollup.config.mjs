@@ -18,6 +18,7 @@ import { transform } from 'esbuild'
 const SRC = fileURLToPath(new URL('src/', import.meta.url))
 const DIST = fileURLToPath(new URL('dist/', import.meta.url))
 const ENTRIES = ['index', 'node', 'uws', 'fetch', 'cli', 'bin']
+const CONFIG_OPTIONS = path.join(SRC, 'cli', 'config-options.ts')
 
 /** Compiles a TypeScript module with esbuild: imports are kept as written (`verbatimModuleSyntax`), types dropped. */
 const typescript = {
@@ -40,9 +41,11 @@ const typescript = {
 /**
  * The chunk a module goes in: the rooms of request time and of the CLI are one each, but for a module importing a
  * package (`@whatwg-node/server` in routeless/fetch's adapter), which keeps a chunk of its own so that the package
- * loads only where it is used; the rest, Rollup's.
+ * loads only where it is used; the rest, Rollup's. A config's options (`defineConfig`, `appOptionsFromConfig`: pure,
+ * and exported by `routeless` itself) go with request time, so that importing `routeless` loads no CLI code.
  */
 function chunkOf(id, { getModuleInfo }) {
+  if (id === CONFIG_OPTIONS) return 'runtime'
   const room = path.relative(SRC, id).split(path.sep)[0]
   if (room !== 'runtime' && room !== 'cli') return undefined
   const importsPackage = getModuleInfo(id).importedIds.some((dep) => !path.isAbsolute(dep) && !dep.startsWith('node:'))

@@ -173,6 +173,22 @@ describe('routeless build for node', { timeout: 60_000 }, () => {
     expect(loaded.filter((url) => url.includes('/node_modules/'))).toEqual([])
   })
 
+  it('loads no CLI code for a library user: `routeless` is its entry and request time', async () => {
+    const script =
+      "const { defineConfig, createApp } = await import('routeless'); console.log(typeof defineConfig, typeof createApp)"
+    const child = spawn(process.execPath, [`--import=${MODULE_LOG}`, '--input-type=module', '-e', script], { cwd: dir })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (out += d))
+    await new Promise((resolve) => child.on('close', resolve))
+    expect(out).toContain('function function')
+    const dist = [...out.matchAll(/^module-log: (\S+)$/gm)].map((m) => m[1]!).filter((u) => u.includes('/dist/'))
+    expect(dist.map((url) => path.basename(url).replace(/-[\w-]{8}\.js$/, '-*.js')).sort()).toEqual([
+      'index.js',
+      'runtime-*.js',
+    ])
+  })
+
   it("logs a handler's error with the stack of its own file, as from the sources", async () => {
     const log: string[] = []
     expect(await served([], ['/boom'], log)).toEqual([expect.objectContaining({ status: 500 })])

@@ -19,6 +19,7 @@ import type { cors, originCheck } from '../wrappers/cors.ts'
 import type { notFoundHint } from '../routing/not-found-hint.ts'
 import type { HostSockets } from '../lifecycle/host-sockets.ts'
 import { CORE_SERVICES } from './core-services.ts'
+import { otelRegistered } from '../base/otel-global.ts'
 import { buildTools } from './build-tools.ts'
 
 export interface AppServices {
@@ -53,16 +54,13 @@ export interface AppServices {
   }
 }
 
-/** Where `@opentelemetry/api` 1.x keeps what an SDK registered (as `runtime/wrappers/telemetry.ts` looks for it). */
-const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
-
 /**
  * Imports what `options` need beside the core: the telemetry and its peers (only when metrics or tracing are asked
  * for, or tracing is left to detection and an SDK registered something), the OpenAPI generator, the docs page.
  */
 export async function loadServices(options: AppOptions): Promise<AppServices> {
   const { tracing, metrics } = options
-  const telemetry = Boolean(metrics || tracing || (tracing === undefined && OTEL_GLOBAL in globalThis))
+  const telemetry = Boolean(metrics || tracing || (tracing === undefined && otelRegistered()))
   const [wrappers, { generateOpenAPI }, page, wrapper, checkReturn, answers, { generateAsyncAPI }] = await Promise.all([
     telemetry ? import('../wrappers/telemetry.ts') : undefined,
     import('../documents/openapi.ts'),

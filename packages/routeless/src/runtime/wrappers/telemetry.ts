@@ -8,6 +8,7 @@
  * @module
  */
 import { RoutelessError } from '../base/errors.ts'
+import { otelRegistered } from '../base/otel-global.ts'
 import type { IncomingRequest } from '../lifecycle/request.ts'
 import type { Answer } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
@@ -75,8 +76,6 @@ function methodOf(method: string): string {
  */
 const OTEL_API = '@opentelemetry/api'
 const PROM_CLIENT = 'prom-client'
-/** Where `@opentelemetry/api` 1.x keeps what an SDK registered (its `global-utils.ts`). */
-const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
 
 /**
  * Imports the optional peers the options need. `tracing` unset: on when `@opentelemetry/api` is installed and an SDK
@@ -90,7 +89,7 @@ export async function loadTelemetryPeers(options: {
   const tracing = options.tracing
   // Left to detection, tracing is on only when an SDK registered something through the API, which keeps its registry
   // on a global: without it, the API is not imported at all (start-up pays nothing for tracing it does not do).
-  if (tracing !== false && (tracing !== undefined || OTEL_GLOBAL in globalThis)) {
+  if (tracing !== false && (tracing !== undefined || otelRegistered())) {
     const api = await importPeer<Api>(() => import(/* @vite-ignore */ OTEL_API), OTEL_API, tracing !== undefined)
     if (api && (tracing !== undefined || tracerRegistered(api))) peers.api = api
   }
