@@ -8,6 +8,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { attachGetBody, type IncomingRequest } from '../../lifecycle/request.ts'
 import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
 import { BodyQueue } from './body.ts'
+import { bytesOf } from './bytes.ts'
 import type { Answer } from '../../lifecycle/response.ts'
 import { UwsResponse, type ExchangeHost } from './response.ts'
 
@@ -97,7 +98,7 @@ export class Exchange extends UwsResponse implements IncomingRequest {
   }
 
   header(name: string): string | null {
-    if (this.req !== undefined) return this.req.getHeader(name) || null
+    if (this.req !== undefined) return this.req.getHeader(bytesOf(name)) || null
     let value: string | null = null
     for (const [k, v] of this.headerList!) if (k === name) value = value === null ? v : `${value}, ${v}`
     return value

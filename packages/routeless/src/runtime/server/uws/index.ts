@@ -28,6 +28,10 @@ import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
 import { Exchange, headerList, internalError } from './exchange.ts'
 
+/** The two header names every request is asked for, as bytes (`bytes.ts`). */
+const CONTENT_LENGTH = Buffer.from('content-length')
+const TRANSFER_ENCODING = Buffer.from('transfer-encoding')
+
 export type { CloseOptions, RunningServer } from '../shared/serving.ts'
 
 export interface UwsServeOptions extends ServeOptions {
@@ -217,8 +221,8 @@ class UwsServer {
     const query = req.getQuery()
     const target = normalizeTarget(query === undefined ? url : `${url}?${query}`)
     if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
-    const length = req.getHeader('content-length')
-    const coding = req.getHeader('transfer-encoding')
+    const length = req.getHeader(CONTENT_LENGTH)
+    const coding = req.getHeader(TRANSFER_ENCODING)
     // A request with a body is answered after its callback: its headers are copied now (the request object dies with
     // the callback), once, and the framing checks read the copy.
     let headers: [string, string][] | undefined

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from '../shared/node-http.ts'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
+import { bytesOf } from './bytes.ts'
 import { errorReply, isResponse, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */
@@ -21,6 +22,7 @@ export interface ExchangeHost {
 }
 
 const EMPTY = new Uint8Array(0)
+const CONTENT_TYPE = Buffer.from('content-type')
 /** Larger bodies go out with `tryEnd` and `onWritable`, so a slow client never makes uWS buffer all of them. */
 const DIRECT_LIMIT = 64 * 1024
 
@@ -272,10 +274,10 @@ export abstract class UwsResponse {
           if (/\bclose\b/i.test(value)) close = true
           continue
         }
-        res.writeHeader(name, value)
+        res.writeHeader(bytesOf(name), value)
       }
     }
-    if (type !== undefined && !hasType) res.writeHeader('content-type', type)
+    if (type !== undefined && !hasType) res.writeHeader(CONTENT_TYPE, bytesOf(type))
     return close
   }
 
@@ -308,12 +310,12 @@ async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint
   }
 }
 
-const STATUS_LINES: string[] = []
+const STATUS_LINES: Uint8Array[] = []
 
 /** `404 Not Found`: the reason phrase given, else the standard one (a space is always sent, RFC 9112 §4). */
-function statusLine(status: number, statusText: string | undefined): string {
+function statusLine(status: number, statusText: string | undefined): string | Uint8Array {
   if (statusText) return `${status} ${statusText}`
-  return (STATUS_LINES[status] ??= `${status} ${STATUS_CODES[status] ?? ''}`)
+  return (STATUS_LINES[status] ??= Buffer.from(`${status} ${STATUS_CODES[status] ?? ''}`))
 }
 
 export function internalError(error: unknown): Reply {

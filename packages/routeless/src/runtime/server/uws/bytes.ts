@@ -1,0 +1,23 @@
+/**
+ * Strings handed to uWS as bytes, each encoded once. uWS copies every JavaScript string it is given (a header's name
+ * or value, a status line) into UTF-8 it allocates and frees for that one call (V8's `String::Utf8Value`: ~500
+ * instructions and a `malloc`), where bytes are read in place. The strings an answer writes again and again (header
+ * names, media types, status lines) and the header names a request is asked for are few: each is encoded the first
+ * time and kept.
+ * @module
+ */
+
+const kept = new Map<string, Uint8Array>()
+
+/** Most strings kept: names and media types are few; past it (a program making up names), a string goes as it is. */
+const MOST = 1000
+
+/** `text` as UTF-8 bytes, encoded on first use; the string itself once `MOST` others are kept. */
+export function bytesOf(text: string): Uint8Array | string {
+  const bytes = kept.get(text)
+  if (bytes !== undefined) return bytes
+  if (kept.size >= MOST) return text
+  const made = Buffer.from(text)
+  kept.set(text, made)
+  return made
+}

@@ -1,0 +1,23 @@
+/**
+ * The strings routeless/uws hands to uWS as bytes (`server/uws/bytes.ts`): encoded as UTF-8 once and kept, up to a
+ * bound past which a string goes as it is (a program making up header names cannot grow the memory without end).
+ */
+import { describe, expect, it } from 'vitest'
+import { bytesOf } from '../../packages/routeless/src/runtime/server/uws/bytes.ts'
+
+describe('bytesOf', () => {
+  it('encodes a string as UTF-8 once and hands back the same bytes after', () => {
+    const first = bytesOf('content-type')
+    expect(first).toBeInstanceOf(Uint8Array)
+    expect(Buffer.from(first as Uint8Array).toString()).toBe('content-type')
+    expect(bytesOf('content-type')).toBe(first)
+    expect([...(bytesOf('text/plain; charset=utf-8; x=é') as Uint8Array)].slice(-2)).toEqual([0xc3, 0xa9])
+  })
+
+  it('keeps at most 1,000 strings: later ones go as they are, the kept ones stay bytes', () => {
+    for (let i = 0; i < 1200; i++) bytesOf(`x-made-up-${i}`)
+    expect(bytesOf('x-made-up-1199')).toBe('x-made-up-1199')
+    expect(bytesOf('x-made-up-5')).toBeInstanceOf(Uint8Array)
+    expect(bytesOf('content-type')).toBeInstanceOf(Uint8Array)
+  })
+})
