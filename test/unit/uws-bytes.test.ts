@@ -1,6 +1,7 @@
 /**
  * The strings routeless/uws hands to uWS as bytes (`server/uws/bytes.ts`): encoded as UTF-8 once and kept, up to a
- * bound past which a string goes as it is (a program making up header names cannot grow the memory without end).
+ * number and a length past which a string goes as it is (made-up names or a client's long media types cannot grow the
+ * memory without end).
  */
 import { describe, expect, it } from 'vitest'
 import { bytesOf } from '../../packages/routeless/src/runtime/server/uws/bytes.ts'
@@ -12,6 +13,12 @@ describe('bytesOf', () => {
     expect(Buffer.from(first as Uint8Array).toString()).toBe('content-type')
     expect(bytesOf('content-type')).toBe(first)
     expect([...(bytesOf('text/plain; charset=utf-8; x=é') as Uint8Array)].slice(-2)).toEqual([0xc3, 0xa9])
+  })
+
+  it('keeps no string longer than 100 characters (a media type a client sent may be long)', () => {
+    const long = `application/x-${'a'.repeat(500)}`
+    expect(bytesOf(long)).toBe(long)
+    expect(bytesOf('x'.repeat(100))).toBeInstanceOf(Uint8Array)
   })
 
   it('keeps at most 1,000 strings: later ones go as they are, the kept ones stay bytes', () => {

@@ -11,12 +11,17 @@ const kept = new Map<string, Uint8Array>()
 
 /** Most strings kept: names and media types are few; past it (a program making up names), a string goes as it is. */
 const MOST = 1000
+/**
+ * Longest string kept. A media type may come from a client (an uploaded `File`'s `type`, answered back): with no bound
+ * on its length, a thousand of them could hold a body limit's worth of memory each for the life of the process.
+ */
+const LONGEST = 100
 
-/** `text` as UTF-8 bytes, encoded on first use; the string itself once `MOST` others are kept. */
+/** `text` as UTF-8 bytes, encoded on first use; the string itself when long, or once `MOST` others are kept. */
 export function bytesOf(text: string): Uint8Array | string {
   const bytes = kept.get(text)
   if (bytes !== undefined) return bytes
-  if (kept.size >= MOST) return text
+  if (kept.size >= MOST || text.length > LONGEST) return text
   const made = Buffer.from(text)
   kept.set(text, made)
   return made
