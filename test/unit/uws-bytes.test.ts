@@ -9,22 +9,24 @@ import { bytesOf } from '../../packages/routeless/src/runtime/server/uws/bytes.t
 describe('bytesOf', () => {
   it('encodes a string as UTF-8 once and hands back the same bytes after', () => {
     const first = bytesOf('content-type')
-    expect(first).toBeInstanceOf(Uint8Array)
-    expect(Buffer.from(first as Uint8Array).toString()).toBe('content-type')
+    expect(first).toBeInstanceOf(ArrayBuffer)
+    expect(Buffer.from(first as ArrayBuffer).toString()).toBe('content-type')
     expect(bytesOf('content-type')).toBe(first)
-    expect([...(bytesOf('text/plain; charset=utf-8; x=é') as Uint8Array)].slice(-2)).toEqual([0xc3, 0xa9])
+    expect([...new Uint8Array(bytesOf('text/plain; charset=utf-8; x=é') as ArrayBuffer)].slice(-2)).toEqual([
+      0xc3, 0xa9,
+    ])
   })
 
   it('keeps no string longer than 100 characters (a media type a client sent may be long)', () => {
     const long = `application/x-${'a'.repeat(500)}`
     expect(bytesOf(long)).toBe(long)
-    expect(bytesOf('x'.repeat(100))).toBeInstanceOf(Uint8Array)
+    expect(bytesOf('x'.repeat(100))).toBeInstanceOf(ArrayBuffer)
   })
 
   it('keeps at most 1,000 strings: later ones go as they are, the kept ones stay bytes', () => {
     for (let i = 0; i < 1200; i++) bytesOf(`x-made-up-${i}`)
     expect(bytesOf('x-made-up-1199')).toBe('x-made-up-1199')
-    expect(bytesOf('x-made-up-5')).toBeInstanceOf(Uint8Array)
-    expect(bytesOf('content-type')).toBeInstanceOf(Uint8Array)
+    expect(bytesOf('x-made-up-5')).toBeInstanceOf(ArrayBuffer)
+    expect(bytesOf('content-type')).toBeInstanceOf(ArrayBuffer)
   })
 })

@@ -3,11 +3,14 @@
  * or value, a status line) into UTF-8 it allocates and frees for that one call (V8's `String::Utf8Value`: ~500
  * instructions and a `malloc`), where bytes are read in place. The strings an answer writes again and again (header
  * names, media types, status lines) and the header names a request is asked for are few: each is encoded the first
- * time and kept.
+ * time and kept, in an `ArrayBuffer` of its own: uWS reads one with a single call into V8, where a typed array (a
+ * `Buffer`) takes three more to find its buffer, offset and length (~400 instructions over a request's five). (Only
+ * uWS's native build reads bytes so; its JavaScript fallback, which `loadUws` refuses, would not.)
  * @module
  */
 
-const kept = new Map<string, Uint8Array>()
+const kept = new Map<string, ArrayBuffer>()
+const encoder = /* @__PURE__ */ new TextEncoder()
 
 /** Most strings kept: names and media types are few; past it (a program making up names), a string goes as it is. */
 const MOST = 1000
@@ -18,11 +21,16 @@ const MOST = 1000
 const LONGEST = 100
 
 /** `text` as UTF-8 bytes, encoded on first use; the string itself when long, or once `MOST` others are kept. */
-export function bytesOf(text: string): Uint8Array | string {
+export function bytesOf(text: string): ArrayBuffer | string {
   const bytes = kept.get(text)
   if (bytes !== undefined) return bytes
   if (kept.size >= MOST || text.length > LONGEST) return text
-  const made = Buffer.from(text)
+  const made = encodedOnce(text)
   kept.set(text, made)
   return made
+}
+
+/** `text` in UTF-8, in an `ArrayBuffer` of its own (`TextEncoder` makes one of the exact length). */
+export function encodedOnce(text: string): ArrayBuffer {
+  return encoder.encode(text).buffer as ArrayBuffer
 }

@@ -27,10 +27,11 @@ import { normalizeTarget, serverAllow } from '../shared/request-target.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
 import { Exchange, headerList, internalError } from './exchange.ts'
+import { encodedOnce } from './bytes.ts'
 
 /** The two header names every request is asked for, as bytes (`bytes.ts`). */
-const CONTENT_LENGTH = Buffer.from('content-length')
-const TRANSFER_ENCODING = Buffer.from('transfer-encoding')
+const CONTENT_LENGTH = encodedOnce('content-length')
+const TRANSFER_ENCODING = encodedOnce('transfer-encoding')
 
 export type { CloseOptions, RunningServer } from '../shared/serving.ts'
 

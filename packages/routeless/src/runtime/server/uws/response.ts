@@ -7,7 +7,7 @@
 import { STATUS_CODES } from '../shared/node-http.ts'
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
-import { bytesOf } from './bytes.ts'
+import { bytesOf, encodedOnce } from './bytes.ts'
 import { errorReply, isResponse, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */
@@ -22,7 +22,7 @@ export interface ExchangeHost {
 }
 
 const EMPTY = new Uint8Array(0)
-const CONTENT_TYPE = Buffer.from('content-type')
+const CONTENT_TYPE = encodedOnce('content-type')
 /** Larger bodies go out with `tryEnd` and `onWritable`, so a slow client never makes uWS buffer all of them. */
 const DIRECT_LIMIT = 64 * 1024
 
@@ -310,12 +310,12 @@ async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint
   }
 }
 
-const STATUS_LINES: Uint8Array[] = []
+const STATUS_LINES: ArrayBuffer[] = []
 
 /** `404 Not Found`: the reason phrase given, else the standard one (a space is always sent, RFC 9112 §4). */
-function statusLine(status: number, statusText: string | undefined): string | Uint8Array {
+function statusLine(status: number, statusText: string | undefined): string | ArrayBuffer {
   if (statusText) return `${status} ${statusText}`
-  return (STATUS_LINES[status] ??= Buffer.from(`${status} ${STATUS_CODES[status] ?? ''}`))
+  return (STATUS_LINES[status] ??= encodedOnce(`${status} ${STATUS_CODES[status] ?? ''}`))
 }
 
 export function internalError(error: unknown): Reply {
