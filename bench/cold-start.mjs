@@ -8,10 +8,14 @@
  *
  *   node bench/cold-start.mjs [--runs=5]
  *   node bench/cold-start.mjs --instructions [--runs=1]
+ *   node bench/cold-start.mjs --no-manifest [--runs=5]
  *
  * `--instructions`: each server (not npx) runs under `valgrind --tool=callgrind node --single-threaded`, and the figure
  * is the instructions it executed from its start to its first 200 (then SIGTERM; callgrind writes its count at the
  * exit): unlike the wall and CPU times, a count that the machine's other work does not move.
+ *
+ * `--no-manifest`: the development start, nothing built: `.routeless/` is removed before each routeless run, so the
+ * CLI reads the controllers' types with TypeScript's checker (the repository's TypeScript) before it answers.
  * @module
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -24,6 +28,7 @@ import { fileURLToPath } from 'node:url'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BIN = path.join(ROOT, 'packages/routeless/bin/routeless.js')
 const instructions = process.argv.includes('--instructions')
+const noManifest = process.argv.includes('--no-manifest')
 const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? (instructions ? 1 : 5))
 
 // The starter, inside the repository so that `routeless`, `typescript` and `hono` resolve as in a user's project.
@@ -135,12 +140,13 @@ const SERVERS = {
   'npx routeless': () => ['npx', ['routeless']],
   hono: () => [process.execPath, ['hono.mjs']],
 }
-if (instructions) delete SERVERS['npx routeless']
+if (instructions || noManifest) delete SERVERS['npx routeless']
 const times = Object.fromEntries(Object.keys(SERVERS).map((k) => [k, { wall: [], cpu: [] }]))
 for (let i = 0; i < runs; i++) {
   for (const [name, make] of Object.entries(SERVERS)) {
     const port = await freePort()
     const [command, args] = make(port)
+    if (noManifest) rmSync(path.join(dir, '.routeless'), { recursive: true, force: true })
     const [wall, cpu] = await coldStart(command, args, port)
     times[name].wall.push(wall)
     times[name].cpu.push(cpu)

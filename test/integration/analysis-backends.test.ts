@@ -10,7 +10,8 @@
  * requests pass and fail (a 400 that lists several fields lists them in that order). Union members are ordered by
  * routeless itself (`type-schema.ts`), so enums and `anyOf` are compared as they are.
  */
-import { readdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -54,5 +55,28 @@ describe('the analysis on TypeScript 7 (native) and 5.9 (classic)', { timeout: 1
     expect(Object.keys(b.handlers).length).toBe(Object.keys(a.handlers).length)
     expect(b.typescript).toBe(native!.version)
     expect(comparable(b)).toEqual(comparable(a))
+  })
+
+  it('reads the @types a tsconfig names in `types` (`NodeJS.Dict` with `types: ["node"]`) as the app does', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'routeless-types-node-'))
+    try {
+      mkdirSync(path.join(root, 'controllers'))
+      symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'))
+      const options = { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], noEmit: true }
+      writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: options }))
+      const file = path.join(root, 'controllers/index.ts')
+      writeFileSync(file, 'export class Default {\n  GET(q: { tags?: NodeJS.Dict<string> }) {\n    return q\n  }\n}\n')
+      const inputs = [{ file, module: '' }]
+      const a = analyze(classic!, inputs, root)
+      const b = analyze(native!, inputs, root)
+      const tags = { type: 'object', properties: {}, additionalProperties: { type: 'string' } }
+      for (const m of [a, b]) {
+        const [handler] = Object.values(m.handlers)
+        expect(handler!.kwargs!.schema).toMatchObject({ properties: { tags } })
+      }
+      expect(comparable(b)).toEqual(comparable(a))
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })

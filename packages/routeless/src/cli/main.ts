@@ -3,6 +3,7 @@
  * prints the route table. `runCli(argv)` resolves to the exit code, so tests call it in-process.
  * @module
  */
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { configFileOf, defaultServer, loadConfig, SERVERS } from './config.ts'
@@ -56,15 +57,22 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           given?.map((p) => path.resolve(cwd, p)),
         )
       : undefined
+    // No build and no manifest: TypeScript's checker will read the controllers' types. It starts now and opens the
+    // tsconfig's program in its own process while the config and the controllers load (early-analysis.ts).
+    const early =
+      served && !built && !existsSync(path.join(cwd, MANIFEST_PATH))
+        ? await import('../compiler/analysis/early-analysis.ts')
+        : undefined
+    await early?.startEarlyAnalysis(cwd)
     const { config, file } = await loadConfig(args.config, cwd, built?.config)
     const prefix = given ?? (config.prefix?.length ? (config.prefix as string[]) : ['controllers'])
     // A config whose prefix is not the one it had when built (it reads the environment): the controllers' sources.
     if (built && prefix.map((p) => path.resolve(cwd, p)).join('\0') !== built.prefix.join('\0')) built = undefined
-    return { config, prefix, file, built }
+    return { config, prefix, file, built, dropEarly: early?.dropEarlyAnalysis }
   }
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
-    const { config, prefix, built } = await settings(args, !args.watch)
+    const { config, prefix, built, dropEarly } = await settings(args, !args.watch)
     const bodyLimit =
       args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
     const logLevel =
@@ -98,6 +106,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
         logFormat,
         watch: args.watch ?? config.watch ?? false,
         built: config.watch ? undefined : built,
+        dropEarly,
         server,
         workers,
         drainDelay,

@@ -38,6 +38,8 @@ export interface ServeSettings {
   config: RoutelessConfig
   /** What `routeless build` compiled for node, fresh: the controllers load from it (no tsx). */
   built?: Built
+  /** Stops the checker the CLI started early (`compiler/analysis/early-analysis.ts`) if no analysis took it. */
+  dropEarly?: () => void
 }
 
 /** Parses `--host` (`host:port`, `:port`, `port`, `[::1]:port`). */
@@ -107,6 +109,8 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
     } catch {
       // each worker reports it as it starts
+    } finally {
+      opts.dropEarly?.()
     }
     return runPrimary({
       count: workers,
@@ -148,6 +152,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     opts.built,
     kept,
   )
+  opts.dropEarly?.() // the app is built: a checker started early that no analysis took (types off) stops
   let running: RunningServer | undefined
   try {
     if (!app) {

@@ -54,6 +54,7 @@ export function nativeCompiler(
       const session = new NativeSession(version, sync, cwd, hooks, true)
       return {
         open: (files) => reader(session.open(files), () => session.idle()),
+        warm: () => session.warm(),
         close: () => session.close(),
       }
     },

@@ -149,5 +149,10 @@ export interface TypeScriptCompiler {
 export interface KeptChecker {
   /** A reader over `files` (and the files of the earlier analyses); its `close()` leaves the checker open. */
   open(files: string[]): TypeReader
+  /**
+   * Starts opening the program of the app's tsconfig (its libraries and types) before the files are known, and returns
+   * at once; the next `open` finishes it. False where the backend cannot.
+   */
+  warm?(): boolean
   close(): void
 }

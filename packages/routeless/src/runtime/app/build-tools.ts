@@ -23,15 +23,22 @@ import type { JsonSchema } from '../contract/manifest.ts'
 
 export const buildTools = {
   async analysis(): Promise<Analysis> {
-    const a = await import('../../compiler/analysis/analyze.ts')
+    const [a, { takeEarlyChecker }] = await Promise.all([
+      import('../../compiler/analysis/analyze.ts'),
+      import('../../compiler/analysis/early-analysis.ts'),
+    ])
     return {
       async analyse(inputs, cwd) {
-        const ts = await a.loadTypeScript(cwd)
+        // The checker the CLI started before the config (`early-analysis.ts`), its program opened meanwhile.
+        const early = takeEarlyChecker(cwd)
+        const ts = early ?? (await a.loadTypeScript(cwd))
         if (!ts) return undefined
         try {
           return a.analyze(ts, inputs, cwd)
         } catch (cause) {
           throw typesError(cause)
+        } finally {
+          early?.close()
         }
       },
     }
