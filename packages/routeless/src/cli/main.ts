@@ -45,8 +45,13 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
   // left out is told apart from one given.
   // `served`: the serve command without --watch, which takes the config and the controllers from what `routeless
-  // build` compiled for node while it is fresh (compiler/bundle/node-load.ts), and tsx is not loaded.
-  const settings = async (args: { prefix?: unknown; config?: string }, served = false) => {
+  // build` compiled for node while it is fresh (compiler/bundle/node-load.ts), and tsx is not loaded. `serving`: the
+  // serve command, with or without --watch.
+  const settings = async (
+    args: { prefix?: unknown; config?: string; watch?: boolean },
+    served = false,
+    serving = false,
+  ) => {
     const cwd = process.cwd()
     const flagged = prefixes(args.prefix)
     const given = flagged.length ? flagged : env.ROUTELESS_PREFIX ? prefixes(env.ROUTELESS_PREFIX) : undefined
@@ -57,12 +62,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
           given?.map((p) => path.resolve(cwd, p)),
         )
       : undefined
-    // No build and no manifest: TypeScript's checker will read the controllers' types. It starts now and opens the
-    // tsconfig's program in its own process while the config and the controllers load (early-analysis.ts).
-    const early =
-      served && !built && !existsSync(path.join(cwd, MANIFEST_PATH))
-        ? await import('../compiler/analysis/early-analysis.ts')
-        : undefined
+    // No build and no manifest, or --watch (which keeps a checker open from its start): TypeScript's checker will
+    // read the controllers' types. It starts now and opens the tsconfig's program in its own process while the config
+    // and the controllers load (early-analysis.ts).
+    const checks = serving && (args.watch === true || (!built && !existsSync(path.join(cwd, MANIFEST_PATH))))
+    const early = checks ? await import('../compiler/analysis/early-analysis.ts') : undefined
     await early?.startEarlyAnalysis(cwd)
     const { config, file } = await loadConfig(args.config, cwd, built?.config)
     const prefix = given ?? (config.prefix?.length ? (config.prefix as string[]) : ['controllers'])
@@ -72,7 +76,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   }
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
-    const { config, prefix, built, dropEarly } = await settings(args, !args.watch)
+    const { config, prefix, built, dropEarly } = await settings(args, !args.watch, true)
     const bodyLimit =
       args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
     const logLevel =

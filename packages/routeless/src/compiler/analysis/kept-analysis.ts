@@ -11,6 +11,7 @@ import type { Manifest } from '../../runtime/contract/manifest.ts'
 import type { KeptAnalysis } from '../../runtime/contract/type-source.ts'
 import { analysisKey, analyze, loadTypeScript, localImports, type AnalyzeInput } from './analyze.ts'
 import type { KeptChecker, TypeScriptCompiler } from './type-reader.ts'
+import { takeEarlyChecker } from './early-analysis.ts'
 
 export class KeptChecking implements KeptAnalysis {
   private readonly compilers = new Map<string, Promise<TypeScriptCompiler | undefined>>()
@@ -67,7 +68,8 @@ export class KeptChecking implements KeptAnalysis {
     if (!compiler?.keep || this.closed) return compiler
     const key = analysisKey(compiler.version, cwd)
     if (this.kept && (this.kept.cwd !== cwd || this.kept.key !== key)) this.drop()
-    this.kept ??= { checker: compiler.keep(cwd), cwd, key }
+    // The checker the CLI started before the config (`early-analysis.ts`), its program opened meanwhile, if any.
+    this.kept ??= { checker: takeEarlyChecker(cwd) ?? compiler.keep(cwd), cwd, key }
     return this.kept.checker
   }
 }
