@@ -3,7 +3,7 @@
  * before it loads the config and has it open the tsconfig's program meanwhile (`compiler/analysis/early-analysis.ts`);
  * the analysis takes that checker instead of starting one. The built CLI, as users run it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,7 @@ import { start } from '../package/_project.ts'
 import { checkerProcesses } from '../_checker-processes.ts'
 
 const BIN = fileURLToPath(new URL('../../packages/routeless/bin/routeless.js', import.meta.url))
+const TYPESCRIPT = fileURLToPath(new URL('../../node_modules/typescript', import.meta.url))
 
 /** The starter's shape: `n: number` answers 400 on `/a/x` only where the types were read. */
 function project(config = ''): string {
@@ -35,6 +36,9 @@ async function serve(root: string, args: string[] = []) {
   }, 10)
   try {
     return { s, url: await s.listening, seen }
+  } catch (error) {
+    s.child.kill('SIGKILL')
+    throw error
   } finally {
     clearInterval(poll)
   }
@@ -67,6 +71,35 @@ describe('routeless without a manifest: the checker started early', { timeout: 1
       expect(checkerProcesses(s.child.pid!)).toHaveLength(0)
       expect(await (await fetch(`${url}/a/x`)).json()).toBe('x') // no types: the path part as it came
       await stop(s)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it('under --watch, opens one checker whether or not the manifest is current', async () => {
+    const root = project()
+    try {
+      for (const run of ['no manifest', 'the manifest the first run wrote']) {
+        const { s, url, seen } = await serve(root, ['--watch'])
+        expect({ run, checkers: seen.size }).toEqual({ run, checkers: 1 })
+        expect(checkerProcesses(s.child.pid!)).toHaveLength(1) // kept open for the next edit
+        expect((await fetch(`${url}/a/x`)).status).toBe(400)
+        await stop(s)
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it("serves as before where TypeScript's checker cannot start (its platform package missing)", async () => {
+    const root = project("{ types: 'off' }")
+    try {
+      // The app's own typescript, without `@typescript/typescript-<platform>-<arch>` beside it: no binary to run.
+      cpSync(TYPESCRIPT, path.join(root, 'node_modules/typescript'), { recursive: true, dereference: true })
+      const { s, url } = await serve(root)
+      expect(await (await fetch(`${url}/a/x`)).json()).toBe('x')
+      await stop(s)
+      expect(s.out.stderr).not.toMatch(/startEarlyAnalysis/)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

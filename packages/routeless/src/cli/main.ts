@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { configFileOf, defaultServer, loadConfig, SERVERS } from './config.ts'
+import { configFileOf, defaultServer, loadConfig, SERVERS, type RoutelessConfig } from './config.ts'
 import { LOG_FORMATS, LOG_LEVELS } from '../runtime/base/logging.ts'
 import { MANIFEST_PATH } from '../runtime/contract/manifest.ts'
-import { findBuilt } from '../compiler/bundle/node-load.ts'
+import { findBuilt, type Built } from '../compiler/bundle/node-load.ts'
 import { serveCommand } from './serve.ts'
 import { defaultIO, type CliIO } from './io.ts'
 import { bodyLimitOf, choiceOf, drainDelayOf, flagOf, metricsOf, UsageError, usageErrors } from './arguments.ts'
@@ -68,7 +68,17 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
     const checks = serving && (args.watch === true || (!built && !existsSync(path.join(cwd, MANIFEST_PATH))))
     const early = checks ? await import('../compiler/analysis/early-analysis.ts') : undefined
     await early?.startEarlyAnalysis(cwd)
-    const { config, file } = await loadConfig(args.config, cwd, built?.config)
+    let loaded: Awaited<ReturnType<typeof loadConfig>>
+    try {
+      loaded = await loadConfig(args.config, cwd, built?.config)
+    } catch (error) {
+      early?.dropEarlyAnalysis()
+      throw error
+    }
+    const { config, file } = loaded
+    // A manifest of the config's own, there: no analysis will need the checker (--watch keeps one open anyway).
+    if (!args.watch && typeof config.manifest === 'string' && existsSync(path.resolve(cwd, config.manifest)))
+      early?.dropEarlyAnalysis()
     const prefix = given ?? (config.prefix?.length ? (config.prefix as string[]) : ['controllers'])
     // A config whose prefix is not the one it had when built (it reads the environment): the controllers' sources.
     if (built && prefix.map((p) => path.resolve(cwd, p)).join('\0') !== built.prefix.join('\0')) built = undefined
@@ -77,6 +87,19 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
     const { config, prefix, built, dropEarly } = await settings(args, !args.watch, true)
+    try {
+      await serveWith(args, config, prefix, built, dropEarly)
+    } finally {
+      dropEarly?.() // a usage mistake or a failed start returns before the server drops it
+    }
+  }
+  const serveWith = async (
+    args: ServeArgs,
+    config: RoutelessConfig,
+    prefix: string[],
+    built: Built | undefined,
+    dropEarly: (() => void) | undefined,
+  ) => {
     const bodyLimit =
       args['body-limit'] ?? (env.ROUTELESS_BODY_LIMIT ? bodyLimitOf(env.ROUTELESS_BODY_LIMIT) : config.bodyLimit)
     const logLevel =

@@ -106,7 +106,7 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     // Read the handlers' types once, here: the workers then start warm from the manifest instead of each type-checking.
     try {
       const { loadSignatures } = await import('../runtime/contract/type-source.ts')
-      await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd() })
+      await loadSignatures(collectSources(prefix, process.cwd()), { cwd: process.cwd(), analysis: buildTools.analysis })
     } catch {
       // each worker reports it as it starts
     } finally {
@@ -152,7 +152,6 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
     opts.built,
     kept,
   )
-  opts.dropEarly?.() // the app is built: a checker started early that no analysis took (types off) stops
   let running: RunningServer | undefined
   try {
     if (!app) {
@@ -160,6 +159,8 @@ export async function serveCommand(opts: ServeSettings, io: CliIO): Promise<numb
       return 1
     }
     if (kept && (app.options.types ?? 'auto') === 'auto') await watching!.openChecker(kept, prefix, process.cwd())
+    // The app is built and the watcher's checker open: a checker started early that neither took (types off) stops.
+    opts.dropEarly?.()
     await config.ready?.(app)
     running = await server.serve(app, { ...where, reusePort: worker })
   } catch (error) {

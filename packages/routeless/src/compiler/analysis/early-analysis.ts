@@ -11,22 +11,30 @@
  * thread; Bun and Deno analyse through the bridge, `reader-bridge.ts`).
  * @module
  */
+import { findTypeScript, runsHere } from '../../runtime/contract/analysis-key.ts'
 import type { KeptChecker } from './type-reader.ts'
 
 let early: { cwd: string; checker: KeptChecker } | undefined
 
-/** Starts the checker for the app in `cwd` and has it begin opening the tsconfig's program; once, and only where it can. */
+/**
+ * Starts the checker for the app in `cwd` and has it begin opening the tsconfig's program; once, and only where it can
+ * (TypeScript ≥ 7 on Node.js, not on Windows, where the sync API waits for the checker's named pipe before it returns).
+ * Never throws: whatever fails here (no TypeScript, its binary missing) is the analysis's to report, as before.
+ */
 export async function startEarlyAnalysis(cwd: string): Promise<void> {
-  if (early || 'Bun' in globalThis || 'Deno' in globalThis) return
-  const { loadTypeScript } = await import('./analyze.ts')
-  const compiler = await loadTypeScript(cwd).catch(() => undefined)
-  if (compiler?.backend !== 'native' || !compiler.keep) return
-  const checker = compiler.keep(cwd)
+  if (early || 'Bun' in globalThis || 'Deno' in globalThis || process.platform === 'win32') return
+  const found = findTypeScript(cwd)
+  if (!found || Number(found.version.split('.')[0]) < 7 || !runsHere(found.version)) return
+  let checker: KeptChecker | undefined
   try {
+    const { loadTypeScript } = await import('./analyze.ts')
+    const compiler = await loadTypeScript(cwd)
+    if (compiler?.backend !== 'native' || !compiler.keep) return
+    checker = compiler.keep(cwd)
     if (checker.warm?.()) early = { cwd, checker }
     else checker.close()
   } catch {
-    checker.close() // the analysis, when it comes, starts its own and reports what fails
+    checker?.close() // the analysis, when it comes, starts its own and reports what fails
   }
 }
 

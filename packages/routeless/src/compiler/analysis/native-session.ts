@@ -82,9 +82,10 @@ export class NativeSession {
   /** The project over `files` (and every file asked before that still exists), the checker up to date with the disk. */
   open(files: string[]): Sync.Project {
     if (this.closed) throw new Error('the TypeScript checker was closed')
-    const warmed = this.warming !== undefined
-    this.warming?.()
-    this.warming = undefined
+    const finish = this.warming
+    this.warming = undefined // read once, even when it throws
+    finish?.()
+    const warmed = finish !== undefined
     const roots = new Set([...this.roots].filter((f) => existsSync(f)))
     for (const file of files) roots.add(path.resolve(file))
     const rootsChanged = roots.size !== this.roots.size || [...roots].some((f) => !this.roots.has(f))
