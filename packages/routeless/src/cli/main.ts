@@ -44,15 +44,11 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   const env = process.env
   // Flags, then ROUTELESS_* variables, then routeless.config.ts, then the defaults: no yargs defaults, so a flag
   // left out is told apart from one given.
-  // `served`: the serve command without --watch, which takes the config and the controllers from what `routeless
-  // build` compiled for node while it is fresh (compiler/bundle/node-load.ts), and tsx is not loaded. `serving`: the
-  // serve command, with or without --watch.
-  const settings = async (
-    args: { prefix?: unknown; config?: string; watch?: boolean },
-    served = false,
-    serving = false,
-  ) => {
+  // `serving`: the serve command. Without --watch it takes the config and the controllers from what `routeless
+  // build` compiled for node while it is fresh (compiler/bundle/node-load.ts), and tsx is not loaded.
+  const settings = async (args: { prefix?: unknown; config?: string; watch?: boolean }, serving = false) => {
     const cwd = process.cwd()
+    const served = serving && !args.watch
     const flagged = prefixes(args.prefix)
     const given = flagged.length ? flagged : env.ROUTELESS_PREFIX ? prefixes(env.ROUTELESS_PREFIX) : undefined
     let built = served
@@ -86,7 +82,7 @@ export async function runCli(argv: string[], io: CliIO = defaultIO): Promise<num
   }
   /** The default command: serve the controllers. */
   const serve = async (args: ServeArgs) => {
-    const { config, prefix, built, dropEarly } = await settings(args, !args.watch, true)
+    const { config, prefix, built, dropEarly } = await settings(args, true)
     try {
       await serveWith(args, config, prefix, built, dropEarly)
     } finally {
