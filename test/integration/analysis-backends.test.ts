@@ -57,22 +57,63 @@ describe('the analysis on TypeScript 7 (native) and 5.9 (classic)', { timeout: 1
     expect(comparable(b)).toEqual(comparable(a))
   })
 
-  it('reads the @types a tsconfig names in `types` (`NodeJS.Dict` with `types: ["node"]`) as the app does', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'routeless-types-node-'))
+  // (The native analysis writes its tsconfig in the app's `.routeless/`, or, where it cannot, in the system's
+  // temporary folder: where a file named `.routeless` is in the way.)
+  it.each([
+    ['', false],
+    [', with no `.routeless/` to write in', true],
+  ])(
+    'reads the @types a tsconfig names in `types` (`NodeJS.Dict` with `types: ["node"]`) as the app does%s',
+    (_, blocked) => {
+      const root = mkdtempSync(path.join(tmpdir(), 'routeless-types-node-'))
+      try {
+        mkdirSync(path.join(root, 'controllers'))
+        if (blocked) writeFileSync(path.join(root, '.routeless'), '')
+        symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'))
+        const options = { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], noEmit: true }
+        writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: options }))
+        const file = path.join(root, 'controllers/index.ts')
+        writeFileSync(
+          file,
+          'export class Default {\n  GET(q: { tags?: NodeJS.Dict<string> }) {\n    return q\n  }\n}\n',
+        )
+        const inputs = [{ file, module: '' }]
+        const a = analyze(classic!, inputs, root)
+        const b = analyze(native!, inputs, root)
+        const tags = { type: 'object', properties: {}, additionalProperties: { type: 'string' } }
+        for (const m of [a, b]) {
+          const [handler] = Object.values(m.handlers)
+          expect(handler!.kwargs!.schema).toMatchObject({ properties: { tags } })
+        }
+        expect(comparable(b)).toEqual(comparable(a))
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
+    },
+  )
+
+  it('reads what a tsconfig names in `types` from a package of its own (`mypkg`, `mypkg/globals`) as tsc does', () => {
+    // Not under `@types`: TypeScript looks such a name up in the node_modules above the tsconfig.
+    const root = mkdtempSync(path.join(tmpdir(), 'routeless-types-pkg-'))
     try {
       mkdirSync(path.join(root, 'controllers'))
-      symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'))
-      const options = { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], noEmit: true }
-      writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: options }))
+      mkdirSync(path.join(root, 'node_modules/mypkg'), { recursive: true })
+      const pkg = path.join(root, 'node_modules/mypkg')
+      writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'mypkg', types: 'index.d.ts' }))
+      writeFileSync(path.join(pkg, 'index.d.ts'), 'declare global { type Colour = "red" | "green" }\nexport {}\n')
+      writeFileSync(path.join(pkg, 'globals.d.ts'), 'declare global { type Size = "s" | "m" }\nexport {}\n')
+      const options = { target: 'ES2022', module: 'NodeNext', strict: true, types: ['mypkg', 'mypkg/globals'] }
+      writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, noEmit: true } }))
       const file = path.join(root, 'controllers/index.ts')
-      writeFileSync(file, 'export class Default {\n  GET(q: { tags?: NodeJS.Dict<string> }) {\n    return q\n  }\n}\n')
+      writeFileSync(file, 'export class Default {\n  GET(q: { colour: Colour; size: Size }) {\n    return q\n  }\n}\n')
       const inputs = [{ file, module: '' }]
       const a = analyze(classic!, inputs, root)
       const b = analyze(native!, inputs, root)
-      const tags = { type: 'object', properties: {}, additionalProperties: { type: 'string' } }
       for (const m of [a, b]) {
         const [handler] = Object.values(m.handlers)
-        expect(handler!.kwargs!.schema).toMatchObject({ properties: { tags } })
+        expect(handler!.kwargs!.schema, m.typescript).toMatchObject({
+          properties: { colour: { enum: ['green', 'red'] }, size: { enum: ['m', 's'] } },
+        })
       }
       expect(comparable(b)).toEqual(comparable(a))
     } finally {

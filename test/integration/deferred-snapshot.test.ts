@@ -2,6 +2,7 @@
  * `beginSnapshot` (`compiler/analysis/deferred-snapshot.ts`): TypeScript 7's checker opens a program while the event
  * loop runs, and its answer is read afterwards, not lost to node's stream over the checker's stdout.
  */
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -25,10 +26,18 @@ describe('beginSnapshot', { timeout: 60_000 }, () => {
       expect(finish).toBeTypeOf('function')
       // Timers and I/O run meanwhile: node's stream over the checker's stdout must not read the answers.
       for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 40))
-      const stdout = (api as unknown as { client: { channel: { child: { stdout: { readableLength: number } } } } })
-        .client.channel.child.stdout
-      expect(stdout.readableLength).toBe(0)
-      finish!()
+      const child = (
+        api as unknown as { client: { channel: { child: { pid: number; stdout: { readableLength: number } } } } }
+      ).client.channel.child
+      expect(child.stdout.readableLength).toBe(0)
+      // `finish` blocks in `readSync`, where no timer of this process runs: a checker that never answered would hang
+      // the run. A watchdog of its own process kills the checker after 30 s (it outlives SIGTERM), so the read fails instead.
+      const watchdog = spawn('sh', ['-c', `sleep 30 && kill -9 ${child.pid}`], { stdio: 'ignore', detached: true })
+      try {
+        finish!()
+      } finally {
+        process.kill(-watchdog.pid!) // the shell and its sleep
+      }
       const snapshot = api.updateSnapshot({ openProjects: [config], fileChanges: { changed: [config] } })
       const program = snapshot.getProject(config)!.program
       expect(program.getSourceFileNames()).toContain(file)

@@ -12,7 +12,7 @@
  * @module
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type * as Sync from 'typescript/unstable/sync'
@@ -52,6 +52,8 @@ export class NativeSession {
 
   /** A kept session's temporary directory removed when the process exits without closing it. */
   private readonly cleanUp: (() => void) | undefined
+  /** The analysis's folder is the system's temporary one (`analysisDir`): the app's `@types` are named to it. */
+  private readonly outside: boolean
 
   /** `kept`: for many analyses (`--watch`): the program's local files are remembered to tell the next what changed. */
   constructor(
@@ -61,7 +63,8 @@ export class NativeSession {
     private readonly hooks: SessionHooks = {},
     private readonly kept = false,
   ) {
-    this.dir = mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
+    this.dir = analysisDir(cwd)
+    this.outside = !this.dir.startsWith(path.join(cwd, '.routeless'))
     const dir = this.dir
     this.cleanUp = kept ? () => rmSync(dir, { recursive: true, force: true }) : undefined
     if (this.cleanUp) process.once('exit', this.cleanUp)
@@ -230,7 +233,9 @@ export class NativeSession {
     const appConfig = findConfigFile(this.cwd)
     const placeholder = path.join(this.dir, 'warm.ts')
     writeFileSync(placeholder, 'export {}\n')
-    const options = appConfig ? { ...OVERRIDES, typeRoots: typeRoots(appConfig) } : { ...DEFAULT_OPTIONS, ...OVERRIDES }
+    const options = appConfig
+      ? { ...OVERRIDES, ...(this.outside ? { typeRoots: typeRoots(appConfig) } : {}) }
+      : { ...DEFAULT_OPTIONS, ...OVERRIDES }
     const json: Record<string, unknown> = { compilerOptions: options, files: [placeholder], include: [] }
     if (appConfig) json.extends = appConfig
     writeFileSync(this.config, JSON.stringify(json))
@@ -249,8 +254,9 @@ export class NativeSession {
       const parsed = this.api.parseConfigFile(appConfig).options
       lib = parsed.lib
       // A tsconfig's `@types` (the automatic ones, and those its `types` names) are looked up from its own directory:
-      // keep the app's, not the temporary one's (where `types: ["node"]` would find no `@types/node`).
-      if (parsed.typeRoots === undefined) options.typeRoots = typeRoots(appConfig)
+      // from the system's temporary one, the app's are named (where `types: ["node"]` would find no `@types/node`).
+      // (Not from the app's `.routeless/`: TypeScript 7 looks a `types` name up nowhere else once `typeRoots` is set.)
+      if (this.outside && parsed.typeRoots === undefined) options.typeRoots = typeRoots(appConfig)
     }
     const roots = [...this.roots]
     if (!hasDom(lib)) {
@@ -293,6 +299,23 @@ function sourcesIn(dir: string): Set<string> {
 }
 
 const SOURCE = /\.[cm]?[jt]sx?$/
+
+/**
+ * A new folder for the analysis's tsconfig and the files it adds, in the app's `.routeless/`: the names a tsconfig
+ * lists in `types` that are not under `@types` (`bun-types`, `vite/client`) are looked up in the node_modules above
+ * the tsconfig that opens the program, as tsc looks them up above the app's, and from the system's temporary folder
+ * none would be found (their types read as `any`, their values unchecked). There when the app's folder cannot be
+ * written.
+ */
+function analysisDir(cwd: string): string {
+  try {
+    const parent = path.join(cwd, '.routeless')
+    mkdirSync(parent, { recursive: true })
+    return mkdtempSync(path.join(parent, 'analysis-'))
+  } catch {
+    return mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
+  }
+}
 
 /** The `node_modules/@types` folders TypeScript looks in for a tsconfig in `configFile`'s directory. */
 function typeRoots(configFile: string): string[] {

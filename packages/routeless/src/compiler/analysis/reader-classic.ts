@@ -149,7 +149,8 @@ function createProgram(ts: TS, files: string[], cwd: string): ts.Program {
   const read = configFile && ts.readConfigFile(configFile, ts.sys.readFile)
   const app =
     configFile && read && !read.error
-      ? ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile)).options
+      ? // Named, so that the `types` it lists are looked up from its own directory, as tsc does, not from the process's.
+        ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configFile), undefined, configFile).options
       : ts.convertCompilerOptionsFromJson(DEFAULT_OPTIONS, cwd).options
   const options: ts.CompilerOptions = { ...app, ...OVERRIDES }
   const host = withLibraryCache(ts, ts.createCompilerHost(options))
