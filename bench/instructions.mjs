@@ -21,12 +21,12 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --no-settle (no W requests of every workload before the first warm-up) --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
+ * Options: --no-settle (no W requests of every workload before the first warm-up) --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --perf-map (with --keep: node runs with --perf-basic-prof and its map of JIT code is kept beside the dumps, for bench/instructions-by-function.mjs) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -136,6 +136,7 @@ async function count(peer) {
       process.execPath,
       '--single-threaded',
       '--expose-gc',
+      ...('perf-map' in args ? ['--perf-basic-prof'] : []),
       fileURLToPath(import.meta.url),
       `--child=${peer}`,
       `--requests=${requests}`,
@@ -149,6 +150,7 @@ async function count(peer) {
     child.stderr.on('data', (d) => (err += d))
     const code = await new Promise((resolve) => child.on('exit', resolve))
     if (code !== 0) throw new Error(`${peer}: valgrind exited ${code}: ${err.slice(-2000)}`)
+    if ('perf-map' in args && args.keep) keepPerfMap(dir)
     // cg.out.1 is the start-up, then each workload's warm-up and its measured N requests; cg.out is the exit.
     const dumps = readdirSync(dir)
       .map((f) => /^cg\.out\.(\d+)$/.exec(f))
@@ -176,6 +178,15 @@ async function count(peer) {
   } finally {
     if (!args.keep) rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Moves node's map of its JIT code (V8 writes `/tmp/perf-PID.map`; PID is the dumps') beside the dumps as `perf.map`. */
+function keepPerfMap(dir) {
+  const pid = /^pid: (\d+)$/m.exec(readFileSync(path.join(dir, 'cg.out.1'), 'utf8'))?.[1]
+  const map = `/tmp/perf-${pid}.map`
+  if (!pid || !existsSync(map)) return
+  copyFileSync(map, path.join(dir, 'perf.map'))
+  rmSync(map)
 }
 
 /**
