@@ -9,7 +9,7 @@
  * Usage:
  *   node bench/instructions-by-function.mjs DIR/PEER WORKLOAD [--top=40]              one peer
  *   node bench/instructions-by-function.mjs DIR/BASE DIR/PEER WORKLOAD [--top=40]     PEER against BASE, largest gaps first
- * WORKLOAD is one of the run's --workloads (its dumps are read by their order in that run: pass --workloads=… as run).
+ * WORKLOAD is one of the run's --workloads (the run's order and N are read from its dumps' command line).
  *
  * A caveat: V8 reuses the addresses of code it collected, and the map lists every code object ever made. An address is
  * named by the last entry written that covers it, which is the code there at the end of the run: the measured phase's,
@@ -24,21 +24,29 @@ const args = process.argv.slice(2)
 const flags = Object.fromEntries(args.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')))
 const [first, second, third] = args.filter((a) => !a.startsWith('--'))
 const top = Number(flags.top ?? 40)
-const workloadsOrder = (flags.workloads ?? 'hello,params,echo,realistic').split(',')
 
 if (!first || !second) {
-  console.error('usage: instructions-by-function.mjs DIR/[BASE] DIR/PEER WORKLOAD [--top=40] [--workloads=…]')
+  console.error('usage: instructions-by-function.mjs [DIR/BASE] DIR/PEER WORKLOAD [--top=40]')
   process.exit(2)
 }
 const [base, peer, workload] = third === undefined ? [undefined, first, second] : [first, second, third]
 
-/** The measured phase's dump of `workload` in `dir` (cg.out.1 is the start-up, then warm-up and measured per workload). */
+/** The run's option `name`, from the command line callgrind wrote at the top of a dump. */
+function optionOf(file, name) {
+  return new RegExp(`--${name}=(\\S+)`).exec(readFileSync(file, 'utf8').slice(0, 4000))?.[1]
+}
+
+/**
+ * The measured phase's dump of `workload` in `dir`, and its N: cg.out.1 is the start-up, then a warm-up and a measured
+ * phase per workload, in the order of the run's --workloads.
+ */
 function dumpOf(dir, name) {
-  const i = workloadsOrder.indexOf(name)
-  if (i < 0) throw new Error(`unknown workload ${name} (pass --workloads= in the order of the run)`)
-  const file = path.join(dir, `cg.out.${3 + 2 * i}`)
-  if (!existsSync(file)) throw new Error(`${file}: no such dump (${readdirSync(dir).join(' ')})`)
-  return file
+  const startUp = path.join(dir, 'cg.out.1')
+  if (!existsSync(startUp)) throw new Error(`${dir}: no dumps (${readdirSync(dir).join(' ')})`)
+  const order = (optionOf(startUp, 'workloads') ?? '').split(',')
+  const i = order.indexOf(name)
+  if (i < 0) throw new Error(`${dir}: the run measured ${order.join(', ')}, not ${name}`)
+  return { file: path.join(dir, `cg.out.${3 + 2 * i}`), requests: Number(optionOf(startUp, 'requests') ?? 1000) }
 }
 
 /** The JIT map: [start, end, name] in the order written (later entries cover reused addresses). */
@@ -53,15 +61,9 @@ function perfMap(dir) {
   return out
 }
 
-/** Requests in the measured phase: the N of the run (from the dumps' command line). */
-function requestsOf(file) {
-  return Number(/--requests=(\d+)/.exec(readFileSync(file, 'utf8').slice(0, 4000))?.[1] ?? 1000)
-}
-
 /** Exclusive instructions per request by function name. */
 function functions(dir) {
-  const file = dumpOf(dir, workload)
-  const n = requestsOf(file)
+  const { file, requests: n } = dumpOf(dir, workload)
   const map = perfMap(dir)
   const named = new Map()
   const nameOf = (address) => {

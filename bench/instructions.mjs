@@ -151,7 +151,7 @@ async function count(peer) {
     child.stderr.on('data', (d) => (err += d))
     const code = await new Promise((resolve) => child.on('exit', resolve))
     if (code !== 0) throw new Error(`${peer}: valgrind exited ${code}: ${err.slice(-2000)}`)
-    if ('perf-map' in args && args.keep) keepPerfMap(dir)
+    if ('perf-map' in args) keepPerfMap(dir)
     // cg.out.1 is the start-up, then each workload's warm-up and its measured N requests; cg.out is the exit.
     const dumps = readdirSync(dir)
       .map((f) => /^cg\.out\.(\d+)$/.exec(f))

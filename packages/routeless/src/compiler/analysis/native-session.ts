@@ -63,9 +63,9 @@ export class NativeSession {
     private readonly hooks: SessionHooks = {},
     private readonly kept = false,
   ) {
-    this.dir = analysisDir(cwd)
-    this.outside = !this.dir.startsWith(path.join(cwd, '.routeless'))
-    const dir = this.dir
+    const { dir, outside } = analysisDir(cwd)
+    this.dir = dir
+    this.outside = outside
     this.cleanUp = kept ? () => rmSync(dir, { recursive: true, force: true }) : undefined
     if (this.cleanUp) process.once('exit', this.cleanUp)
     this.config = path.join(this.dir, 'tsconfig.json')
@@ -307,13 +307,13 @@ const SOURCE = /\.[cm]?[jt]sx?$/
  * none would be found (their types read as `any`, their values unchecked). There when the app's folder cannot be
  * written.
  */
-function analysisDir(cwd: string): string {
+function analysisDir(cwd: string): { dir: string; outside: boolean } {
   try {
     const parent = path.join(cwd, '.routeless')
     mkdirSync(parent, { recursive: true })
-    return mkdtempSync(path.join(parent, 'analysis-'))
+    return { dir: mkdtempSync(path.join(parent, 'analysis-')), outside: false }
   } catch {
-    return mkdtempSync(path.join(tmpdir(), 'routeless-analysis-'))
+    return { dir: mkdtempSync(path.join(tmpdir(), 'routeless-analysis-')), outside: true }
   }
 }
 
