@@ -24,7 +24,7 @@ export interface Run {
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^(VITEST|VITE_|TEST$|NODE_OPTIONS$|NODE_ENV$|ROUTELESS_)/.test(k)) continue
+    if (/^(VITEST|VITE_|TEST$|NODE_OPTIONS$|NODE_ENV$|NODE_COMPILE_CACHE$|ROUTELESS_)/.test(k)) continue
     env[k] = v
   }
   return { ...env, ...extra }

@@ -3,7 +3,9 @@
  * typescript and vitest beside it), then its CLI, its library use from ESM and CommonJS, vitest with `app.request()`,
  * and its types under `tsc --strict` with node16, bundler and node10 resolution.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import module from 'node:module'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blocksOf, fences } from '../_docs-code.ts'
@@ -119,6 +121,27 @@ export default defineConfig({
     expect(r.stdout).not.toContain('listening')
     expect(r.stderr).toContain('uWebSockets.js is not installed')
     expect(r.stderr).toContain('npm i uWebSockets.js@npm:@trufflesuite/uws-js-unofficial@20.30.0-unofficial.0')
+  })
+
+  it("keeps node's compile cache where node has one (Node.js ≥ 22.1), none with NODE_DISABLE_COMPILE_CACHE=1", async () => {
+    const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function'
+    const on = mkdtempSync(path.join(tmpdir(), 'routeless-cache-on-'))
+    const off = mkdtempSync(path.join(tmpdir(), 'routeless-cache-off-'))
+    // The files node wrote in the default folder, `node-compile-cache` in the temporary folder (TMPDIR).
+    const cached = (tmp: string) => {
+      const folder = path.join(tmp, 'node-compile-cache')
+      return existsSync(folder) ? readdirSync(folder, { recursive: true }).length : 0
+    }
+    try {
+      expect((await run(project.bin, ['--help'], { cwd: dir, env: { TMPDIR: on } })).code).toBe(0)
+      const disabled = { TMPDIR: off, NODE_DISABLE_COMPILE_CACHE: '1' }
+      expect((await run(project.bin, ['--help'], { cwd: dir, env: disabled })).code).toBe(0)
+      expect(cached(on) > 0).toBe(hasCache)
+      expect(cached(off)).toBe(0)
+    } finally {
+      rmSync(on, { recursive: true, force: true })
+      rmSync(off, { recursive: true, force: true })
+    }
   })
 
   it('exits 2 for an unknown option, serving nothing', async () => {

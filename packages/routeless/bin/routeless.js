@@ -1,3 +1,9 @@
 #!/usr/bin/env node
 // The published bin: a shim over the built CLI (dist/bin.js), so npm can link it before the first build.
-import '../dist/bin.js'
+// Node.js ≥ 22.1 keeps the code it compiles for the CLI's modules (and TypeScript's, Ajv's …) in its compile cache, as
+// `tsc` does: the next start reads it instead of compiling again. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, and
+// `NODE_COMPILE_CACHE` names its folder (else `node-compile-cache` in the temporary folder).
+import module from 'node:module'
+
+module.enableCompileCache?.()
+await import('../dist/bin.js')
