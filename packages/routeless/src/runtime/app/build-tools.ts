@@ -29,11 +29,8 @@ export const buildTools = {
     ])
     return {
       async analyse(inputs, cwd) {
-        // The checker the CLI started before the config (`early-analysis.ts`), its program opened meanwhile. The
-        // analysis blocks this thread until the checker has opened it (~0.1 s more): the code generator and Ajv, which
-        // a start without a manifest uses next, load first, while the checker parses in its own process.
+        // The checker the CLI started before the config (`early-analysis.ts`), its program opened meanwhile.
         const early = takeEarlyChecker(cwd)
-        if (early) await import('../../compiler/codegen/generate.ts')
         const ts = early ?? (await a.loadTypeScript(cwd))
         if (!ts) return undefined
         try {
