@@ -67,7 +67,7 @@ const CLI = path.join(ROOT, 'packages', 'routeless', 'dist', 'bin.js')
  * The command that starts `peer` on a free port: bench/servers/<peer>.mjs run by node, bun or deno. The workerd peers'
  * scripts are run by node too: they build the Worker and start workerd as their child (bench/servers/_workerd.mjs).
  */
-function peerCommand(peer) {
+export function peerCommand(peer) {
   const file = path.join(BENCH, 'servers', `${peer}.mjs`)
   if (peer === 'routeless-bun-cli')
     return [BUN, CLI, `--prefix=${path.join(BENCH, 'controllers')}`, '--host=127.0.0.1:0', '--log-level=warn']
@@ -87,7 +87,7 @@ export const ECHO_BODY = (() => {
   return body
 })()
 
-const WORKLOADS = {
+export const WORKLOADS = {
   hello: { label: '(a) GET /hello', method: 'GET', path: '/hello', expect: '"Hello, World!"' },
   params: {
     label: '(b) GET /users/123/posts/456?x=1',
@@ -219,7 +219,7 @@ function treeCpuSeconds(pid) {
 }
 
 /** Starts `command` pinned to `cpus`, resolves with the port once it prints `ready <port>` (or `listening on …:port`). */
-function startServer(command, cpuList, env = {}) {
+export function startServer(command, cpuList, env = {}) {
   const child = spawn('taskset', ['-c', cpuList, ...command], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', ...env },
@@ -262,7 +262,7 @@ function luaScript(w) {
   return file
 }
 
-function runWrk(url, w, seconds, o) {
+export function runWrk(url, w, seconds, o) {
   return new Promise((resolve, reject) => {
     const args = [
       '-c',
