@@ -273,7 +273,7 @@ import { runCli } from 'routeless/cli'
 
 export class Users extends Controller<{ db: string }> {
   GET(id: string): { id: string; db: string } {
-    if (!id) throw new HttpError(404, 'no id')
+    if (!id) throw new HttpError(404, 'no id', { headers: { 'cache-control': 'no-store' } })
     return { id, db: this.context.db }
   }
 }
@@ -304,6 +304,8 @@ export async function main(): Promise<number> {
     ['node16', { module: 'node16', moduleResolution: 'node16' }, 'consumer.ts'],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, 'consumer.ts'],
     ['node10', { module: 'commonjs', moduleResolution: 'node10' }, 'consumer.ts'],
+    // A server's library without DOM's (the node starter's): the package names no type only DOM declares.
+    ['node16-without-dom', { module: 'node16', moduleResolution: 'node16', lib: ['ES2022'] }, 'consumer.ts'],
   ]
 
   it.each(cases)(

@@ -3,6 +3,7 @@
  * start-up errors (`RoutelessError`) raised while the route table is built.
  * @module
  */
+import type { HeadersInput } from './headers.ts'
 
 const BRAND = Symbol.for('routeless.HttpError')
 
@@ -34,7 +35,7 @@ export const STATUS_TEXT: Record<number, string> = {
 
 export interface HttpErrorOptions {
   /** Headers added to the error response (`Allow`, `WWW-Authenticate`, `Retry-After` …). */
-  headers?: HeadersInit
+  headers?: HeadersInput
   /** A body that replaces the standard envelope; rendered like a handler's return value. */
   body?: unknown
   /** Extra members merged into the standard envelope (for example `errors: [...]`). */

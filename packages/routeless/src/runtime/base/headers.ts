@@ -5,6 +5,12 @@
  * @module
  */
 
+/**
+ * What `new Headers(…)` takes: DOM's `HeadersInit`, named so that it exists without DOM's library too (a server's
+ * tsconfig, `lib: ["ES2022"]` with `@types/node`, has `Headers` but no `HeadersInit`).
+ */
+export type HeadersInput = ConstructorParameters<typeof Headers>[0]
+
 /** What the reader needs of a request: a header by lower-case name (`IncomingRequest` has it). */
 interface HeaderSource {
   header(name: string): string | null

@@ -11,6 +11,7 @@
  * uWS upgrade in their own servers.
  * @module
  */
+import type { HeadersInput } from '../base/headers.ts'
 import { typedSockets } from './typed-socket.ts'
 import { runSocketHandler, type Socket, type SocketHandlers, type UpgradingApp } from './websocket.ts'
 
@@ -36,7 +37,7 @@ export interface BunSocket {
 
 /** The part of a Bun server this module uses. */
 interface BunUpgrader {
-  upgrade(request: Request, options?: { data?: unknown; headers?: HeadersInit }): boolean
+  upgrade(request: Request, options?: { data?: unknown; headers?: HeadersInput }): boolean
 }
 
 /** A socket of the WHATWG kind, as Deno and workerd give the server's end. */

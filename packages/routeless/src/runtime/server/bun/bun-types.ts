@@ -3,6 +3,7 @@
  * that the package needs no `@types/bun`.
  * @module
  */
+import type { HeadersInput } from '../../base/headers.ts'
 
 export interface BunWebSocket<Data> {
   readonly data: Data
@@ -16,7 +17,7 @@ export interface BunServer {
   readonly hostname: string
   /** Stops listening; `true` also closes open connections, else the promise waits for them to finish. */
   stop(closeActiveConnections?: boolean): Promise<void>
-  upgrade(request: Request, options?: { data?: unknown; headers?: HeadersInit }): boolean
+  upgrade(request: Request, options?: { data?: unknown; headers?: HeadersInput }): boolean
   requestIP(request: Request): { address: string } | null
 }
 
