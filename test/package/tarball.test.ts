@@ -123,10 +123,11 @@ export default defineConfig({
     expect(r.stderr).toContain('npm i uWebSockets.js@npm:@trufflesuite/uws-js-unofficial@20.30.0-unofficial.0')
   })
 
-  it("keeps node's compile cache where node has one (Node.js ≥ 22.1), none with NODE_DISABLE_COMPILE_CACHE=1", async () => {
+  it("keeps node's compile cache where node has one (Node.js ≥ 22.1), none with NODE_DISABLE_COMPILE_CACHE=1 or --watch", async () => {
     const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function'
     const on = mkdtempSync(path.join(tmpdir(), 'routeless-cache-on-'))
     const off = mkdtempSync(path.join(tmpdir(), 'routeless-cache-off-'))
+    const watching = mkdtempSync(path.join(tmpdir(), 'routeless-cache-watch-'))
     // The files node wrote in the default folder, `node-compile-cache` in the temporary folder (TMPDIR).
     const cached = (tmp: string) => {
       const folder = path.join(tmp, 'node-compile-cache')
@@ -136,11 +137,13 @@ export default defineConfig({
       expect((await run(project.bin, ['--help'], { cwd: dir, env: { TMPDIR: on } })).code).toBe(0)
       const disabled = { TMPDIR: off, NODE_DISABLE_COMPILE_CACHE: '1' }
       expect((await run(project.bin, ['--help'], { cwd: dir, env: disabled })).code).toBe(0)
+      // Under --watch each reload imports the controllers under new URLs: the cache would keep one entry for each.
+      expect((await run(project.bin, ['--watch', '--help'], { cwd: dir, env: { TMPDIR: watching } })).code).toBe(0)
       expect(cached(on) > 0).toBe(hasCache)
       expect(cached(off)).toBe(0)
+      expect(cached(watching)).toBe(0)
     } finally {
-      rmSync(on, { recursive: true, force: true })
-      rmSync(off, { recursive: true, force: true })
+      for (const folder of [on, off, watching]) rmSync(folder, { recursive: true, force: true })
     }
   })
 
