@@ -1,7 +1,8 @@
 /**
  * routeless as an npm user gets it: the packed tarball installed into a fresh project outside the repository (with
- * typescript and vitest beside it), then its CLI, its library use from ESM and CommonJS, vitest with `app.request()`,
- * and its types under `tsc --strict` with node16, bundler and node10 resolution.
+ * typescript and vitest beside it), then its CLI (node's compile cache included), its library use from ESM and
+ * CommonJS, vitest with `app.request()`, and its types under `tsc --strict` with node16, bundler and node10 resolution,
+ * and without DOM's library.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import module from 'node:module'
