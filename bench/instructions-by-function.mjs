@@ -41,6 +41,14 @@ function optionOf(file, name) {
  * phase per workload, in the order of the run's --workloads.
  */
 function dumpOf(dir, name) {
+  // A run of bench/instructions-runtimes.mjs says its order and N in run.json, and dumps a file per thread.
+  const run = path.join(dir, 'run.json')
+  if (existsSync(run)) {
+    const { workloads, requests, thread } = JSON.parse(readFileSync(run, 'utf8'))
+    const i = workloads.indexOf(name)
+    if (i < 0) throw new Error(`${dir}: the run measured ${workloads.join(', ')}, not ${name}`)
+    return { file: path.join(dir, `cg.out.${3 + 2 * i}${thread}`), requests }
+  }
   const startUp = path.join(dir, 'cg.out.1')
   if (!existsSync(startUp)) throw new Error(`${dir}: no dumps (${readdirSync(dir).join(' ')})`)
   const order = (optionOf(startUp, 'workloads') ?? '').split(',')
@@ -85,14 +93,16 @@ function functions(dir) {
   })
   const out = new Map()
   for (const line of text.split('\n')) {
-    const m = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line)
-    if (!m || m[2].startsWith('PROGRAM TOTALS')) continue
-    let name = m[2]
+    const m = /^\s*([\d,]+) \(\s*([\d.]+)%\)\s+(.*)$/.exec(line)
+    if (!m || m[3].startsWith('PROGRAM TOTALS')) continue
+    let name = m[3]
     // The frames below main come with the whole program under them (callgrind_annotate's threshold): not functions.
+    // (By name on node; by share elsewhere: Bun's and Deno's event loops are unnamed addresses, each with over 60 %.)
     if (
       /^(\S*:)?(main|node::Start|node::NodeMainInstance|node::SpinEventLoop|\(below main\)|0x0+1ab70|__libc_start)/.test(
         name,
-      )
+      ) ||
+      Number(m[2]) > 60
     )
       continue
     const jit = /^\?\?\?:0x([0-9a-f]+)(?:'\d+)? \[\?\?\?\]$/.exec(name)

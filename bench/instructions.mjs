@@ -303,7 +303,7 @@ async function child(peer) {
  * `count` requests of `workload`: one at a time, or with --connections=C, C at once (each connection sends its next
  * request when its answer has come, as wrk does), which keeps C requests in flight and their objects alive.
  */
-async function sendMany(send, workload, count) {
+export async function sendMany(send, workload, count) {
   if (connections === 1) {
     for (let i = 0; i < count; i++) await send(workload)
     return
@@ -354,7 +354,7 @@ async function socketPeer(peer) {
 }
 
 /** One keep-alive connection to `port`: `send(workload)` writes the raw request, resolves with the answer's body. */
-async function socketClient(peer, port) {
+export async function socketClient(peer, port) {
   let socket
   let buffered = ''
   let waiting

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Application } from 'routeless'
 
-export type FetchHandler = (request: Request, env?: Record<string, unknown>) => Promise<Response>
+export type FetchHandler = (request: Request, env?: Record<string, unknown>) => Response | Promise<Response>
 
 export function newTraceId(): string {
   return randomBytes(16).toString('hex')

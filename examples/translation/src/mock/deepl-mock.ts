@@ -20,7 +20,7 @@ import { DEEPL_MOCK_MESSAGES, jsonResponse } from './responses.ts'
 import type { MockAccounts } from './accounts.ts'
 import { readSettings, type MockSession, type MockSessions } from './sessions.ts'
 
-export type FetchHandler = (request: Request, env?: Record<string, unknown>) => Promise<Response>
+import type { FetchHandler } from '../trace-id.ts'
 
 const AUTH = /^DeepL-Auth-Key\s+(.*)$/i
 const TRANSLATE = new Set(['/v2/translate', '/v2/translate_secondary'])

@@ -44,7 +44,7 @@ export function accessLog(
   }
 }
 
-type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Response>
+type Fetch = (request: Request, env?: Record<string, unknown>) => Response | Promise<Response>
 
 /** The access log around any fetch function (the same line and header). */
 export function withAccessLog(next: Fetch, logger: Logger): Fetch {

@@ -21,7 +21,7 @@ export interface CorsOptions {
   maxAge?: number
 }
 
-type Fetch = (request: Request, env?: Record<string, unknown>) => Promise<Response>
+type Fetch = (request: Request, env?: Record<string, unknown>) => Response | Promise<Response>
 
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 

@@ -81,7 +81,7 @@ async function drain(server: BunServer, timeout: number): Promise<void> {
 
 /**
  * The app's answer as Bun takes it: the `Response` itself when nothing had to wait (a synchronous handler, no body to
- * read), which Bun writes at once, else a promise of it. (`app.fetch` always answers with a promise: its contract.)
+ * read), which Bun writes at once, else a promise of it (as `app.fetch` answers, without its check for upgrades).
  */
 function respond(
   app: Required<Servable>,

@@ -35,7 +35,10 @@ export function createServerAdapter(
 ): RoutelessAdapter {
   return whatwgAdapter<RoutelessServerContext>((request, context) => {
     const answer = app.fetch(request, context as unknown as Record<string, unknown>)
-    return 'req' in context ? answer.then((response) => closeAfterRefusal(request, response)) : answer
+    if (!('req' in context)) return answer
+    return answer instanceof Promise
+      ? answer.then((response) => closeAfterRefusal(request, response))
+      : closeAfterRefusal(request, answer)
   }, options)
 }
 
