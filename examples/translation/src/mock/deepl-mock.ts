@@ -19,7 +19,6 @@
 import { DEEPL_MOCK_MESSAGES, jsonResponse } from './responses.ts'
 import type { MockAccounts } from './accounts.ts'
 import { readSettings, type MockSession, type MockSessions } from './sessions.ts'
-
 import type { FetchHandler } from '../trace-id.ts'
 
 const AUTH = /^DeepL-Auth-Key\s+(.*)$/i
