@@ -45,7 +45,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { sendMany, socketClient, WORKLOADS } from './instructions.mjs'
+import { checkAnswers, kilo, sendMany, socketClient, WORKLOADS } from './instructions.mjs'
 import { peerCommand, startServer } from './run.mjs'
 
 /** The peers, by runtime; the first of each is the base its ratios are taken against, then the pairs of the targets. */
@@ -103,11 +103,7 @@ async function count(peer) {
     const port = await server.port
     const dump = () => execFileSync('callgrind_control', ['--dump', String(server.child.pid)], { stdio: 'ignore' })
     const send = await socketClient(peer, port)
-    for (const w of workloads) {
-      const body = await send(WORKLOADS[w])
-      if (JSON.stringify(JSON.parse(body)) !== JSON.stringify(JSON.parse(WORKLOADS[w].expect)))
-        throw new Error(`${peer} answers ${w} with ${body.slice(0, 200)}`)
-    }
+    await checkAnswers(peer, send, workloads)
     for (const w of workloads) await sendMany(send, WORKLOADS[w], warmup)
     dump()
     for (const w of workloads) {
@@ -147,8 +143,6 @@ async function count(peer) {
     } else rmSync(dir, { recursive: true, force: true })
   }
 }
-
-const kilo = (n) => (n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`)
 
 /** One Markdown table per runtime: instructions per request of each peer, then the ratios of the targets. */
 function table(results) {

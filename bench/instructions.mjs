@@ -213,7 +213,7 @@ function split(file) {
   return { total, compile, gc }
 }
 
-const kilo = (n) => (n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`)
+export const kilo = (n) => (n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`)
 const ratio = (a, b) => (a === undefined || b === undefined ? '–' : `${(a / b).toFixed(2)}×`)
 
 /**
@@ -276,11 +276,7 @@ function tableOf(results, peers, n, w, count, what) {
 
 async function child(peer) {
   const send = PEERS[peer].family === 'fetch' ? await fetchPeer(peer) : await socketPeer(peer)
-  for (const w of workloads) {
-    const body = await send(WORKLOADS[w])
-    if (JSON.stringify(JSON.parse(body)) !== JSON.stringify(JSON.parse(WORKLOADS[w].expect)))
-      throw new Error(`${peer} answers ${w} with ${body.slice(0, 200)}`)
-  }
+  await checkAnswers(peer, send)
   const mark = () => process.memoryUsage.rss() // callgrind dumps its counter before this (--dump-before)
   // Settling, counted with the start-up: W requests of every workload first. A server that allocated much to start
   // (routeless reads its controllers and writes their code) has V8 collect the old space that start-up filled during
@@ -297,6 +293,15 @@ async function child(peer) {
     mark()
   }
   process.exit(0)
+}
+
+/** Sends each of `names` once and checks its answer: a peer that answers something else is not counted. */
+export async function checkAnswers(peer, send, names = workloads) {
+  for (const w of names) {
+    const body = await send(WORKLOADS[w])
+    if (JSON.stringify(JSON.parse(body)) !== JSON.stringify(JSON.parse(WORKLOADS[w].expect)))
+      throw new Error(`${peer} answers ${w} with ${body.slice(0, 200)}`)
+  }
 }
 
 /**
