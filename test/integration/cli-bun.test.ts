@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { createServer, type AddressInfo } from 'node:net'
+import { connect, createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -117,6 +117,29 @@ describe.skipIf(!existsSync(BIN) || !existsSync(BUN))('routeless run by bun (bui
     expect(await s.exited).toBe(0)
   })
 
+  it('answers a GET asking for a WebSocket as a GET where no handler takes WebSockets (HTTP lets a server ignore Upgrade)', async () => {
+    const s = start(BUN, ['--prefix=basic', '--host=127.0.0.1:0', '--log-level=warn'], FIXTURES)
+    const { port } = new URL(await s.listening)
+    const raw = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          'GET /foo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        ),
+      )
+      socket.on('data', (d) => {
+        text += d
+        if (text.endsWith('"Foo handler"')) socket.end()
+      })
+      socket.on('end', () => resolve(text)).on('error', reject)
+    })
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /)
+    expect(raw.endsWith('"Foo handler"')).toBe(true)
+    s.child.kill('SIGTERM')
+    expect(await s.exited).toBe(0)
+  })
+
   it('drains a request in flight on SIGTERM, then exits 0', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'routeless-bun-'))
     writeFileSync(
@@ -159,6 +182,19 @@ export class Slow {
         .end()
     })
     expect(body).toBe('start;end')
+    expect(await s.exited).toBe(0)
+  })
+
+  it('gives a handler the client’s address and whether the server drains in `this.env`', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'routeless-bun-'))
+    writeFileSync(
+      path.join(dir, 'index.mjs'),
+      'export class Env { GET() { return [this.env.remoteAddress, this.env.draining] } }\n',
+    )
+    const s = start(BUN, ['--prefix=.', '--host=127.0.0.1:0', '--log-level=warn'], dir)
+    const url = await s.listening
+    expect(await (await fetch(`${url}/env`)).json()).toEqual(['127.0.0.1', false])
+    s.child.kill('SIGTERM')
     expect(await s.exited).toBe(0)
   })
 

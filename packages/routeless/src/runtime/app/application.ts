@@ -45,6 +45,8 @@ export class Application {
   /** Upgrades through `fetch` on Bun, Deno and Workers, when a handler of the table takes WebSockets. */
   private hostSockets: HostSockets | undefined
   private bunSockets: ReturnType<HostSockets['bun']> | undefined
+  /** Whether a handler of the table takes WebSockets (`takesSockets`). */
+  private sockets = false
   /** Where an unhandled error is reported besides the log (the telemetry's, when on; decided at start-up). */
   private readonly unhandled: ((incoming: IncomingRequest, error: unknown) => void) | undefined
 
@@ -148,6 +150,7 @@ export class Application {
     }
     for (const cls of controllerClasses(table)) installLazyMembers(cls)
     this.hostSockets = sockets ? this.services.sockets : undefined
+    this.sockets = sockets
     return pipelines
   }
 
@@ -305,6 +308,11 @@ export class Application {
   /** Why nothing answers (`explainNotFound`: `runtime/routing/not-found-hint.ts`). */
   private hint(method: string, pathname: string): string {
     return given(this.services.notFoundHint, 'explainNotFound')(this.table, method, pathname)
+  }
+
+  /** Whether a handler of the table takes WebSockets (the table as it is now: a reload under `--watch` may change it). */
+  get takesSockets(): boolean {
+    return this.sockets
   }
 
   /** `Bun.serve({ fetch: app.fetch, websocket: app.websocket })`: the frames of the sockets `fetch` upgraded on Bun. */

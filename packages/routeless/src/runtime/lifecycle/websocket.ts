@@ -90,5 +90,10 @@ export function runSocketHandler(
 /** The application as a WebSocket upgrade needs it. */
 export interface UpgradingApp {
   upgrade(request: Request, env?: Record<string, unknown>): Promise<UpgradeDecision>
+  /**
+   * False while no handler of the app takes WebSockets: a server that finds upgrades by looking at every request
+   * (Bun's) then skips the look, and an `Upgrade` header is ignored, as `app.fetch` ignores it (HTTP lets a server).
+   */
+  readonly takesSockets?: boolean
   socketError?(error: unknown): void
 }

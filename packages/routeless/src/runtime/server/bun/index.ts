@@ -39,22 +39,33 @@ export async function serve(app: Servable, options: BunServeOptions = {}): Promi
     options.drainDelay ?? 0,
     () => (closed ??= drain(server, options.drainTimeout ?? DRAIN_TIMEOUT)),
   )
+  // Each request's `env`: only what a guard or a log asks for is computed (the client's address). A class, whose
+  // getters are made once, where an object literal made two closures a request (~0.9k instructions on Bun).
+  class Env {
+    [key: string]: unknown
+    declare readonly request: Request
+    declare readonly server: BunServer
+    constructor(request: Request, server: BunServer) {
+      this.request = request
+      this.server = server
+    }
+    get remoteAddress(): string | undefined {
+      return this.server.requestIP(this.request)?.address
+    }
+    get draining(): boolean {
+      return shutdown.draining
+    }
+  }
   try {
     server = bun.serve<SocketData>({
       hostname: host,
       port,
       reusePort: options.reusePort,
       fetch(request, server) {
-        // Only what a guard or a log asks for is computed: the client's address.
-        const env = {
-          get remoteAddress() {
-            return server.requestIP(request)?.address
-          },
-          get draining() {
-            return shutdown.draining
-          },
-        }
-        if (upgrading && wantsUpgrade(request)) return upgrade(upgrading, request, server, env)
+        const env = new Env(request, server)
+        // (Reading a header makes Bun build the request's `Headers`: ~2.5k instructions a GET that needs none.)
+        if (upgrading !== undefined && upgrading.takesSockets !== false && wantsUpgrade(request))
+          return upgrade(upgrading, request, server, env)
         return app.handle ? respond(app as Required<Servable>, request, env) : app.fetch(request, env)
       },
       // app.fetch never rejects; this answers what Bun itself fails on.
