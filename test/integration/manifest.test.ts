@@ -111,6 +111,33 @@ describe('the signature manifest', () => {
     expect(await analysed()).toEqual([])
   })
 
+  it('makes at start-up the validators of the tree it serves only, where the manifest describes another tree too', async () => {
+    const dir = project()
+    mkdirSync(path.join(dir, 'admin'))
+    writeFileSync(
+      path.join(dir, 'admin/index.ts'),
+      'export class Default {\n  GET(flag: boolean): { admin: boolean } {\n    return { admin: flag }\n  }\n}\n',
+    )
+    const admin = await createApp('admin', { cwd: dir, logger: quiet() })
+    const app = await createApp('controllers', { cwd: dir, logger: quiet() })
+    const manifest = JSON.parse(readFileSync(path.join(dir, '.routeless/manifest.json'), 'utf8'))
+    expect(Object.keys(manifest.handlers)).toContain('admin/index.ts#Default.GET')
+    expect(app.table.validators).toBe('evaluated')
+    const returns = (a: App) => Object.keys(a.table.serializers ?? {})
+    expect(returns(app).some((key) => key.includes('"admin"'))).toBe(false)
+    expect(returns(app).length).toBeGreaterThan(0)
+    await statuses(app, { '/pages/0': 400, '/pages/1': 200, '/add/1/x': 400 })
+    // Started again, the other tree finds its own in the same manifest.
+    const again = await createApp('admin', { cwd: dir, logger: quiet() })
+    expect(returns(again).filter((key) => key.includes('"admin"'))).toHaveLength(1)
+    expect(returns(again).some((key) => returns(app).includes(key))).toBe(false)
+    for (const a of [admin, again])
+      await onEveryTarget(a, async (t) => {
+        expect(await json(t, '/true')).toEqual({ admin: true })
+        expect((await t.request('/maybe')).status).toBe(400)
+      })
+  })
+
   it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
     const dir = project()
     const out = await build(dir)

@@ -34,8 +34,8 @@ export async function createAppFromSources(
     types: options.types,
     manifest: options.manifest,
     auth: options.auth,
-    validators: async (manifest) => {
-      const made = await validators(manifest)
+    validators: async (manifest, served) => {
+      const made = await validators(manifest, served)
       // Validators without the handlers' code (not a fresh build's): the evaluator is needed (`lacksCode`). It loads
       // now, with them, before the modules (`buildRouteTable`: tsx, where it is registered, slows every later import).
       if (!made.handlers || options.checkReturns) await buildTools.evaluator().catch(() => undefined)

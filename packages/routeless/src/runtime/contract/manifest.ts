@@ -119,6 +119,23 @@ export function handlerKey(file: string, className: string, method: string): str
   return `${file}#${className}.${method}`
 }
 
+/**
+ * The part of `manifest` that `files` (keys of its `files`) use: their entries and handlers, every named type kept (a
+ * validator's code holds only the types it refers to). A manifest is the project's cache: it also describes the
+ * trees other apps, tests or earlier starts read from the same directory, whose validators an app need not make.
+ */
+export function servedPart(manifest: Manifest, files: ReadonlySet<string>): Manifest {
+  const handlers: Record<string, HandlerTypes> = {}
+  let all = true
+  for (const [key, types] of Object.entries(manifest.handlers)) {
+    if (files.has(key.slice(0, key.indexOf('#')))) handlers[key] = types
+    else all = false
+  }
+  if (all) return manifest
+  const described = Object.entries(manifest.files).filter(([file]) => files.has(file))
+  return { ...manifest, files: Object.fromEntries(described), handlers }
+}
+
 /** The manifest file that describes module `moduleKey` (for module maps, which have no files), when exactly one does. */
 export function fileOfModule(manifest: Manifest, moduleKey: string): string | undefined {
   const found = Object.entries(manifest.files).filter(([, f]) => f.module === moduleKey)

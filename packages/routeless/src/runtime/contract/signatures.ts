@@ -17,6 +17,11 @@ export interface Signatures {
   /** The files analysed by this start (relative to `cwd`): the stale ones only; the others came from the cache. */
   analysed: string[]
   manifest: Manifest | undefined
+  /**
+   * The part of `manifest` the served files use (`servedPart`): the validators start-up makes when no built module
+   * is fresh. The whole manifest where the files served are not known (modules given in memory).
+   */
+  served?: Manifest
 }
 
 export const NO_SIGNATURES: Signatures = {

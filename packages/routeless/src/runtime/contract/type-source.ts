@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { ModuleSource } from '../base/module-source.ts'
-import { MANIFEST_PATH, mergeManifests, type Manifest } from './manifest.ts'
+import { MANIFEST_PATH, mergeManifests, servedPart, type Manifest } from './manifest.ts'
 import { fileHashes, isFresh, readManifest, writeManifest } from './manifest-file.ts'
 import { analysisKey, analyzerId, findTypeScript, runsHere } from './analysis-key.ts'
 import { fromManifest, NO_SIGNATURES as NONE, type Signatures } from './signatures.ts'
@@ -115,14 +115,18 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     }
   }
   if (!manifest) return { ...NONE, warnings }
-  return fromManifest(manifest, {
+  const served = new Set(files.map((s) => rel(s.file)))
+  const signatures = fromManifest(manifest, {
     rel,
     staleFiles: new Set(origin === 'analysis' ? [] : stale.map((s) => s.file)),
-    served: new Set(files.map((s) => rel(s.file))),
+    served,
     warnings,
     origin,
     analysed,
   })
+  // (A module given in memory is found by its module path, not a file of `served`: then the whole manifest.)
+  signatures.served = sources.some((s) => s.file.startsWith('<')) ? manifest : servedPart(manifest, served)
+  return signatures
 }
 
 /** TypeScript files always; JavaScript files only when they carry JSDoc types (else there is nothing to read). */

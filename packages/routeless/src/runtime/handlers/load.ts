@@ -24,9 +24,14 @@ export interface AppModuleSource {
   generate?: () => Promise<(manifest: Manifest, rt: ValidatorHelpers) => GeneratedApp>
 }
 
-/** How the route table gets its validators (`BuildOptions.validators`), from `source`. */
-export function generatedValidators(source: AppModuleSource): (manifest: Manifest) => Promise<Validators> {
-  return async (manifest) => {
+/**
+ * How the route table gets its validators (`BuildOptions.validators`), from `source`. A built module is fresh for the
+ * whole `manifest`; evaluated at start-up, only the `served` part's validators are made.
+ */
+export function generatedValidators(
+  source: AppModuleSource,
+): (manifest: Manifest, served?: Manifest) => Promise<Validators> {
+  return async (manifest, served = manifest) => {
     let module: (Partial<CompiledModule> & { loadError?: string; file?: string }) | undefined = source.module
     if (module === undefined && typeof source.manifest !== 'object')
       module = await (await import('./app-file.ts')).importAppModule(source.manifest, source.cwd)
@@ -41,7 +46,7 @@ export function generatedValidators(source: AppModuleSource): (manifest: Manifes
         `The built module ${module?.file ?? '(given as the compiled option)'} ${why ? `is not used: ${why}` : 'is missing'}` +
           ': run `routeless build` again',
       )
-    const made = (await source.generate())(manifest, VALIDATOR_HELPERS)
+    const made = (await source.generate())(served, VALIDATOR_HELPERS)
     const evaluated = new GeneratedValidators('evaluated', manifest.$defs, made.validators, made.serializers)
     // A built module that is there and not used: said once at start-up, with the reason, never silently.
     if (why)

@@ -22,7 +22,7 @@ export interface AssembleOptions {
   /** Guards for the whole tree (the app's `auth` option): they run first, before the root module's. */
   auth?: AuthSpec
   /** The validators of the handlers' types (and their serializers), for the manifest in use (`runtime/handlers/load.ts`). */
-  validators: (manifest: Manifest) => Promise<Validators>
+  validators: (manifest: Manifest, served?: Manifest) => Promise<Validators>
   /** What the assembly may do besides placing the handlers (`table-parts.ts`: `ALL_PARTS` on a host with files). */
   parts: TableParts
 }
@@ -74,7 +74,7 @@ export async function assembleRouteTable(
   table.defs = signatures.defs as RouteTable['defs']
   table.types = signatures.origin
   table.analysed = signatures.analysed
-  const validators = signatures.manifest && (await options.validators(signatures.manifest))
+  const validators = signatures.manifest && (await options.validators(signatures.manifest, signatures.served))
   table.validators = validators ? validators.origin : undefined
   if (validators?.notice) table.warnings.push(validators.notice)
   table.serializers = validators ? validators.serializers : undefined

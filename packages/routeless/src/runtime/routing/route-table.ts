@@ -28,9 +28,10 @@ export interface BuildOptions {
   auth?: AuthSpec
   /**
    * The validators of the handlers' types, for the manifest in use (the app's: the generated module, or its source
-   * evaluated at start-up, `runtime/handlers/load.ts`; or Ajv compiling at start-up, `compiler/codegen/ajv.ts`'s `ajvValidators`).
+   * evaluated at start-up, `runtime/handlers/load.ts`; or Ajv compiling at start-up, `compiler/codegen/ajv.ts`'s
+   * `ajvValidators`). `served` is the part of it the served files use (`Signatures.served`).
    */
-  validators: (manifest: Manifest) => Promise<Validators>
+  validators: (manifest: Manifest, served?: Manifest) => Promise<Validators>
   /** TypeScript's analysis of the files the manifest does not describe (development: `runtime/app/build-tools.ts`). */
   analysis?: () => Promise<Analysis>
 }
@@ -70,7 +71,8 @@ async function typesOf(
     manifest: options.manifest,
     analysis: options.analysis,
   })
-  return { signatures, validators: signatures.manifest && (await options.validators(signatures.manifest)) }
+  const { manifest, served } = signatures
+  return { signatures, validators: manifest && (await options.validators(manifest, served)) }
 }
 
 /** `promise` settled: a function that gives its value or throws its error, when called. */
