@@ -20,7 +20,7 @@
  *
  * Usage: node bench/instructions-runtimes.mjs [--peers=bun-raw,hono-bun,elysia-bun,routeless-bun,routeless-bun-cli,
  *        deno-raw,hono-deno,routeless-deno] [--workloads=hello,params,echo] [--warmup=10000] [--requests=5000]
- *        [--keep=dir [--perf-map]] [--json]
+ *        [--keep=dir [--perf-map]] [--v8-flags=--a,--b (Deno: more of V8's flags)] [--json]
  * With --keep, `node bench/instructions-by-function.mjs DIR/BASE DIR/PEER WORKLOAD` lists the main thread's
  * instructions by function. Bun's binary names only a few of its functions and JavaScriptCore writes no map of its
  * JIT code here; Deno's binary is stripped, but with --perf-map V8 writes its map (`--perf-basic-prof`), which names
@@ -87,7 +87,11 @@ async function count(peer) {
   mkdirSync(dir, { recursive: true })
   let command = peerCommand(peer)
   const deno = /deno$/.test(command[0])
-  const v8 = ['--single-threaded', ...(deno && 'perf-map' in args ? ['--perf-basic-prof'] : [])]
+  const v8 = [
+    '--single-threaded',
+    ...(deno && 'perf-map' in args ? ['--perf-basic-prof'] : []),
+    ...(args['v8-flags'] ? args['v8-flags'].split(',') : []),
+  ]
   if (deno) command = [command[0], 'run', `--v8-flags=${v8.join(',')}`, ...command.slice(2)]
   const server = startServer(
     [
