@@ -138,6 +138,32 @@ describe('the signature manifest', () => {
       })
   })
 
+  it('makes the validators of a JavaScript file without JSDoc that `routeless build` typed, after another file is edited', async () => {
+    const dir = project()
+    writeFileSync(
+      path.join(dir, 'controllers/plain.js'),
+      'export class Default {\n  POST(page = 1, { shelf = { row: 2 } } = {}) {\n    return [page, shelf.row]\n  }\n}\n',
+    )
+    await build(dir)
+    const manifest = JSON.parse(readFileSync(path.join(dir, '.routeless/manifest.json'), 'utf8'))
+    expect(manifest.handlers['controllers/plain.js#Default.POST'].positional[0].schema).toEqual({ type: 'number' })
+    // The edit makes the built module stale: the validators are made at start-up, for the files served.
+    const index = path.join(dir, 'controllers/index.ts')
+    writeFileSync(index, `${readFileSync(index, 'utf8')}\n// edited\n`)
+    const app = await createApp('controllers', { cwd: dir, logger: quiet() })
+    expect(app.table.validators).toBe('evaluated')
+    await onEveryTarget(app, async (t) => {
+      const post = (body: unknown) =>
+        t.request('/plain/2', {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        })
+      expect(await (await post({ shelf: { row: 3 } })).json()).toEqual([2, 3])
+      expect((await post({ shelf: { row: 'x' } })).status).toBe(400)
+    })
+  })
+
   it('is written by `routeless build` and serves with types: manifest (no typescript needed)', async () => {
     const dir = project()
     const out = await build(dir)

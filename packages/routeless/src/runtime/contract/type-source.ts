@@ -124,8 +124,12 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     origin,
     analysed,
   })
-  // (A module given in memory is found by its module path, not a file of `served`: then the whole manifest.)
-  signatures.served = sources.some((s) => s.file.startsWith('<')) ? manifest : servedPart(manifest, served)
+  // Every file served, not only those that declare types: `routeless build` analysed a JavaScript file without JSDoc
+  // too (its defaults' types), and `lookup` finds its handlers. A module given in memory is found by its module path,
+  // not by a file: then the whole manifest.
+  signatures.served = sources.some((s) => s.file.startsWith('<'))
+    ? manifest
+    : servedPart(manifest, new Set(sources.map((s) => rel(s.file))))
   return signatures
 }
 
