@@ -115,7 +115,9 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     }
   }
   if (!manifest) return { ...NONE, warnings }
-  const served = new Set(files.map((s) => rel(s.file)))
+  // Every file served, not only those that declare types: `routeless build` analysed a JavaScript file without JSDoc
+  // too (its defaults' types), and `lookup` finds its handlers.
+  const served = new Set(sources.map((s) => rel(s.file)))
   const signatures = fromManifest(manifest, {
     rel,
     staleFiles: new Set(origin === 'analysis' ? [] : stale.map((s) => s.file)),
@@ -124,12 +126,8 @@ export async function loadSignatures(sources: ModuleSource[], options: Signature
     origin,
     analysed,
   })
-  // Every file served, not only those that declare types: `routeless build` analysed a JavaScript file without JSDoc
-  // too (its defaults' types), and `lookup` finds its handlers. A module given in memory is found by its module path,
-  // not by a file: then the whole manifest.
-  signatures.served = sources.some((s) => s.file.startsWith('<'))
-    ? manifest
-    : servedPart(manifest, new Set(sources.map((s) => rel(s.file))))
+  // A module given in memory is found by its module path, not by a file: then the whole manifest.
+  signatures.served = sources.some((s) => s.file.startsWith('<')) ? manifest : servedPart(manifest, served)
   return signatures
 }
 

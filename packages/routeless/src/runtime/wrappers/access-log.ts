@@ -7,7 +7,7 @@ import type { Logger } from '../base/logging.ts'
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
 import { toFetchResponse, withHeaders } from '../lifecycle/fetch-response.ts'
 import type { Answer } from '../lifecycle/response.ts'
-import type { Wrapper } from './types.ts'
+import type { Fetch, Wrapper } from './types.ts'
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/
 
@@ -43,8 +43,6 @@ export function accessLog(
     return answer instanceof Promise ? answer.then(done) : done(answer)
   }
 }
-
-type Fetch = (request: Request, env?: Record<string, unknown>) => Response | Promise<Response>
 
 /** The access log around any fetch function (the same line and header). */
 export function withAccessLog(next: Fetch, logger: Logger): Fetch {

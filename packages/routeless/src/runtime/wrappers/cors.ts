@@ -6,7 +6,7 @@
 import { fromRequest, type IncomingRequest } from '../lifecycle/request.ts'
 import { headerOf, toFetchResponse, withHeaders } from '../lifecycle/fetch-response.ts'
 import type { Answer } from '../lifecycle/response.ts'
-import type { Wrapper } from './types.ts'
+import type { Fetch, Wrapper } from './types.ts'
 
 export interface CorsOptions {
   /** Allowed origins: a list (`https://app.example`), `'*'`, or a predicate. */
@@ -20,8 +20,6 @@ export interface CorsOptions {
   /** Preflight cache lifetime in seconds (default 600). */
   maxAge?: number
 }
-
-type Fetch = (request: Request, env?: Record<string, unknown>) => Response | Promise<Response>
 
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'
 
