@@ -9,6 +9,20 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
     expect(res.headers.get('content-type')).toBe('application/json')
     expect(await res.text()).toBe('"a string"')
   })
+  it('sends each string as its own JSON string, one answered before it again too', async () => {
+    // The last short string's JSON is kept (response.ts `quoted`): alternating strings must not answer a stale one.
+    for (const [kind, text] of [
+      ['string', 'a string'],
+      ['other-string', 'another "string"'],
+      ['string', 'a string'],
+      ['long-string', `${'long '.repeat(60)}"end"`],
+      ['long-string', `${'long '.repeat(60)}"end"`],
+      ['other-string', 'another "string"'],
+    ]) {
+      const res = await get(kind!)
+      expect(await res.text(), kind).toBe(JSON.stringify(text))
+    }
+  })
   it('sends objects, arrays, numbers and booleans as JSON', async () => {
     expect(await (await get('object')).json()).toEqual({ a: 1, nested: { b: [true, null] } })
     expect(await (await get('array')).json()).toEqual([1, 'two'])

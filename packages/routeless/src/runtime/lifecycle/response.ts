@@ -87,11 +87,28 @@ export function toReply(
     (state as ResponseDraft).touched === undefined
   ) {
     if (typeof value === 'string')
-      return { status: 200, headers: undefined, type: 'application/json' /* JSON_TYPE */, body: JSON.stringify(value) }
+      return { status: 200, headers: undefined, type: 'application/json' /* JSON_TYPE */, body: quoted(value) }
     if (typeof value === 'object' && value !== null && isPlainData(value))
       return { status: 200, headers: undefined, type: 'application/json' /* JSON_TYPE */, body: json(value, serialize) }
   }
   return anyReply(value, state, serialize, byStatus)
+}
+
+/** The last string answered and its JSON: a handler that answers the same string each time quotes it once. */
+let lastString = ''
+let lastQuoted = '""'
+
+/**
+ * A string as JSON. The last short one is kept: comparing a string with it costs a pointer, a length or a short
+ * compare, where `JSON.stringify` of a short string costs ~600 instructions (a runtime call, a buffer made and cut to
+ * size). A long one is not kept (it would stay in memory until the next).
+ */
+function quoted(value: string): string {
+  if (value === lastString) return lastQuoted
+  if (value.length > 256) return JSON.stringify(value)
+  lastQuoted = JSON.stringify(value)
+  lastString = value
+  return lastQuoted
 }
 
 /** An object literal or an array: no stream, bytes, iterator or declared answer (written as JSON). */
@@ -123,7 +140,7 @@ function anyReply(
   }
   const noBody = status === 204 || status === 205 || status === 304
   // Strings first: the most common return value.
-  if (typeof value === 'string' && !noBody) return jsonReply(status, headers, JSON.stringify(value))
+  if (typeof value === 'string' && !noBody) return jsonReply(status, headers, quoted(value))
   // Plain data (an object literal, an array: no stream, bytes or iterator below) goes straight to JSON.
   if (typeof value === 'object' && value !== null && !noBody && isPlainData(value))
     return jsonReply(status, headers, json(value, serialize))
@@ -364,7 +381,9 @@ export function stringify(value: unknown): string | undefined {
   // searching it costs less than walking the value first; else the walk decides, and only a value that is not plain
   // data (the common case needs no replacer) is written again with the replacer, a call per member.
   const text = JSON.stringify(value)
-  if (text === undefined || (!text.includes('null') && !text.includes('{}'))) return text
+  // (`ull` rather than `null`: the search stops at each occurrence of the first letter, and `n` is common in keys and
+  // text where `u` is rarer.)
+  if (text === undefined || (!text.includes('ull') && !text.includes('{}'))) return text
   return plainData(value, 0) ? text : JSON.stringify(value, faithful)
 }
 
