@@ -26,6 +26,7 @@ import {
 import { normalizeTarget, serverAllow } from '../shared/request-target.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
+import { isContentLength } from '../../lifecycle/body.ts'
 import { Exchange, headerList, internalError } from './exchange.ts'
 import { encodedOnce } from './bytes.ts'
 
@@ -152,7 +153,7 @@ function framingError(
     if (length !== '') return 'Both Transfer-Encoding and Content-Length'
     if (coding.trim().toLowerCase() !== 'chunked') return `Unsupported Transfer-Encoding: ${coding}`
   }
-  if (length !== '' && !/^\d+$/.test(length)) return 'Invalid Content-Length header'
+  if (length !== '' && !isContentLength(length)) return 'Invalid Content-Length header'
   let lengths = 0
   let codings = 0
   for (const [name] of headers) {
