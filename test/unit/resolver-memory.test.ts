@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createAppFromModules, resolve } from 'routeless'
+import { STATIC_LENGTHS } from '../../packages/routeless/src/runtime/routing/table.ts'
 
 class Default {
   GET() {
@@ -53,6 +54,29 @@ describe('the resolver remembers static paths', () => {
     expect(resolve(t, 'GET', '/users/1/posts/2')).toMatchObject({ kind: 'match', args: ['1', '2'] })
     expect(resolve(t, 'GET', '/nowhere').kind).toBe('not-found')
     expect([...t.staticPaths.keys()]).toEqual([])
+  })
+
+  it('looks a path up only when a remembered one has its length, or it is longer than the lengths kept', async () => {
+    const long = 'x'.repeat(STATIC_LENGTHS + 10)
+    const t = (await createAppFromModules({ '': { Default, StyleRules, Users }, [long]: { Default } })).table
+    const lookups: string[] = []
+    const get = t.staticPaths.get.bind(t.staticPaths)
+    t.staticPaths.get = (path: string) => {
+      lookups.push(path)
+      return get(path)
+    }
+    expect(resolve(t, 'GET', '/style-rules').kind).toBe('match')
+    expect(lookups).toEqual([]) // no remembered path has its length yet
+    expect(t.staticLengths['/style-rules'.length]).toBe(1)
+    expect(resolve(t, 'GET', '/style-rules').kind).toBe('match')
+    expect(resolve(t, 'GET', '/users/1/posts/2')).toMatchObject({ kind: 'match', args: ['1', '2'] })
+    expect(resolve(t, 'GET', '/style-rules/7')).toMatchObject({ kind: 'match', args: ['7'] })
+    expect(resolve(t, 'GET', '/nowhere-xyz').kind).toBe('not-found') // as long as /style-rules: looked up
+    expect(lookups).toEqual(['/style-rules', '/nowhere-xyz'])
+    lookups.length = 0
+    for (let i = 0; i < 2; i++) expect(resolve(t, 'GET', `/${long}`)).toMatchObject({ kind: 'match', args: [] })
+    expect(lookups).toEqual([`/${long}`, `/${long}`])
+    expect(t.staticPaths.has(`/${long}`)).toBe(true)
   })
 
   it('remembers a segment as written, not as reached through its alias', async () => {

@@ -4,7 +4,7 @@
  */
 import type { ErrorRenderer } from '../base/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
-import { childFor, isHttpMethod } from './table.ts'
+import { childFor, isHttpMethod, STATIC_LENGTHS } from './table.ts'
 import { isForbiddenPart } from '../base/naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
@@ -32,8 +32,11 @@ export type Resolution =
  */
 export function resolve(table: RouteTable, method: string, pathname: string): Resolution {
   // A path walked before through named segments only: its endpoint without splitting or walking again.
-  const known = table.staticPaths.get(pathname)
-  if (known !== undefined) return resolveMethod(known.endpoint, [], known.renderError, method)
+  const length = pathname.length
+  if (length >= STATIC_LENGTHS || table.staticLengths[length] === 1) {
+    const known = table.staticPaths.get(pathname)
+    if (known !== undefined) return resolveMethod(known.endpoint, [], known.renderError, method)
+  }
   const parts = splitPath(pathname)
   if (parts === undefined) return refused(table, method, pathname)
   let node = table.root
@@ -120,7 +123,9 @@ function remember(
     if (child === undefined) return
     node = child
   }
-  if (node.endpoint === endpoint) paths.set(pathname, { endpoint, renderError })
+  if (node.endpoint !== endpoint) return
+  paths.set(pathname, { endpoint, renderError })
+  if (pathname.length < STATIC_LENGTHS) table.staticLengths[pathname.length] = 1
 }
 
 /** The handler of `endpoint` for `method`, with the path's positional arguments. */

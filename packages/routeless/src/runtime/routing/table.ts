@@ -133,6 +133,9 @@ export interface RouteRow {
   params: string
 }
 
+/** Path lengths `RouteTable.staticLengths` tells apart; a longer path is always looked up. */
+export const STATIC_LENGTHS = 256
+
 export class RouteTable {
   readonly root: RouteNode = newNode()
   /**
@@ -140,6 +143,11 @@ export class RouteTable {
    * (the resolver's memory: a table does not change once built).
    */
   readonly staticPaths = new Map<string, { endpoint: Endpoint; renderError: ErrorRenderer | undefined }>()
+  /**
+   * The lengths of the paths in `staticPaths` (1 at each, up to `STATIC_LENGTHS`): a path of another length is not
+   * looked up there, which spares hashing a new string that cannot be found (a path with arguments, most often).
+   */
+  readonly staticLengths = new Uint8Array(STATIC_LENGTHS)
   readonly rows: RouteRow[] = []
   /** How many handlers the table holds (the next handler's `id`). */
   handlerCount = 0
