@@ -16,7 +16,9 @@ describeTargets('Return values', fixtureApp('returns'), (t) => {
       ['other-string', 'another "string"'],
       ['string', 'a string'],
       ['long-string', `${'long '.repeat(60)}"end"`],
+      ['string', 'a string'],
       ['long-string', `${'long '.repeat(60)}"end"`],
+      ['string', 'a string'],
       ['other-string', 'another "string"'],
     ]) {
       const res = await get(kind!)

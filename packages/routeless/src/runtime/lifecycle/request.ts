@@ -59,7 +59,7 @@ class FetchIncoming implements IncomingRequest {
    * Its Content-Length once read (undefined before): `body()` and the body's reader both ask, and on Deno each
    * `Headers` call is JavaScript that costs ~400 instructions.
    */
-  declare private length: string | null | undefined
+  declare private contentLengthValue: string | null | undefined
 
   constructor(request: Request, body?: AsyncIterable<Uint8Array>) {
     this.req = request
@@ -68,7 +68,7 @@ class FetchIncoming implements IncomingRequest {
     this.target = targetOf(request.url)
     this.parsed = undefined
     this.fields = undefined
-    this.length = undefined
+    this.contentLengthValue = undefined
   }
 
   header(name: string): string | null {
@@ -77,8 +77,9 @@ class FetchIncoming implements IncomingRequest {
   }
 
   private contentLength(): string | null {
-    if (this.length === undefined) this.length = (this.fields ??= this.req.headers).get('content-length')
-    return this.length
+    if (this.contentLengthValue === undefined)
+      this.contentLengthValue = (this.fields ??= this.req.headers).get('content-length')
+    return this.contentLengthValue
   }
 
   /** A GET's body is only ever the one an adapter attached (Fetch lets a GET carry none); other methods say by header. */

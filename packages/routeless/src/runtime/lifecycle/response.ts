@@ -101,14 +101,17 @@ let lastQuoted = '""'
 /**
  * A string as JSON. The last short one is kept: comparing a string with it costs a pointer, a length or a short
  * compare, where `JSON.stringify` of a short string costs ~600 instructions (a runtime call, a buffer made and cut to
- * size). A long one is not kept (it would stay in memory until the next).
+ * size). A long one is not kept, and the one kept is a copy read back from its JSON: a short string V8 cut from a
+ * larger one points into it, and would keep it in memory until the next answer.
  */
 function quoted(value: string): string {
   if (value === lastString) return lastQuoted
-  if (value.length > 256) return JSON.stringify(value)
-  lastQuoted = JSON.stringify(value)
-  lastString = value
-  return lastQuoted
+  const json = JSON.stringify(value)
+  if (value.length <= 256) {
+    lastQuoted = json
+    lastString = JSON.parse(json) as string
+  }
+  return json
 }
 
 /** An object literal or an array: no stream, bytes, iterator or declared answer (written as JSON). */
@@ -381,9 +384,7 @@ export function stringify(value: unknown): string | undefined {
   // searching it costs less than walking the value first; else the walk decides, and only a value that is not plain
   // data (the common case needs no replacer) is written again with the replacer, a call per member.
   const text = JSON.stringify(value)
-  // (`ull` rather than `null`: the search stops at each occurrence of the first letter, and `n` is common in keys and
-  // text where `u` is rarer.)
-  if (text === undefined || (!text.includes('ull') && !text.includes('{}'))) return text
+  if (text === undefined || (!text.includes('null') && !text.includes('{}'))) return text
   return plainData(value, 0) ? text : JSON.stringify(value, faithful)
 }
 
