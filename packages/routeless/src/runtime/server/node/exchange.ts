@@ -11,6 +11,7 @@ import { attachGetBody, type IncomingRequest, type WholeBody } from '../../lifec
 import { requestAt, streamOf, urlAt } from '../shared/request-target.ts'
 import { errorReply, isResponse } from '../../lifecycle/response.ts'
 import type { Answer, HeaderList, Reply, TypedLater } from '../../lifecycle/response.ts'
+import { isContentLength } from '../../lifecycle/body.ts'
 
 export class NodeIncoming implements IncomingRequest {
   // Declared, not initialised: each is stored once, in the constructor (a class field would add a store, and an
@@ -198,7 +199,7 @@ function write(res: ServerResponse, answer: Answer, close: boolean): void {
   }
   if (isResponse(answer)) {
     const length = answer.headers.get('content-length')
-    const known = answer.body !== null && length !== null && /^\d+$/.test(length) ? Number(length) : undefined
+    const known = answer.body !== null && length !== null && isContentLength(length) ? Number(length) : undefined
     const head = headLines(answer.headers, undefined, close)
     if (answer.body === null) return void writeEmpty(res, answer.status, answer.statusText, head)
     if (known !== undefined) head.push('content-length', String(known))

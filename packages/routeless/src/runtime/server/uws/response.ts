@@ -9,6 +9,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js'
 import { HttpError } from '../../base/errors.ts'
 import { bytesOf, encodedOnce } from './bytes.ts'
 import { errorReply, isResponse, type Answer, type HeaderList, type Reply } from '../../lifecycle/response.ts'
+import { isContentLength } from '../../lifecycle/body.ts'
 
 /** What an exchange needs from its server: whether it is draining, and where to report that it is settled. */
 export interface ExchangeHost {
@@ -139,7 +140,8 @@ export abstract class UwsResponse {
       this.finished()
       return
     }
-    if (length !== null && /^\d+$/.test(length)) return this.sendKnown(chunksOf(response.body), Number(length), answer)
+    if (length !== null && isContentLength(length))
+      return this.sendKnown(chunksOf(response.body), Number(length), answer)
     return this.sendChunked(chunksOf(response.body), answer)
   }
 
