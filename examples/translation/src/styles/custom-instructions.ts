@@ -18,6 +18,8 @@ import { MAX_INSTRUCTIONS, type CustomInstruction } from './style-store.ts'
 export const STYLE_NOT_FOUND = 'Style rule list not found'
 export const INSTRUCTION_NOT_FOUND = 'Custom instruction not found'
 const ATTEMPTS = 8
+/** The longest wait before a lost write's next try, in ms: a random share of it, doubled each try. */
+const BACKOFF_MS = 2
 
 /** `{label, prompt, source_language?}` as DeepL takes it (the lengths are the type's: style-request.ts). */
 export function readInstruction(input: InstructionInput): Omit<CustomInstruction, 'id'> {
@@ -106,7 +108,10 @@ export class CustomInstructions {
     }
   }
 
-  /** Read, edit, write if the version did not move in between; else read again. */
+  /**
+   * Read, edit, write if the version did not move in between; else read again, after a random wait that grows with
+   * each try (writers that all lost the same round do not meet again in the next one).
+   */
   private async change(
     styleId: string,
     ownerKeyId: string,
@@ -126,6 +131,7 @@ export class CustomInstructions {
         .where('version', '=', current.version)
         .executeTakeFirst()
       if (Number(result.numUpdatedRows) === 1) return
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** attempt))
     }
     throw new HttpError(503, 'The style rule list is being changed by other requests; try again.', {
       headers: { 'Retry-After': '1' },
