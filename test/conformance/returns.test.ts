@@ -299,6 +299,17 @@ describeTargets('Response edge cases', fixtureApp('returns'), (t) => {
     expect(res.status).toBe(500)
     expect((await res.json()).message).toBe('The server could not answer this request')
   })
+  it('answers a plain 500 once, logged, for an error whose answer cannot be made, with a body or without', async (ctx) => {
+    const before = logged.length
+    for (const init of [{}, { body: '{"a":1}', headers: { 'content-type': 'application/json' } }]) {
+      const res = await t().request('/edge/unanswerable', { method: 'POST', ...init })
+      expect(res.status).toBe(500)
+      expect((await res.json()).message).toBe('The server could not answer this request')
+    }
+    skipWhere(t(), 'logs', ctx)
+    expect(logged.length).toBe(before + 2)
+    expect(String(logged.at(-1))).toMatch(/BigInt/)
+  })
   it('adds this.response headers to a returned Response whose headers are immutable', async () => {
     const res = await t().request('/edge/immutable', { redirect: 'manual' })
     expect(res.status).toBe(307)

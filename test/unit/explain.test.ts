@@ -78,7 +78,7 @@ describe('explain with the handler code (routeless explain --code)', () => {
     expect(source).toMatch(/default:\n +issues = rt\.unknownKey\(issues, key, kw\.unknownReason\)/)
     // What this GET does not need is absent: no guard, no before(); its body is read only when the GET declares one.
     expect(source).not.toMatch(/guard|before/)
-    expect(source).toContain("if (call.incoming.method === 'GET' && rt.declaresBody(call.incoming))\n")
+    expect(source).toContain("if (call.incoming.method === 'GET' && rt.declaresBody(call.incoming)) {\n")
     expect(explain(app.table, 'GET', '/pages/2').lines).not.toContainEqual(expect.stringMatching(/^ {2}function/))
   })
 
@@ -86,13 +86,23 @@ describe('explain with the handler code (routeless explain --code)', () => {
     const app = await typed()
     const { lines } = explain(app.table, 'POST', '/users', (h) => app.pipelineOf(h))
     const source = lines.slice(lines.indexOf('function (p, rt) {')).join('\n')
+    // After a wait, a failure is the application's error answer (`fail`): the function's promise never rejects.
     expect(source).toContain(
-      'return rt.readBody(call.incoming, bodyOptions).then((parsed) => { rt.takeBody(call, parsed); return s1(call) })',
+      [
+        '    return rt.readBody(call.incoming, bodyOptions, (parsed) => {',
+        '      try {',
+        '        rt.takeBody(call, parsed)',
+        '        return s1(call)',
+        '      } catch (e) {',
+        '        return fail(call, e)',
+        '      }',
+        '    }, (e) => fail(call, e))',
+      ].join('\n'),
     )
     expect(source).toContain('function s1(call) {')
     // A JSON body's members are validated as sent, not coerced from text.
     expect(source).toContain('const v = json !== undefined && Object.hasOwn(json, key) ? raw : Ck0(raw)')
-    expect(source).toContain('if (rt.isThenable(v)) return Promise.resolve(v).then((x) => done(call, x))')
+    expect(source).toContain('if (rt.isThenable(v)) return Promise.resolve(v).then((x) => {')
   })
 
   it('an untyped, unguarded handler constructs, calls and replies: no binding, no guard', async () => {

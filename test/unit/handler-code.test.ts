@@ -1,7 +1,8 @@
 /**
  * A handler's generated function (compiler/codegen/handler-code.ts) and the helpers it calls (runtime/handlers/handler-runtime.ts):
  * the stages it needs and no other, in order; the same tick when nothing waits; a promise only where a stage returned
- * one; every failure thrown or rejected as the stage's own.
+ * one; a failure before any wait thrown, one after a wait answered by the application's `rt.fail` (an HTTP handler's
+ * promise never rejects), a WebSocket upgrade's rejected.
  */
 import { describe, expect, it } from 'vitest'
 import { HttpError } from 'routeless'
@@ -60,7 +61,13 @@ function call(args: string[] = [], kwargs: Record<string, string> = {}): Call {
   }
 }
 
-const run = (shape: HandlerShape, p: HandlerParts) => evaluateHandler(shape)(p, HANDLER_RUNTIME)
+/** What `rt.fail` was given, answered with a 500 naming the error. */
+const failures: { call: Call; error: unknown }[] = []
+const fail = (c: Call, error: unknown) => {
+  failures.push({ call: c, error })
+  return { status: 500, headers: [], type: undefined, body: String(error) }
+}
+const run = (shape: HandlerShape, p: HandlerParts) => evaluateHandler(shape)(p, { ...HANDLER_RUNTIME, fail })
 
 describe('the generated function of a handler', () => {
   it('has only the stages its shape needs, in the lifecycle order', () => {
@@ -104,18 +111,70 @@ describe('the generated function of a handler', () => {
     expect(((await later) as { body: string }).body).toBe('"later"')
   })
 
-  it('throws what a stage throws, and rejects with what a waited stage rejects with; the handler is not called', async () => {
+  it('throws what a stage throws before any wait; after one, answers with rt.fail; the handler is not called', async () => {
     const shape = { ...plain, guards: 1 }
     let called = false
     const fn = () => void (called = true)
     const refused = new HttpError(401, 'no')
-    const waited = run(shape, parts({ guards: [() => Promise.reject(refused)], fn }))(call())
-    await expect(waited).rejects.toBe(refused)
+    failures.length = 0
+    const c = call()
+    const waited = run(shape, parts({ guards: [() => Promise.reject(refused)], fn }))(c)
+    await expect(waited).resolves.toMatchObject({ status: 500, body: 'HttpError: no' })
+    expect(failures).toEqual([{ call: c, error: refused }])
     const thrower = () => {
       throw refused
     }
     expect(() => run(shape, parts({ guards: [thrower], fn }))(call())).toThrow(refused)
     expect(called).toBe(false)
+  })
+
+  it('answers with rt.fail what throws or rejects after a wait: the handler, a later guard, the reply', async () => {
+    const shape = { ...plain, guards: 2 }
+    const broken = new Error('broken')
+    const cases: [Partial<HandlerParts>, (error: unknown) => boolean][] = [
+      // the handler throws after an async guard
+      [
+        {
+          guards: [async () => {}, () => {}],
+          fn: () => {
+            throw broken
+          },
+        },
+        (e) => e === broken,
+      ],
+      // a second guard throws synchronously after the first waited
+      [
+        {
+          guards: [
+            async () => {},
+            () => {
+              throw broken
+            },
+          ],
+        },
+        (e) => e === broken,
+      ],
+      // the handler's promise rejects
+      [{ guards: [() => {}, () => {}], fn: () => Promise.reject(broken) }, (e) => e === broken],
+      // the reply fails after the handler waited: a value JSON cannot hold
+      [{ guards: [() => {}, () => {}], fn: async () => ({ n: Number.NaN }) }, (e) => e instanceof TypeError],
+    ]
+    for (const [over, expected] of cases) {
+      failures.length = 0
+      const answer = await run(shape, parts(over))(call())
+      expect(answer).toMatchObject({ status: 500 })
+      expect(failures).toHaveLength(1)
+      expect(expected(failures[0]!.error)).toBe(true)
+    }
+  })
+
+  it("rejects a WebSocket upgrade's waited failure: the upgrade refuses on it", async () => {
+    const shape = { ...plain, guards: 1, websocket: true }
+    const refused = new HttpError(403, 'no')
+    failures.length = 0
+    const waited = run(shape, parts({ guards: [() => Promise.reject(refused)] }))(call())
+    await expect(waited).rejects.toBe(refused)
+    expect(failures).toEqual([])
   })
 
   it('gives the controller the request, its keywords and path parts, and calls it with them', () => {

@@ -34,7 +34,9 @@ export const STAGES: readonly Stage[] = [
   {
     name: 'construct',
     does: 'the controller, given the request, its keywords, path parts, `env`, `context` and response draft',
-    code: () => construct,
+    // (An HTTP handler's code answers a failure after a wait with the application's error answer: `then`.)
+    code: (shape) =>
+      shape.websocket ? construct : { ...construct, takes: [...construct.takes!, 'const fail = rt.fail'] },
   },
   {
     name: 'last-event-id',
@@ -46,19 +48,19 @@ export const STAGES: readonly Stage[] = [
     name: 'guard',
     does: "one auth guard (the app's, the tree's, the class's, the method's), before the body is read",
     runs: (shape) => shape.guards,
-    code: (_, i) => waitFor(`const g${i} = p.guards[${i}]`, `g${i}(call.controller)`, `guard ${i + 1}`),
+    code: (shape, i) => waitFor(shape, `const g${i} = p.guards[${i}]`, `g${i}(call.controller)`, `guard ${i + 1}`),
   },
   {
     name: 'before',
     does: "the controller's `before()`",
     runs: (shape) => shape.before,
-    code: () => waitFor('const before = p.before', 'before.call(call.controller)', 'before()'),
+    code: (shape) => waitFor(shape, 'const before = p.before', 'before.call(call.controller)', 'before()'),
   },
   {
     name: 'read',
     does: "the body, decoded within the handler's limit, its fields joining the keywords",
     runs: (shape) => !!shape.read,
-    code: (shape) => ({ takes: ['const bodyOptions = p.body'], ...read(shape.read!) }),
+    code: (shape) => ({ takes: ['const bodyOptions = p.body'], ...read(shape, shape.read!) }),
   },
   {
     name: 'distinct',
@@ -70,7 +72,7 @@ export const STAGES: readonly Stage[] = [
     name: 'bind',
     does: "the handler's schemas or TypeScript types convert and check its arguments (one 400 lists every failure)",
     runs: (shape) => !!shape.bind,
-    code: (shape) => (shape.bind === 'schemas' ? bindSchemas : bindTypes(shape.bind as TypedShape)),
+    code: (shape) => (shape.bind === 'schemas' ? bindSchemas(shape) : bindTypes(shape.bind as TypedShape)),
   },
   {
     name: 'invoke',
@@ -121,19 +123,45 @@ const construct: Code = {
 }
 
 /** A call whose result may be a promise: wait for it, else go on at once. */
-function waitFor(take: string, expression: string, what: string): Code {
+function waitFor(shape: HandlerShape, take: string, expression: string, what: string): Code {
   return {
     takes: [take],
     lines: [`// ${what}`, `const w = ${expression}`],
     waits: (next) => [
-      `if (w !== undefined && rt.isThenable(w)) return Promise.resolve(w).then(() => ${next}(call))`,
+      ...then(shape, `if (w !== undefined && rt.isThenable(w)) return Promise.resolve(w)`, '', [
+        `return ${next}(call)`,
+      ]),
       `return ${next}(call)`,
     ],
   }
 }
 
+/**
+ * `head.then((param) => { body })`: what goes on once a stage's promise settles. An HTTP handler's function answers
+ * its own failures (the error answer, `rt.fail`: a rejection, or a throw in what follows), so that its promise never
+ * rejects and the application adds no step of its own to every request that waited. A WebSocket upgrade's rejects:
+ * the upgrade refuses on it.
+ */
+function then(shape: HandlerShape, head: string, param: string, body: string[]): string[] {
+  if (shape.websocket) return [`${head}.then((${param}) => { ${body.join('; ')} })`]
+  return continued(`${head}.then(`, param, body)
+}
+
+/** `open` (a call's head), then `(param) => { body }` and its failure's answer as the call's last two arguments. */
+function continued(open: string, param: string, body: string[]): string[] {
+  return [
+    `${open}(${param}) => {`,
+    '  try {',
+    ...body.map((l) => `    ${l}`),
+    '  } catch (e) {',
+    '    return fail(call, e)',
+    '  }',
+    '}, (e) => fail(call, e))',
+  ]
+}
+
 /** All requests have their body read, a GET's that declares one, or any but HEAD/OPTIONS (ANY). */
-function read(when: 'always' | 'get' | 'any'): Code {
+function read(shape: HandlerShape, when: 'always' | 'get' | 'any'): Code {
   const condition = {
     always: undefined,
     get: "call.incoming.method === 'GET' && rt.declaresBody(call.incoming)",
@@ -141,14 +169,19 @@ function read(when: 'always' | 'get' | 'any'): Code {
       "call.incoming.method === 'GET' ? rt.declaresBody(call.incoming) : " +
       "call.incoming.method !== 'HEAD' && call.incoming.method !== 'OPTIONS'",
   }[when]
-  const reading = (next: string) =>
-    `rt.readBody(call.incoming, bodyOptions).then((parsed) => { rt.takeBody(call, parsed); return ${next}(call) })`
+  // (An HTTP handler's read goes on in the read's own continuation: `readBody`'s `next` and `failed`.)
+  const reading = (next: string) => {
+    const body = ['rt.takeBody(call, parsed)', `return ${next}(call)`]
+    return shape.websocket
+      ? then(shape, 'return rt.readBody(call.incoming, bodyOptions)', 'parsed', body)
+      : continued('return rt.readBody(call.incoming, bodyOptions, ', 'parsed', body)
+  }
   return {
     lines: ['// read the body'],
     waits: (next) =>
       condition === undefined
-        ? [`return ${reading(next)}`]
-        : [`if (${condition})`, `  return ${reading(next)}`, `return ${next}(call)`],
+        ? reading(next)
+        : [`if (${condition}) {`, ...reading(next).map((l) => `  ${l}`), '}', `return ${next}(call)`],
   }
 }
 
@@ -165,15 +198,16 @@ function distinct(names: string[]): string[] {
   ]
 }
 
-const bindSchemas: Code = {
-  lines: ["// bind: the handler's own schemas (`static params`)"],
-  waits: (next) => [
-    'return p.binder(call.resolution.args, call.kwargs).then((bound) => {',
-    '  call.controller.kwargs = call.kwargs = bound.kwargs',
-    '  call.controller.args = call.args = bound.args',
-    `  return ${next}(call)`,
-    '})',
-  ],
+function bindSchemas(shape: HandlerShape): Code {
+  return {
+    lines: ["// bind: the handler's own schemas (`static params`)"],
+    waits: (next) =>
+      then(shape, 'return p.binder(call.resolution.args, call.kwargs)', 'bound', [
+        'call.controller.kwargs = call.kwargs = bound.kwargs',
+        'call.controller.args = call.args = bound.args',
+        `return ${next}(call)`,
+      ]),
+  }
 }
 
 /** Binding by the TypeScript types: each checked value coerced, validated, revived; every failure in one 400. */
@@ -261,7 +295,8 @@ function check(id: string, c: CheckShape, raw: string, into: string, name: strin
 function invoke(shape: HandlerShape): Code {
   const args = shape.kwargs ? `rt.callArguments(call.args, call.kwargs, ${shape.kwargs.slots})` : 'call.args'
   const lines = ['// the call', `const v = fn.apply(call.controller, ${args})`]
-  lines.push('if (rt.isThenable(v)) return Promise.resolve(v).then((x) => done(call, x))', 'return done(call, v)')
+  lines.push(...then(shape, 'if (rt.isThenable(v)) return Promise.resolve(v)', 'x', ['return done(call, x)']))
+  lines.push('return done(call, v)')
   return { lines }
 }
 

@@ -135,6 +135,7 @@ export class Application {
       logError: (message: string, error: unknown) => this.logger.error(message, error),
       validator: table.validator,
       typedSocket: this.services.sockets?.typed,
+      fail: (call: Call, error: unknown) => this.fail(call, error),
     }
     const linker = new HandlerLinker(
       options,
@@ -234,29 +235,37 @@ export class Application {
     }
     const call = newCall(r, incoming, pathname, env)
     try {
-      const answer = this.pipelines[r.handler.id]!.run(call)
-      // (A property read tells a promise where `instanceof` walks the prototype chain; its handler is made apart, so
-      // that an answer in the same tick allocates no closure context.)
-      return typeof (answer as Promise<Answer>).then === 'function'
-        ? this.later(answer as Promise<Answer>, call)
-        : answer
+      // A failure from the body's read on, or after a wait, is answered there (`rt.fail`, which never throws): its
+      // promise never rejects.
+      return this.pipelines[r.handler.id]!.run(call)
     } catch (error) {
       return this.fail(call, error)
     }
   }
 
-  private later(answer: Promise<Answer>, call: Call): Promise<Answer> {
-    return answer.then(undefined, (error) => this.fail(call, error))
+  /**
+   * The error's answer; never throws nor rejects (a handler's code answers its failures after a wait with it:
+   * `rt.fail`). An answer that cannot be made (details JSON cannot hold, a header that is not one) is logged and
+   * answered with a plain 500.
+   */
+  private fail(call: Call, error: unknown): Answer | Promise<Answer> {
+    try {
+      if (this.unhandled !== undefined && !isHttpError(error)) this.unhandled(call.incoming, error)
+      const answer = this.renderError(
+        this.toHttpError(error, call.incoming.method, call.pathname),
+        call.incoming,
+        call.resolution.renderError,
+        call.resolution.handler.renderError,
+      )
+      return answer instanceof Promise ? answer.then(undefined, (failure) => this.unanswerable(call, failure)) : answer
+    } catch (failure) {
+      return this.unanswerable(call, failure)
+    }
   }
 
-  private fail(call: Call, error: unknown): Answer | Promise<Answer> {
-    if (this.unhandled !== undefined && !isHttpError(error)) this.unhandled(call.incoming, error)
-    return this.renderError(
-      this.toHttpError(error, call.incoming.method, call.pathname),
-      call.incoming,
-      call.resolution.renderError,
-      call.resolution.handler.renderError,
-    )
+  private unanswerable(call: Call, failure: unknown): Answer {
+    this.logger.error(`The error answer of ${call.incoming.method} ${call.pathname} could not be made`, failure)
+    return standardError(new HttpError(500, SERVER_ERROR_MESSAGE), call.incoming)
   }
 
   /**

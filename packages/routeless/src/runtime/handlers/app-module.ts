@@ -4,7 +4,7 @@
  *
  * ```js
  * // routeless build: … Generated from .routeless/manifest.json; do not edit.
- * export const routeless = '0.1.0+code.1'   // the version that wrote it, and of its code (CODE_ID)
+ * export const routeless = '0.1.0+code.2'   // the version that wrote it, and of its code (CODE_ID)
  * export const manifest = 'fnv1a:…'          // manifestKey() of the manifest it was generated from
  * export function create(rt) {               // rt: VALIDATOR_HELPERS from runtime/handlers/generated-validators.ts
  *   …                                        // Ajv's standalone validators, helpers taken from rt
@@ -65,7 +65,7 @@ export function textKey(text: string): string {
  * Raise it with any change to what the generated code calls or how (`rt.missingKey`, `call.resolution` …): a module
  * written under another number is not used, even by the same version of routeless (a checkout between releases).
  */
-export const GENERATED_CODE_VERSION = 1
+export const GENERATED_CODE_VERSION = 2
 
 /** What a generated module's `routeless` export names: the version of routeless and of its generated code. */
 export const CODE_ID = `${VERSION}+code.${GENERATED_CODE_VERSION}`

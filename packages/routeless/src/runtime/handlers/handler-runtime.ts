@@ -12,7 +12,7 @@ import type { ParamIssue } from '../contract/standard-schema.ts'
 import { invalid, missingKey, notAnObject, reject, unknownKey, wholeFailed } from '../contract/typed-binder.ts'
 import type { readBody, ParsedBody } from '../lifecycle/body.ts'
 import { declaresBody, INCOMING, isEmpty, isThenable, type Call } from '../lifecycle/call.ts'
-import { ResponseDraft, toReply, withoutBody } from '../lifecycle/response.ts'
+import { ResponseDraft, toReply, withoutBody, type Answer } from '../lifecycle/response.ts'
 import { newKwargs } from '../lifecycle/query.ts'
 import type { isAsyncIterable, lastEventId, streamReply } from '../lifecycle/event-stream.ts'
 
@@ -87,5 +87,9 @@ export interface RuntimeExtras {
   lastEventId?: typeof lastEventId
 }
 
-/** `HANDLER_RUNTIME` and what only some handlers' code calls. */
-export type HandlerRuntime = typeof HANDLER_RUNTIME & RuntimeExtras
+/**
+ * `HANDLER_RUNTIME`, what only some handlers' code calls, and the application's error answer: an HTTP handler's code
+ * answers a failure after a wait with it (`fail`), so that its promise never rejects.
+ */
+export type HandlerRuntime = typeof HANDLER_RUNTIME &
+  RuntimeExtras & { fail: (call: Call, error: unknown) => Answer | Promise<Answer> }

@@ -68,7 +68,7 @@ export class HandlerLinker {
     { statusSerializers, streamParts, runtime }: LifecycleParts = {},
   ) {
     this.options = { statusSerializers, streamParts, ...options }
-    this.rt = { ...HANDLER_RUNTIME }
+    this.rt = { ...HANDLER_RUNTIME, fail: options.fail ?? rethrow }
     for (const [name, fn] of Object.entries(runtime ?? {})) if (fn) Object.assign(this.rt, { [name]: fn })
   }
 
@@ -90,6 +90,11 @@ export class HandlerLinker {
       run: factory(partsOf(handler, this.options), this.rt),
     }
   }
+}
+
+/** Without the application's error answer, a failure is thrown (or rejects the handler's promise) as it came. */
+function rethrow(_: Call, error: unknown): never {
+  throw error
 }
 
 /** The helpers apart from `HANDLER_RUNTIME` a shape's code calls (`handler-code.ts` writes `rt.nest` … for these). */

@@ -39,7 +39,6 @@ export interface ParsedBody {
 }
 
 const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
-const NOTHING = /* @__PURE__ */ Promise.resolve(NO_BODY)
 
 /** Decoders are stateless when not streaming: one serves every request (marked pure: a Worker reading no body keeps none). */
 const UTF8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true })
@@ -81,36 +80,83 @@ type Decoding = BodyKind | 'raw' | undefined
 /**
  * Reads and decodes the request body. What the headers decide (a malformed or too large Content-Length) fails before
  * a byte is read; an unsupported type once the body turns out not to be empty.
+ *
+ * Given `next` and `failed`, it is `readBody(request, options).then(next, failed)` without the promise between (a
+ * handler's code reads so, `compiler/codegen/stages.ts`): the body goes to `next` in the read's own continuation, or
+ * at once when there is none, and every failure, a throw of the headers' checks included, to `failed`.
  */
-export function readBody(request: Request | IncomingRequest, options: BodyOptions): Promise<ParsedBody> {
+export function readBody(request: Request | IncomingRequest, options: BodyOptions): Promise<ParsedBody>
+export function readBody<T>(
+  request: Request | IncomingRequest,
+  options: BodyOptions,
+  next: (parsed: ParsedBody) => T | Promise<T>,
+  failed: (error: unknown) => T | Promise<T>,
+): T | Promise<T>
+export function readBody<T>(
+  request: Request | IncomingRequest,
+  options: BodyOptions,
+  next?: (parsed: ParsedBody) => T | Promise<T>,
+  failed?: (error: unknown) => T | Promise<T>,
+): T | Promise<T> | Promise<ParsedBody> {
+  if (next === undefined || failed === undefined) {
+    try {
+      return Promise.resolve(readBody<ParsedBody>(request, options, same, rethrow))
+    } catch (error) {
+      return Promise.reject<ParsedBody>(error)
+    }
+  }
+  let source: IncomingRequest
+  let body: ReturnType<IncomingRequest['body']>
+  let kind: Decoding
+  let type = ''
+  let empty = false
   try {
     // (The adapters' own request first: `instanceof` looks `Request` up on the global object.)
-    const source =
+    source =
       typeof (request as IncomingRequest).header === 'function'
         ? (request as IncomingRequest)
         : fromRequest(request as Request)
-    const body = source.body()
-    if (body === null) return NOTHING
-    const length = source.header('content-length')
-    if (length !== null) {
+    body = source.body()
+    const length = body === null ? '0' : source.header('content-length')
+    if (length !== null && length !== '0') {
       if (!isContentLength(length)) throw new HttpError(400, 'Invalid Content-Length header')
       if (Number(length) > options.limit) {
-        chunksOf(body).cancel() // left to the server's lingering close, after the 413
+        chunksOf(body!).cancel() // left to the server's lingering close, after the 413
         throw tooLarge(options.limit)
       }
-      if (length === '0') return NOTHING
     }
-    const type = mediaType(source.header('content-type') ?? '')
-    let kind: Decoding = bodyKind(type, options.accepts)
-    if (kind !== undefined && kind !== 'raw' && options.consumes && !options.consumes.includes(kind)) kind = undefined
-    const limit = options.limit
-    return bytesOf(body, limit).then((bytes) => {
-      if (bytes.byteLength > limit) throw tooLarge(limit)
-      return bytes.byteLength === 0 ? NO_BODY : decode(bytes, kind, type, source, options)
-    }, unreadable)
+    empty = length === '0'
+    if (!empty) {
+      type = mediaType(source.header('content-type') ?? '')
+      kind = bodyKind(type, options.accepts)
+      if (kind !== undefined && kind !== 'raw' && options.consumes && !options.consumes.includes(kind)) kind = undefined
+    }
   } catch (error) {
-    return Promise.reject(error)
+    return failed(error)
   }
+  if (empty) return next(NO_BODY) // (outside the try: what `next` throws is its own)
+  const limit = options.limit
+  return bytesOf(body!, limit).then(
+    (bytes) => {
+      let parsed: ParsedBody | Promise<ParsedBody>
+      try {
+        if (bytes.byteLength > limit) throw tooLarge(limit)
+        parsed = bytes.byteLength === 0 ? NO_BODY : decode(bytes, kind, type, source, options)
+      } catch (error) {
+        return failed(error)
+      }
+      return parsed instanceof Promise ? parsed.then(next, failed) : next(parsed)
+    },
+    (error) => failed(unreadable(error)),
+  )
+}
+
+function same<T>(value: T): T {
+  return value
+}
+
+function rethrow(error: unknown): never {
+  throw error
 }
 
 function decode(
@@ -269,10 +315,10 @@ export function readBytes(
   try {
     const body = request instanceof Request ? request.body : request
     if (body === null) return Promise.resolve(new Uint8Array(0))
-    return bytesOf(body, limit).then((bytes) => {
+    return bytesOf(body!, limit).then((bytes) => {
       if (bytes.byteLength > limit) throw tooLarge(limit)
       return bytes
-    }, unreadable)
+    }, rejectUnreadable)
   } catch (error) {
     return Promise.reject(error)
   }
@@ -287,9 +333,13 @@ function bytesOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, l
   return whole !== undefined ? whole : readChunks(body, limit)
 }
 
-function unreadable(error: unknown): never {
-  if (isHttpError(error)) throw error
-  throw new HttpError(400, 'The request body could not be read', { cause: error })
+function rejectUnreadable(error: unknown): never {
+  throw unreadable(error)
+}
+
+/** A failure of the read itself: a 400 unless it is one of ours already (413). */
+function unreadable(error: unknown): HttpError {
+  return isHttpError(error) ? error : new HttpError(400, 'The request body could not be read', { cause: error })
 }
 
 /** `readBytes` chunk by chunk. */

@@ -62,6 +62,11 @@ export interface PipelineOptions extends ConstructOptions {
   validator?: (schema: JsonSchema) => ValidateFunction
   /** Typed WebSocket messages (`typed-socket.ts`), a service of the app given where a handler takes WebSockets. */
   typedSocket?: (handler: Handler, options: PipelineOptions) => (handlers: SocketHandlers) => SocketHandlers
+  /**
+   * The error answer of a failure after a handler's code waited (`rt.fail`): the application's. Without it, the
+   * failure rejects the handler's promise.
+   */
+  fail?: (call: Call, error: unknown) => Answer | Promise<Answer>
 }
 
 /** A handler's lifecycle: its generated function, answering a `Call`. */
