@@ -56,9 +56,11 @@ describe('the resolver remembers static paths', () => {
     expect([...t.staticPaths.keys()]).toEqual([])
   })
 
-  it('looks a path up only when a remembered one has its length, or it is longer than the lengths kept', async () => {
+  it('compares a path with the few remembered of its length, looks it up where more are, never where none is', async () => {
     const long = 'x'.repeat(STATIC_LENGTHS + 10)
-    const t = (await createAppFromModules({ '': { Default, StyleRules, Users }, [long]: { Default } })).table
+    // Six endpoints at paths of one length (`/aaaa`…`/ffff`), more than FEW_STATIC.
+    const same = Object.fromEntries(['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee', 'ffff'].map((n) => [n, { Default }]))
+    const t = (await createAppFromModules({ '': { Default, StyleRules, Users }, [long]: { Default }, ...same })).table
     const lookups: string[] = []
     const get = t.staticPaths.get.bind(t.staticPaths)
     t.staticPaths.get = (path: string) => {
@@ -66,13 +68,18 @@ describe('the resolver remembers static paths', () => {
       return get(path)
     }
     expect(resolve(t, 'GET', '/style-rules').kind).toBe('match')
-    expect(lookups).toEqual([]) // no remembered path has its length yet
-    expect(t.staticLengths['/style-rules'.length]).toBe(1)
+    expect(t.staticByLength['/style-rules'.length]!.map((k) => k.path)).toEqual(['/style-rules'])
     expect(resolve(t, 'GET', '/style-rules').kind).toBe('match')
     expect(resolve(t, 'GET', '/users/1/posts/2')).toMatchObject({ kind: 'match', args: ['1', '2'] })
     expect(resolve(t, 'GET', '/style-rules/7')).toMatchObject({ kind: 'match', args: ['7'] })
-    expect(resolve(t, 'GET', '/nowhere-xyz').kind).toBe('not-found') // as long as /style-rules: looked up
-    expect(lookups).toEqual(['/style-rules', '/nowhere-xyz'])
+    expect(resolve(t, 'GET', '/nowhere-xyz').kind).toBe('not-found') // as long as /style-rules: compared, no match
+    expect(lookups).toEqual([]) // a few of one length are compared, not looked up
+    // Up to FEW_STATIC of one length are compared; with more, the length is looked up.
+    for (const n of ['aaaa', 'bbbb', 'cccc', 'dddd']) expect(resolve(t, 'GET', `/${n}`).kind).toBe('match')
+    expect(t.staticByLength[5]!.map((k) => k.path)).toEqual(['/aaaa', '/bbbb', '/cccc', '/dddd'])
+    for (const n of ['eeee', 'ffff', 'aaaa', 'ffff']) expect(resolve(t, 'GET', `/${n}`).kind).toBe('match')
+    expect(t.staticByLength[5]).toBeNull()
+    expect(lookups).toEqual(['/ffff', '/aaaa', '/ffff'])
     lookups.length = 0
     for (let i = 0; i < 2; i++) expect(resolve(t, 'GET', `/${long}`)).toMatchObject({ kind: 'match', args: [] })
     expect(lookups).toEqual([`/${long}`, `/${long}`])

@@ -4,7 +4,7 @@
  */
 import type { ErrorRenderer } from '../base/controller.ts'
 import type { Endpoint, Handler, RouteNode, RouteTable } from './table.ts'
-import { childFor, isHttpMethod, STATIC_LENGTHS } from './table.ts'
+import { childFor, FEW_STATIC, isHttpMethod, STATIC_LENGTHS, type StaticPath } from './table.ts'
 import { isForbiddenPart } from '../base/naming.ts'
 
 /** `renderError` is the nearest module's renderer; a matched handler's class renderer is tried before it. */
@@ -33,8 +33,9 @@ export type Resolution =
 export function resolve(table: RouteTable, method: string, pathname: string): Resolution {
   // A path walked before through named segments only: its endpoint without splitting or walking again.
   const length = pathname.length
-  if (length >= STATIC_LENGTHS || table.staticLengths[length] === 1) {
-    const known = table.staticPaths.get(pathname)
+  const few = length < STATIC_LENGTHS ? table.staticByLength[length] : null
+  if (few !== undefined) {
+    const known = few === null ? table.staticPaths.get(pathname) : among(few, pathname)
     if (known !== undefined) return resolveMethod(known.endpoint, [], known.renderError, method)
   }
   const parts = splitPath(pathname)
@@ -124,8 +125,18 @@ function remember(
     node = child
   }
   if (node.endpoint !== endpoint) return
-  paths.set(pathname, { endpoint, renderError })
-  if (pathname.length < STATIC_LENGTHS) table.staticLengths[pathname.length] = 1
+  const known = { path: pathname, endpoint, renderError }
+  paths.set(pathname, known)
+  if (pathname.length >= STATIC_LENGTHS) return
+  const few = table.staticByLength[pathname.length]
+  if (few === undefined) table.staticByLength[pathname.length] = [known]
+  else if (few !== null) table.staticByLength[pathname.length] = few.length < FEW_STATIC ? [...few, known] : null
+}
+
+/** The remembered path equal to `pathname` among a few of its length (a comparison each, where a look-up hashes). */
+function among(few: StaticPath[], pathname: string): StaticPath | undefined {
+  for (let i = 0; i < few.length; i++) if (few[i]!.path === pathname) return few[i]
+  return undefined
 }
 
 /** The handler of `endpoint` for `method`, with the path's positional arguments. */

@@ -133,8 +133,17 @@ export interface RouteRow {
   params: string
 }
 
-/** Path lengths `RouteTable.staticLengths` tells apart; a longer path is always looked up. */
+/** Path lengths `RouteTable.staticByLength` tells apart; a longer path is always looked up in `staticPaths`. */
 export const STATIC_LENGTHS = 256
+/** Most remembered paths of one length compared one by one; a length with more is looked up in `staticPaths`. */
+export const FEW_STATIC = 4
+
+/** A path remembered as naming an endpoint through the tree's segments alone. */
+export interface StaticPath {
+  path: string
+  endpoint: Endpoint
+  renderError: ErrorRenderer | undefined
+}
 
 export class RouteTable {
   readonly root: RouteNode = newNode()
@@ -142,12 +151,13 @@ export class RouteTable {
    * The paths requests named an endpoint by through its segments alone, with the endpoint and its error renderer
    * (the resolver's memory: a table does not change once built).
    */
-  readonly staticPaths = new Map<string, { endpoint: Endpoint; renderError: ErrorRenderer | undefined }>()
+  readonly staticPaths = new Map<string, StaticPath>()
   /**
-   * The lengths of the paths in `staticPaths` (1 at each, up to `STATIC_LENGTHS`): a path of another length is not
-   * looked up there, which spares hashing a new string that cannot be found (a path with arguments, most often).
+   * The same paths by length, up to `STATIC_LENGTHS`: undefined where none has that length (a path of it is not looked
+   * up: most often one with arguments), the few that have (up to `FEW_STATIC`, compared one by one: no hash of the new
+   * string), or null where more have (looked up in `staticPaths`).
    */
-  readonly staticLengths = new Uint8Array(STATIC_LENGTHS)
+  readonly staticByLength: (StaticPath[] | null | undefined)[] = new Array(STATIC_LENGTHS).fill(undefined)
   readonly rows: RouteRow[] = []
   /** How many handlers the table holds (the next handler's `id`). */
   handlerCount = 0
