@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { mayOverflow } from '../../packages/routeless/src/runtime/lifecycle/body.ts'
+import { mayOverflow } from '../../packages/routeless/src/runtime/lifecycle/body-text.ts'
 import { parseQuery } from '../../packages/routeless/src/runtime/lifecycle/request.ts'
 import { normalizeTarget } from '../../packages/routeless/src/runtime/server/shared/request-target.ts'
 import { splitPath } from '../../packages/routeless/src/runtime/routing/resolver.ts'

@@ -89,7 +89,8 @@ export {
   STATUS_TEXT,
 } from './runtime/base/errors.ts'
 export type { HttpErrorOptions, RoutelessErrorCode } from './runtime/base/errors.ts'
-export { readBody, readBytes } from './runtime/lifecycle/body.ts'
+export { readBody } from './runtime/lifecycle/body.ts'
+export { readBytes } from './runtime/lifecycle/body-bytes.ts'
 export { getQuery } from './runtime/lifecycle/request.ts'
 export { resolve, splitPath } from './runtime/routing/resolver.ts'
 export type { Resolution } from './runtime/routing/resolver.ts'

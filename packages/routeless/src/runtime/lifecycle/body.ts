@@ -7,10 +7,12 @@
  * @module
  */
 import { BODY_KINDS, type BodyKind, type Kwargs, type KwargValue } from '../base/controller.ts'
-import { HttpError, isHttpError } from '../base/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import { checkPartCount, DEFAULT_PART_LIMIT } from './multipart.ts'
 import { addEntries, newKwargs, urlencoded } from './query.ts'
-import { fromRequest, type IncomingRequest, type WholeBody } from './request.ts'
+import { fromRequest, type IncomingRequest } from './request.ts'
+import { bytesOf, chunksOf, tooLarge, unreadable } from './body-bytes.ts'
+import { parseJson, utf8 } from './body-text.ts'
 
 export interface BodyOptions {
   /** Largest body accepted, in bytes. */
@@ -39,26 +41,6 @@ export interface ParsedBody {
 }
 
 const NO_BODY: ParsedBody = { body: undefined, fields: undefined }
-
-/** Decoders are stateless when not streaming: one serves every request (marked pure: a Worker reading no body keeps none). */
-const UTF8 = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true })
-const LENIENT = /* @__PURE__ */ new TextDecoder('utf-8')
-
-/**
- * `bytes` as UTF-8 text, throwing on an invalid sequence as the fatal decoder does. The lenient decoder is the fast
- * one (Deno's fatal one costs four times as much); it marks every invalid sequence with U+FFFD, so only a text that
- * has one is decoded again, strictly: a valid body may carry U+FFFD itself. Text that is not UTF-8 is a 400 naming the
- * body's kind (`Malformed JSON body: not UTF-8`).
- */
-function utf8(bytes: Uint8Array, kind: 'JSON' | 'form'): string {
-  const text = LENIENT.decode(bytes)
-  if (!text.includes('\uFFFD')) return text
-  try {
-    return UTF8.decode(bytes)
-  } catch {
-    throw new HttpError(400, `Malformed ${kind} body: not UTF-8`)
-  }
-}
 
 /**
  * Whether a Content-Length value is one: digits only, at least one. (A loop over its few characters: `/^\d+$/.test`
@@ -185,59 +167,6 @@ function decode(
   }
 }
 
-function parseJson(bytes: Uint8Array): unknown {
-  const text = utf8(bytes, 'JSON')
-  try {
-    // JSON.parse reads a number beyond a double (`1e999`, 309 digits) as ±Infinity, which no handler can answer with
-    // and no JSON can carry back. A text that may hold one is read with a reviver that refuses it.
-    return mayOverflow(text) ? JSON.parse(text, finite) : JSON.parse(text)
-  } catch (error) {
-    throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`)
-  }
-}
-
-/**
- * Whether a JSON text may hold a number beyond a double. Its value is ≥ 10³⁰⁸, so its integer digits and its exponent
- * add up to 309 or more: it has an exponent of three digits or more (`1e999`, `1.8E+308`, `5e0400`), or, with an
- * exponent of two digits at most, an integer part of 210 digits or more (`1` and 250 zeros `e99`, or 309 digits). A
- * text with neither holds none. (The test before, `\d[eE]\+?\d` or 309 digits, also sent every short exponent such as
- * `2e5` to the reviver, and its scan cost 4.4k instructions in the echo benchmark's profile where this one costs 2.6k.)
- */
-export function mayOverflow(text: string): boolean {
-  return LONG_EXPONENT.test(text) || hasDigitRun(text, 210)
-}
-
-/** A digit, `e` or `E`, then three digits or `+` and two: a false alarm on `1e+99` only costs the reviver. */
-const LONG_EXPONENT = /\d[eE][+\d]\d\d/
-
-/**
- * Whether `text` holds `length` digits in a row. Such a run covers one index of any `length` consecutive ones, so only
- * every `length`-th character is looked at, and the run measured where it is a digit: a few probes for a 1 KiB body
- * where a regular expression tried every position (7k instructions).
- */
-function hasDigitRun(text: string, length: number): boolean {
-  const n = text.length
-  for (let k = length - 1; k < n; k += length) {
-    if (!isDigit(text.charCodeAt(k))) continue
-    let start = k
-    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--
-    let end = k + 1
-    while (end < n && isDigit(text.charCodeAt(end))) end++
-    if (end - start >= length) return true
-  }
-  return false
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39
-}
-
-function finite(key: string, value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value))
-    throw new Error(`the number at ${key ? JSON.stringify(key) : 'the top'} is beyond a double's range`)
-  return value
-}
-
 async function decodeMultipart(bytes: Uint8Array, contentType: string, parts: number): Promise<ParsedBody> {
   const boundary = checkPartCount(bytes, contentType, parts)
   let form: FormData
@@ -282,93 +211,6 @@ function bodyKind(type: string, accepts: readonly string[] | undefined): Decodin
   if (type === 'application/x-www-form-urlencoded') return 'form'
   if (type === 'multipart/form-data') return 'multipart'
   return undefined
-}
-
-function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`)
-}
-
-/** A body's chunks, read one at a time, whatever the adapter gives: a ReadableStream or an async iterable. */
-interface ChunkReader {
-  read(): Promise<ReadableStreamReadResult<Uint8Array>>
-  cancel(): void
-}
-
-function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): ChunkReader {
-  // Any stream with a reader, not only this realm's ReadableStream (@whatwg-node brings its own).
-  if (typeof (body as ReadableStream<Uint8Array>).getReader === 'function') {
-    const reader = (body as ReadableStream<Uint8Array>).getReader()
-    return { read: () => reader.read(), cancel: () => void reader.cancel().catch(() => {}) }
-  }
-  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
-  return {
-    read: () => iterator.next() as ReturnType<ChunkReader['read']>,
-    cancel: () => void iterator.return?.()?.catch(() => {}),
-  }
-}
-
-/** Reads the whole body, failing with 413 as soon as it passes `limit` bytes. */
-export function readBytes(
-  request: Request | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array> {
-  try {
-    const body = request instanceof Request ? request.body : request
-    if (body === null) return Promise.resolve(new Uint8Array(0))
-    return bytesOf(body!, limit).then((bytes) => {
-      if (bytes.byteLength > limit) throw tooLarge(limit)
-      return bytes
-    }, rejectUnreadable)
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
-
-/**
- * The body's bytes: taken whole when the adapter can (its promise is the answer: one wait; the caller checks the
- * limit), else chunk by chunk within `limit`.
- */
-function bytesOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const whole = typeof (body as Partial<WholeBody>).whole === 'function' ? (body as WholeBody).whole(limit) : undefined
-  return whole !== undefined ? whole : readChunks(body, limit)
-}
-
-function rejectUnreadable(error: unknown): never {
-  throw unreadable(error)
-}
-
-/** A failure of the read itself: a 400 unless it is one of ours already (413). */
-function unreadable(error: unknown): HttpError {
-  return isHttpError(error) ? error : new HttpError(400, 'The request body could not be read', { cause: error })
-}
-
-/** `readBytes` chunk by chunk. */
-async function readChunks(
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array> {
-  const reader = chunksOf(body)
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > limit) {
-      // The rest is the server's to drop (its lingering close), after the 413 is out.
-      reader.cancel()
-      throw tooLarge(limit)
-    }
-    chunks.push(value)
-  }
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(total)
-  let offset = 0
-  for (const c of chunks) {
-    out.set(c, offset)
-    offset += c.byteLength
-  }
-  return out
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -41,7 +41,7 @@ export function boundaryOf(contentType: string): string {
   return boundary
 }
 
-// Marked pure, as body.ts's decoders: a bundle that reads no body keeps none.
+// Marked pure, as body-text.ts's decoders: a bundle that reads no body keeps none.
 const LATIN1 = /* @__PURE__ */ new TextDecoder('latin1')
 
 /**
