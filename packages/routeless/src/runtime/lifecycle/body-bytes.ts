@@ -12,7 +12,8 @@ export function tooLarge(limit: number): HttpError {
 
 /** A body's chunks, read one at a time, whatever the adapter gives: a ReadableStream or an async iterable. */
 interface ChunkReader {
-  read(): Promise<ReadableStreamReadResult<Uint8Array>>
+  // (Spelt out rather than DOM's `ReadableStreamReadResult`: the declarations name no type of DOM's library.)
+  read(): Promise<{ done: true; value?: Uint8Array } | { done: false; value: Uint8Array }>
   cancel(): void
 }
 
