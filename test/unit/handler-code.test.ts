@@ -52,7 +52,6 @@ function call(args: string[] = [], kwargs: Record<string, string> = {}): Call {
   return {
     resolution: { kind: 'match', args, head: false } as unknown as Call['resolution'],
     incoming,
-    pathname: '/',
     env: {},
     kwargs,
     args,

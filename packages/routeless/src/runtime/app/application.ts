@@ -13,6 +13,7 @@ import type { Pipeline } from '../lifecycle/handler-shape.ts'
 import { HandlerLinker, type Evaluate, type HandlerFactories, type LifecycleParts } from '../handlers/handlers.ts'
 import { renderCustom, standardError } from '../lifecycle/render-error.ts'
 import { fromRequest, parseQuery, type IncomingRequest } from '../lifecycle/request.ts'
+import { newKwargs } from '../lifecycle/query.ts'
 import { toFetchResponse } from '../lifecycle/fetch-response.ts'
 import type { Answer, ResponseDraft } from '../lifecycle/response.ts'
 import type { UpgradeDecision } from '../lifecycle/websocket.ts'
@@ -204,16 +205,17 @@ export class Application {
   /** Resolves the request, answers what needs no controller, and runs the handler's lifecycle for the rest. */
   private answer(incoming: IncomingRequest, env: Record<string, unknown>): Answer | Promise<Answer> {
     const method = incoming.method
-    const pathname = pathOf(incoming.target)
+    const target = incoming.target
+    const end = pathEnd(target)
     // `WEBSOCKET` names the upgrade handler: as an HTTP method token it is unknown, never a call.
-    const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, pathname)
+    const r = resolve(this.table, method === 'WEBSOCKET' ? 'UNKNOWN' : method, target, end)
     switch (r.kind) {
       case 'not-found':
         return this.renderError(
           new HttpError(
             404,
-            `No controller answers ${method} ${pathname}` +
-              (this.options.explainNotFound ? `: ${this.hint(method, pathname)}` : ''),
+            `No controller answers ${method} ${target.slice(0, end)}` +
+              (this.options.explainNotFound ? `: ${this.hint(method, target.slice(0, end))}` : ''),
           ),
           incoming,
           r.renderError,
@@ -233,7 +235,7 @@ export class Application {
       case 'options':
         return { status: 204, headers: [['allow', r.endpoint.allow]], type: undefined, body: null }
     }
-    const call = newCall(r, incoming, pathname, env)
+    const call = newCall(r, incoming, end, env)
     try {
       // A failure from the body's read on, or after a wait, is answered there (`rt.fail`, which never throws): its
       // promise never rejects.
@@ -252,7 +254,7 @@ export class Application {
     try {
       if (this.unhandled !== undefined && !isHttpError(error)) this.unhandled(call.incoming, error)
       const answer = this.renderError(
-        this.toHttpError(error, call.incoming.method, call.pathname),
+        this.toHttpError(error, call.incoming.method, pathOf(call.incoming.target)),
         call.incoming,
         call.resolution.renderError,
         call.resolution.handler.renderError,
@@ -264,7 +266,10 @@ export class Application {
   }
 
   private unanswerable(call: Call, failure: unknown): Answer {
-    this.logger.error(`The error answer of ${call.incoming.method} ${call.pathname} could not be made`, failure)
+    this.logger.error(
+      `The error answer of ${call.incoming.method} ${pathOf(call.incoming.target)} could not be made`,
+      failure,
+    )
     return standardError(new HttpError(500, SERVER_ERROR_MESSAGE), call.incoming)
   }
 
@@ -306,7 +311,7 @@ export class Application {
         ),
       )
     }
-    const call = newCall(r, incoming, pathname, env)
+    const call = newCall(r, incoming, pathname.length, env)
     try {
       return (await this.pipelines[r.handler.id]!.run(call)) as unknown as UpgradeDecision
     } catch (error) {
@@ -378,21 +383,19 @@ function given<T>(part: T | undefined, option: string): T {
   )
 }
 
-/** A request's `Call`, before its first stage: the query of its target as the first keywords. */
+/** A request's `Call`, before its first stage: the query of its target (after `end`, its path's end) as the first keywords. */
 function newCall(
   resolution: Call['resolution'],
   incoming: IncomingRequest,
-  pathname: string,
+  end: number,
   env: Record<string, unknown>,
 ): Call {
   const target = incoming.target
-  const query = pathname.length < target.length ? target.slice(pathname.length + 1) : ''
   return {
     resolution,
     incoming,
-    pathname,
     env,
-    kwargs: parseQuery(query),
+    kwargs: end < target.length ? parseQuery(target, end + 1) : newKwargs(),
     args: resolution.args,
     json: undefined,
     controller: undefined,
@@ -402,6 +405,11 @@ function newCall(
 
 /** The path of a request target (`/a/b?c` → `/a/b`). */
 function pathOf(target: string): string {
+  return target.slice(0, pathEnd(target))
+}
+
+/** Where the path of a request target ends: at its `?`, or its end. */
+function pathEnd(target: string): number {
   const q = target.indexOf('?')
-  return q < 0 ? target : target.slice(0, q)
+  return q < 0 ? target.length : q
 }

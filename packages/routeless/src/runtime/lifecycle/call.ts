@@ -15,7 +15,6 @@ export interface Call {
   /** What the route table resolved the request to: its handler, the path's arguments, whether it is a HEAD. */
   resolution: Extract<Resolution, { kind: 'match' }>
   incoming: IncomingRequest
-  pathname: string
   env: Record<string, unknown>
   /** Keyword arguments: the query's, then the body's fields on top; converted by the bind stage. */
   kwargs: Kwargs

@@ -25,16 +25,16 @@ export function getQuery(url: URL): Kwargs {
   return parseQuery(url.search.length <= 1 ? '' : url.search.slice(1))
 }
 
-/** `getQuery` from the raw query string (what follows the `?`), with no URL to parse. */
-export function parseQuery(query: string): Kwargs {
+/** `getQuery` from the raw query string (what follows the `?`; or `query` from `from` on: a target after its `?`). */
+export function parseQuery(query: string, from = 0): Kwargs {
   const out = newKwargs()
   const n = query.length
   // One pass over the characters (as `splitPath`): pairs at `&`, the first `=` splits a pair, empty pairs skipped, a
   // pair without `=` has the value ''. A `%` or `+` hands the whole text to the urlencoded parser, which decodes.
   // (`includes`, `indexOf` and `slice` per pair cost more calls into V8's builtins than the loop.)
-  let start = 0
+  let start = from
   let eq = -1
-  for (let i = 0; i <= n; i++) {
+  for (let i = from; i <= n; i++) {
     const c = i < n ? query.charCodeAt(i) : 0x26
     if (c === 0x26) {
       if (i > start) {
@@ -47,7 +47,7 @@ export function parseQuery(query: string): Kwargs {
       if (eq < 0) eq = i
     } else if (c === 0x25 || c === 0x2b) {
       const decoded = newKwargs()
-      addEntries(decoded, urlencoded(query))
+      addEntries(decoded, urlencoded(from === 0 ? query : query.slice(from)))
       return decoded
     }
   }

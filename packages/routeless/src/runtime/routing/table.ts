@@ -24,6 +24,8 @@ export function isHttpMethod(method: string): boolean {
 export function newNode(): RouteNode {
   return {
     children: new Map(),
+    names: [],
+    nodes: [],
     aliases: new Map(),
     param: undefined,
     endpoint: undefined,
@@ -37,6 +39,13 @@ export function childAt(node: RouteNode, key: string): RouteNode {
   let child = node.children.get(key)
   if (child) return child
   node.children.set(key, (child = newNode()))
+  if (node.names !== null && node.names.length < FEW_CHILDREN) {
+    node.names.push(key)
+    node.nodes!.push(child)
+  } else {
+    node.names = null
+    node.nodes = null
+  }
   const alias = aliasKey(key)
   node.aliases.set(alias, node.aliases.has(alias) ? null : child)
   return child
@@ -47,13 +56,28 @@ export function childAt(node: RouteNode, key: string): RouteNode {
  * (`style-rules` for `style_rules` and back) when only one child is spelt that way.
  */
 export function childFor(node: RouteNode, part: string): RouteNode | undefined {
-  // (A node with no named child, where a positional part stands, computes no hash of the part.)
-  const exact = node.children.size === 0 ? undefined : node.children.get(part)
+  const exact = node.names === null ? node.children.get(part) : among(node.names, node.nodes!, part)
   // Only a part with a separator can name a child by its alias (without one, the alias is the part itself).
   if (exact !== undefined || node.aliases.size === 0 || !hasSeparator(part)) return exact
   const alias = toRequestKey(part)
   return alias === undefined ? undefined : (node.aliases.get(alias) ?? undefined)
 }
+
+/**
+ * The child of the few named `part`: compared one by one, lengths first (a part cut from a request has no hash yet, and
+ * computing it and probing the map cost more than a few comparisons; a positional part meets no child at all).
+ */
+function among(names: string[], nodes: RouteNode[], part: string): RouteNode | undefined {
+  const n = part.length
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!
+    if (name.length === n && name === part) return nodes[i]
+  }
+  return undefined
+}
+
+/** Most children a node compares one by one (`names`); a node with more looks a part up in `children`. */
+export const FEW_CHILDREN = 8
 
 function hasSeparator(part: string): boolean {
   return part.includes('-') || part.includes('_')
@@ -110,6 +134,9 @@ export interface Endpoint {
 export interface RouteNode {
   /** Child nodes by segment, as written (`style_rules`, `foo-bar`, `v3`, `openapi.json`). */
   children: Map<string, RouteNode>
+  /** The same children's segments and nodes in order while there are at most `FEW_CHILDREN`; null beyond. */
+  names: string[] | null
+  nodes: RouteNode[] | null
   /** Child nodes by their words joined by `-` (`style-rules`); null where two children share it (no alias then). */
   aliases: Map<string, RouteNode | null>
   /** The `$` edge: any one path part, taken as a positional argument, when the part after it names a child. */
