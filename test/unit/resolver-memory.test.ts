@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createAppFromModules, resolve } from 'routeless'
-import { STATIC_LENGTHS } from '../../packages/routeless/src/runtime/routing/table.ts'
+import { FEW_CHILDREN, STATIC_LENGTHS } from '../../packages/routeless/src/runtime/routing/table.ts'
 
 class Default {
   GET() {
@@ -84,6 +84,37 @@ describe('the resolver remembers static paths', () => {
     for (let i = 0; i < 2; i++) expect(resolve(t, 'GET', `/${long}`)).toMatchObject({ kind: 'match', args: [] })
     expect(lookups).toEqual([`/${long}`, `/${long}`])
     expect(t.staticPaths.has(`/${long}`)).toBe(true)
+  })
+
+  it('reads the path of a target up to its end (the query left where it is), as the path cut out of it', async () => {
+    const t = await table()
+    for (const [target, path] of [
+      ['/style-rules?x=1', '/style-rules'],
+      ['/style-rules/7?x=/a/..', '/style-rules/7'],
+      ['/users/1/posts/2?', '/users/1/posts/2'],
+      ['/users/1/posts/2/more?x', '/users/1/posts/2/more'],
+      ['/nowhere?x', '/nowhere'],
+      ['/style-rules/%2e%2e?x', '/style-rules/%2e%2e'],
+    ])
+      expect(resolve(t, 'GET', target, path.length), target).toEqual(resolve(t, 'GET', path))
+    // remembered without the query, and found again with another one or none
+    expect([...t.staticPaths.keys()]).toEqual(['/style-rules'])
+    expect(resolve(t, 'GET', '/style-rules?y=2', '/style-rules'.length)).toMatchObject({ kind: 'match', args: [] })
+    expect(resolve(t, 'GET', '/style-rulez?y=2', '/style-rulez'.length).kind).toBe('not-found')
+  })
+
+  it('finds a child among a few named ones as among many (compared below nine, looked up beyond)', async () => {
+    for (const count of [1, FEW_CHILDREN, FEW_CHILDREN + 1, 20]) {
+      const names = Array.from({ length: count }, (_, i) => `m${i}`)
+      const t = (await createAppFromModules(Object.fromEntries(names.map((n) => [n, { Default, Users }])))).table
+      expect(t.root.names === null, `${count}`).toBe(count > FEW_CHILDREN)
+      for (const n of names) {
+        expect(resolve(t, 'GET', `/${n}`)).toMatchObject({ kind: 'match', args: [] })
+        expect(resolve(t, 'GET', `/${n}/users/1/posts/2`)).toMatchObject({ kind: 'match', args: ['1', '2'] })
+      }
+      for (const miss of ['/m', `/m${count}`, '/m0x', '/users', '/M0'])
+        expect(resolve(t, 'GET', miss).kind, `${count} ${miss}`).toBe('not-found')
+    }
   })
 
   it('remembers a segment as written, not as reached through its alias', async () => {
