@@ -21,7 +21,15 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * Options: --no-settle (no W requests of every workload before the first warm-up) --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --perf-map (with --keep: node runs with --perf-basic-prof and its map of JIT code is kept beside the dumps, for bench/instructions-by-function.mjs) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
+ * One history: before it starts its peer, every process loads the modules of all the peers (`SHARED_HISTORY`), so
+ * that node's own shared code has seen the same objects in each. node's constructors of the request and the answer
+ * (`IncomingMessage`, `ServerResponse`) run `EventEmitter.init`, whose inline caches stay polymorphic only in a
+ * process that made few other emitters before its first request: node's ES module loader makes a `FileHandle` (an
+ * emitter) per module it reads, so a server of three modules (raw node:http) kept them polymorphic, and one of twenty
+ * (routeless, Hono) had them megamorphic, ~1–1.4k instructions a request of node's code that a raw server in any real
+ * process (a logger, a pool, its own modules) pays too. `--pristine` loads only the peer's own modules, as before.
+ *
+ * Options: --pristine (only the peer's own modules first) --no-settle (no W requests of every workload before the first warm-up) --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --perf-map (with --keep: node runs with --perf-basic-prof and its map of JIT code is kept beside the dumps, for bench/instructions-by-function.mjs) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
  * Needs valgrind (apt-get install valgrind). A run of one peer takes about a minute under valgrind.
  */
@@ -144,6 +152,7 @@ async function count(peer) {
       `--warmup=${warmup}`,
       `--connections=${connections}`,
       ...('gc' in args ? ['--gc'] : []),
+      ...('pristine' in args ? ['--pristine'] : []),
       `--workloads=${workloads.join(',')}`,
     ]
     const child = spawn('valgrind', command, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] })
@@ -274,7 +283,22 @@ function tableOf(results, peers, n, w, count, what) {
 
 // --- the child: one peer, the phases ------------------------------------------------------------------------------
 
+/** The modules every peer's process loads before it starts its own server (see "One history" above). */
+const SHARED_HISTORY = [
+  'routeless',
+  'routeless/node',
+  'routeless/uws',
+  'fastify',
+  '@hono/node-server',
+  './servers/_hono-app.mjs',
+  './servers/_fastify-app.mjs',
+  './servers/_node-raw-handler.mjs',
+  './servers/_uws-raw-app.mjs',
+  './servers/_fetch-raw.mjs',
+]
+
 async function child(peer) {
+  if (!('pristine' in args)) for (const name of SHARED_HISTORY) await import(name)
   const send = PEERS[peer].family === 'fetch' ? await fetchPeer(peer) : await socketPeer(peer)
   await checkAnswers(peer, send)
   const mark = () => process.memoryUsage.rss() // callgrind dumps its counter before this (--dump-before)
