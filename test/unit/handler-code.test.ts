@@ -188,6 +188,17 @@ describe('the generated function of a handler', () => {
     run({ ...plain, kwargs: { slots: 2 } }, parts({ fn, context: 'ctx' }))(c)
     expect(self).toMatchObject({ kwargs: { x: '1' }, args: ['7'], context: 'ctx', body: undefined })
     expect(given).toEqual(['7', undefined, { x: '1' }])
+    // Keywords alone; and past eight positionals, the arguments made as an array (the same call either way).
+    run({ ...plain, kwargs: { slots: 0 } }, parts({ fn }))(call([], { x: '1' }))
+    expect(given).toEqual([{ x: '1' }])
+    const many = ['1', '2', '3', '4', '5', '6', '7', '8', '9']
+    run({ ...plain, kwargs: { slots: 10 } }, parts({ fn }))(call(many, { x: '1' }))
+    expect(given).toEqual([...many, undefined, { x: '1' }])
+    run({ ...plain, kwargs: { slots: 8 } }, parts({ fn }))(call(many.slice(0, 8), {}))
+    expect(given).toEqual([...many.slice(0, 8), {}])
+    expect(handlerSource({ ...plain, kwargs: { slots: 2 } })).toContain(
+      'fn.call(call.controller, a[0], a[1], call.kwargs)',
+    )
   })
 })
 

@@ -211,10 +211,24 @@ function bindSchemas(shape: HandlerShape): Code {
   }
 }
 
+/** Most positionals before the keywords that the call names one by one (beyond, an array is made). */
+const DIRECT_SLOTS = 8
+
 /** The call, then `done` with its value (when it settles). */
 function invoke(shape: HandlerShape): Code {
-  const args = shape.kwargs ? `rt.callArguments(call.args, call.kwargs, ${shape.kwargs.slots})` : 'call.args'
-  const lines = ['// the call', `const v = fn.apply(call.controller, ${args})`]
+  const slots = shape.kwargs?.slots
+  // The keywords after the positionals, named one by one: no array of the arguments made per request. (A handler
+  // that takes keywords has no rest parameter, so the path gives it at most `slots` parts.)
+  const call =
+    slots === undefined
+      ? ['const v = fn.apply(call.controller, call.args)']
+      : slots <= DIRECT_SLOTS
+        ? [
+            ...(slots > 0 ? ['const a = call.args'] : []),
+            `const v = fn.call(call.controller, ${[...Array.from({ length: slots }, (_, i) => `a[${i}]`), 'call.kwargs'].join(', ')})`,
+          ]
+        : [`const v = fn.apply(call.controller, rt.callArguments(call.args, call.kwargs, ${slots}))`]
+  const lines = ['// the call', ...call]
   lines.push(...then(shape, 'if (rt.isThenable(v)) return Promise.resolve(v)', 'x', ['return done(call, x)']))
   lines.push('return done(call, v)')
   return { lines }

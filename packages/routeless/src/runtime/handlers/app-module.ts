@@ -65,7 +65,7 @@ export function textKey(text: string): string {
  * Raise it with any change to what the generated code calls or how (`rt.missingKey`, `call.resolution` …): a module
  * written under another number is not used, even by the same version of routeless (a checkout between releases).
  */
-export const GENERATED_CODE_VERSION = 2
+export const GENERATED_CODE_VERSION = 3
 
 /** What a generated module's `routeless` export names: the version of routeless and of its generated code. */
 export const CODE_ID = `${VERSION}+code.${GENERATED_CODE_VERSION}`
