@@ -64,14 +64,16 @@ export function childFor(node: RouteNode, part: string): RouteNode | undefined {
 }
 
 /**
- * The child of the few named `part`: compared one by one, lengths first (a part cut from a request has no hash yet, and
- * computing it and probing the map cost more than a few comparisons; a positional part meets no child at all).
+ * The child of the few named `part`: compared one by one, lengths and first characters first (a part cut from a
+ * request has no hash yet, and computing it and probing the map cost more than a few comparisons; a positional part
+ * meets no child at all).
  */
 function among(names: string[], nodes: RouteNode[], part: string): RouteNode | undefined {
   const n = part.length
+  const first = part.charCodeAt(0)
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!
-    if (name.length === n && name === part) return nodes[i]
+    if (name.length === n && name.charCodeAt(0) === first && name === part) return nodes[i]
   }
   return undefined
 }
