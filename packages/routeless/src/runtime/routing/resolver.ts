@@ -28,7 +28,8 @@ export type Resolution =
  * (`GET_$_entries`), a part followed by one of their names is taken as a positional argument and descends. The node
  * where the walk stops answers, with the captured parts and the parts left over as its positional arguments; a node
  * without handlers answers 404 (no fallback to a parent's `Default`).
- * Empty parts (`//`, a trailing `/`) are ignored.
+ * Empty parts (`//`, a trailing `/`) are ignored. The path is `target`'s first `end` characters (all of it by default;
+ * a request target's up to its `?`).
  */
 export function resolve(table: RouteTable, method: string, target: string, end = target.length): Resolution {
   // A path walked before through named segments only: its endpoint without splitting or walking again.
