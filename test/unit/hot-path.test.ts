@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { mayOverflow } from '../../packages/routeless/src/runtime/lifecycle/body-text.ts'
 import { parseQuery } from '../../packages/routeless/src/runtime/lifecycle/request.ts'
-import { normalizeTarget } from '../../packages/routeless/src/runtime/server/shared/request-target.ts'
+import { normalizeParts, normalizeTarget } from '../../packages/routeless/src/runtime/server/shared/request-target.ts'
 import { splitPath } from '../../packages/routeless/src/runtime/routing/resolver.ts'
 import { isForbiddenPart, toRequestKey } from '../../packages/routeless/src/runtime/base/naming.ts'
 import { stringify } from '../../packages/routeless/src/runtime/lifecycle/response.ts'
@@ -98,6 +98,22 @@ describe('hot path shortcuts', () => {
         const url = new URL(t, 'http://localhost')
         expect(normalizeTarget(t), JSON.stringify(t)).toBe(url.pathname + url.search)
       }
+    }
+  })
+
+  it('tells a target given as path and query (as uWS hands it) as it tells the two joined', () => {
+    const long = 'a'.repeat(20)
+    for (let c = 0; c < 256; c++) {
+      const ch = String.fromCharCode(c)
+      for (const [path, query] of [
+        [`/a${ch}b`, 'q=1'],
+        [`/${long}${ch}`, `q=${long}`],
+        ['/a', `q=${ch}`],
+        [`/${long}`, `q=${long}${ch}`],
+        [`${ch}${long}`, ''],
+        [ch, 'x'],
+      ] as const)
+        expect(normalizeParts(path, query), JSON.stringify([path, query])).toBe(normalizeTarget(`${path}?${query}`))
     }
   })
 

@@ -20,8 +20,14 @@ const ALLOWED = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
  * table is read, from it on (`/users/123/posts/456?x=1`, 24) the expression.
  */
 const PLAIN = /* @__PURE__ */ plainCharacters()
-const PLAIN_TARGET = /* @__PURE__ */ new RegExp(`^/[${ALLOWED.replace(/[^\w]/g, '\\$&')}]*$`)
+const PLAIN_TARGET = /* @__PURE__ */ plainExpression('/')
+const PLAIN_QUERY = /* @__PURE__ */ plainExpression('')
 const SHORT = 14
+
+/** `start`, then only characters of `ALLOWED` (each escaped: outside the `u` flag, `\~` is `~`). */
+function plainExpression(start: string): RegExp {
+  return new RegExp(`^${start}[${ALLOWED.replace(/[^\w]/g, '\\$&')}]*$`)
+}
 
 function plainCharacters(): Uint8Array {
   const table = new Uint8Array(128)
@@ -32,9 +38,17 @@ function plainCharacters(): Uint8Array {
 /** `/` then only characters of `ALLOWED`. */
 function isPlain(raw: string): boolean {
   if (raw.length >= SHORT) return PLAIN_TARGET.test(raw)
-  if (raw.charCodeAt(0) !== 47) return false
-  for (let i = 1; i < raw.length; i++) {
-    const c = raw.charCodeAt(i)
+  return raw.charCodeAt(0) === 47 && plainFrom(raw, 1)
+}
+
+/** Only characters of `ALLOWED` (a query, after its `?`). */
+function isPlainQuery(query: string): boolean {
+  return query.length >= SHORT ? PLAIN_QUERY.test(query) : plainFrom(query, 0)
+}
+
+function plainFrom(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i)
     if (c > 127 || PLAIN[c] === 0) return false
   }
   return true
@@ -52,6 +66,15 @@ export function normalizeTarget(raw: string): string | undefined {
     return path === undefined ? undefined : normalizeTarget(path)
   }
   return encode(raw)
+}
+
+/**
+ * `normalizeTarget` of `path?query`, given apart (as uWS hands them): each is told plain as it is, a string of its own,
+ * where their join is a string made of the two, which a regular expression first copies into one and a table's reads
+ * walk through.
+ */
+export function normalizeParts(path: string, query: string): string | undefined {
+  return isPlain(path) && isPlainQuery(query) ? `${path}?${query}` : normalizeTarget(`${path}?${query}`)
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   type RunningServer,
   type ServeOptions,
 } from '../shared/serving.ts'
-import { normalizeTarget, serverAllow } from '../shared/request-target.ts'
+import { normalizeParts, normalizeTarget, serverAllow } from '../shared/request-target.ts'
 import type { UpgradingApp } from '../../lifecycle/websocket.ts'
 import { errorReply, type Answer } from '../../lifecycle/response.ts'
 import { isContentLength } from '../../lifecycle/body.ts'
@@ -221,7 +221,7 @@ class UwsServer {
   private onRequest(res: HttpResponse, req: HttpRequest): void {
     const url = req.getUrl()
     const query = req.getQuery()
-    const target = normalizeTarget(query === undefined ? url : `${url}?${query}`)
+    const target = query === undefined ? normalizeTarget(url) : normalizeParts(url, query)
     if (target === undefined) return refuse(res, 400, 'The request target is not one this server accepts')
     const length = req.getHeader(CONTENT_LENGTH)
     const coding = req.getHeader(TRANSFER_ENCODING)
