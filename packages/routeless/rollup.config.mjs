@@ -7,13 +7,15 @@
  *
  * Each file is compiled by esbuild (`transform`: types stripped, `target` node20, as tsup did); Rollup links them.
  * The build-time modules (`src/compiler/`) keep Rollup's default chunks, so that what imports Ajv or TypeScript loads
- * only where it is asked for. `routeless/worker` is tsup's own build (tsup.config.ts): one file with no node entry.
+ * only where it is asked for; Ajv itself is bundled into them as one module (`scripts/vendor-ajv.mjs`).
+ * `routeless/worker` is tsup's own build (tsup.config.ts): one file with no node entry.
  * @module
  */
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { transform } from 'esbuild'
+import { VENDORED, vendorAjv } from './scripts/vendor-ajv.mjs'
 
 const SRC = fileURLToPath(new URL('src/', import.meta.url))
 const DIST = fileURLToPath(new URL('dist/', import.meta.url))
@@ -54,9 +56,10 @@ function chunkOf(id, { getModuleInfo }) {
 
 export default {
   input: Object.fromEntries(ENTRIES.map((name) => [name, path.join(SRC, `${name}.ts`)])),
-  // Packages and node's modules stay imports (the optional `uWebSockets.js` is required at run time by routeless/uws).
-  external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
-  plugins: [typescript],
+  // Packages and node's modules stay imports (the optional `uWebSockets.js` is required at run time by routeless/uws),
+  // but Ajv, bundled into the build-time chunks as one module (`scripts/vendor-ajv.mjs`).
+  external: (id) => !id.startsWith('.') && !path.isAbsolute(id) && !id.startsWith('\0') && !VENDORED.includes(id),
+  plugins: [vendorAjv(), typescript],
   output: {
     dir: DIST,
     format: 'es',

@@ -72,6 +72,20 @@ describe('the packed tarball', { timeout: 120_000 }, () => {
     expect(publish.stderr).toContain('routeless@0.1.0')
     expect(publish.stderr).not.toMatch(/auto-corrected|invalid and removed/)
   })
+
+  it('holds Ajv as one module of its own (no import of the package at run time), with the licences of what it bundles', () => {
+    const dist = path.join(dir, 'node_modules/routeless/dist')
+    const chunks = readdirSync(dist).filter((f) => f.endsWith('.js'))
+    const importsAjv = chunks.filter((f) =>
+      // (Ajv's own code holds `require("ajv/dist/runtime/…")` in strings: the code it writes, relinked by routeless.)
+      /^import[^;]*from\s*["']ajv|\bimport\(\s*["']ajv/m.test(readFileSync(path.join(dist, f), 'utf8')),
+    )
+    expect(importsAjv).toEqual([])
+    expect(chunks.filter((f) => readFileSync(path.join(dist, f), 'utf8').includes('Ajv2020 = class'))).toHaveLength(1)
+    const licences = readFileSync(path.join(dist, 'THIRD-PARTY-LICENSES.txt'), 'utf8')
+    for (const name of ['ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse'])
+      expect(licences).toMatch(new RegExp(`^${name}@\\d+\\.\\d+\\.\\d+ \\(`, 'm'))
+  })
 })
 
 describe('the CLI of the installed package', { timeout: 120_000 }, () => {

@@ -9,7 +9,8 @@ import type { Validators } from '../contract/validators.ts'
 import type { Manifest } from '../contract/manifest.ts'
 import type { AuthSpec } from '../guards/auth.ts'
 import type { ModuleSource } from '../base/module-source.ts'
-import { assembleRouteTable, loadModules } from './assemble-table.ts'
+import { assembleRouteTable, loadModules, type LoadedModule } from './assemble-table.ts'
+import { loadsWithoutTsx } from './ts-loader.ts'
 import { ALL_PARTS } from './table-parts.ts'
 import type { RouteTable } from './table.ts'
 
@@ -39,16 +40,20 @@ export interface BuildOptions {
 /**
  * Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake.
  *
- * The handler types and their validators come first, the modules after: where node cannot load TypeScript (before
- * 22.18), the first controller registers tsx, whose loader every later `import()` then crosses (its worker thread),
- * and the analysis (`typescript`'s API) and the validators' generator (Ajv) load in half the time before it. Neither
- * reads the modules. The errors keep their order: a module that fails to load (or two that answer one path) is the
- * error reported, ahead of one of the types or the validators.
+ * Where a controller needs tsx (node before 22.18, or a file node's type stripping refuses), the handler types and
+ * their validators come first and the modules after: the first such controller registers tsx, whose loader every
+ * later `import()` then crosses (its worker thread), and the analysis (`typescript`'s API) and the validators'
+ * generator (Ajv) load in half the time before it. Neither reads the modules. Everywhere else the modules come first:
+ * the checker the CLI started early (`compiler/analysis/early-analysis.ts`) opens its program in its own process while
+ * they load, where after the analysis they would wait for it. The errors keep their order either way: a module that
+ * fails to load (or two that answer one path) is the error reported, ahead of one of the types or the validators.
  */
 export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions): Promise<RouteTable> {
   const cwd = options.cwd ?? process.cwd()
+  let loaded: LoadedModule[] | undefined
+  if (sources.every((s) => loadsWithoutTsx(s.file))) loaded = await loadModules(sources, cwd)
   const typed = await settled(typesOf(sources, options, cwd))
-  const loaded = await loadModules(sources, cwd)
+  loaded ??= await loadModules(sources, cwd)
   const { signatures, validators } = typed()
   return assembleRouteTable(loaded, signatures, {
     cwd,

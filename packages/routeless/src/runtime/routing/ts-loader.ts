@@ -41,6 +41,15 @@ export function nodeStripsTypes(): boolean {
 }
 
 /**
+ * Whether `file` loads without tsx: not TypeScript, or on Bun or Deno, or a module node strips the types of, or tsx is
+ * registered already (so that loading it first changes nothing for the imports after it).
+ */
+export function loadsWithoutTsx(file: string): boolean {
+  if (registered || !isTypeScript(file) || process.versions.bun || process.versions.deno) return true
+  return nodeStripsTypes() && loadsAsModule(file)
+}
+
+/**
  * Imports the module at `url` (the file `file`, a controller or a config): natively where node strips types and
  * the file can be loaded so, else with tsx registered first; a native load refused for TypeScript's sake is tried once
  * more with tsx. Other errors (a module that throws while it runs) are the module's own and are not retried.
