@@ -26,6 +26,8 @@ export const buildTools = {
     const [a, { takeEarlyChecker }] = await Promise.all([
       import('../../compiler/analysis/analyze.ts'),
       import('../../compiler/analysis/early-analysis.ts'),
+      // What follows an analysis (its manifest's validators made in memory), loaded while the checker opens its program.
+      import('../../compiler/codegen/generate.ts'),
     ])
     return {
       async analyse(inputs, cwd) {
