@@ -21,7 +21,7 @@
  *   (@hono/node-server), raw uWS and routeless/uws. The client's share is the same for every server, so differences
  *   between servers are the servers' own; the kernel's share is not counted (callgrind counts user space only).
  *
- * One history: before it starts its peer, every process loads the modules of all the peers (`SHARED_HISTORY`), so
+ * One history: before it starts its peer, every process loads the modules of all the peers (`SHARED_HISTORY`, bench/servers/_history.mjs), so
  * that node's own shared code has seen the same objects in each. node's constructors of the request and the answer
  * (`IncomingMessage`, `ServerResponse`) run `EventEmitter.init`, whose inline caches stay polymorphic only in a
  * process that made few other emitters before its first request: node's ES module loader makes a `FileHandle` (an
@@ -40,6 +40,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { loadSharedHistory } from './servers/_history.mjs'
 import { accountOrders, BENCH_TOKEN, echoParams, HELLO } from './servers/_workloads.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
@@ -283,22 +284,8 @@ function tableOf(results, peers, n, w, count, what) {
 
 // --- the child: one peer, the phases ------------------------------------------------------------------------------
 
-/** The modules every peer's process loads before it starts its own server (see "One history" above). */
-const SHARED_HISTORY = [
-  'routeless',
-  'routeless/node',
-  'routeless/uws',
-  'fastify',
-  '@hono/node-server',
-  './servers/_hono-app.mjs',
-  './servers/_fastify-app.mjs',
-  './servers/_node-raw-handler.mjs',
-  './servers/_uws-raw-app.mjs',
-  './servers/_fetch-raw.mjs',
-]
-
 async function child(peer) {
-  if (!('pristine' in args)) for (const name of SHARED_HISTORY) await import(name)
+  if (!('pristine' in args)) await loadSharedHistory()
   const send = PEERS[peer].family === 'fetch' ? await fetchPeer(peer) : await socketPeer(peer)
   await checkAnswers(peer, send)
   const mark = () => process.memoryUsage.rss() // callgrind dumps its counter before this (--dump-before)

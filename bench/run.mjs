@@ -15,6 +15,8 @@
  * Options: --rounds=5 --duration=5 --warmup=2 --connections=100 --peers=a,b --workloads=hello,params,echo
  *          --server-cpu=0 --load-cpu=1 --max-background=0.25 --retries=2 --no-build --no-http --no-routing --no-workers
  *          --out=bench/results   (--report=bench/results/latest.json re-renders a saved run)
+ *          --shared-history (each node server script run with `--import` of bench/servers/_history.mjs: every node
+ *          peer's modules loaded first, the process history bench/instructions.mjs counts with; default: each alone)
  *
  * Writes latest.json (the figures), latest.md (the tables) and latest.svg (the chart, bench/chart.mjs) to --out.
  */
@@ -22,7 +24,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { writeChart } from './chart.mjs'
 import { accountOrders, BENCH_TOKEN } from './servers/_common.mjs'
@@ -67,14 +69,18 @@ const CLI = path.join(ROOT, 'packages', 'routeless', 'dist', 'bin.js')
  * The command that starts `peer` on a free port: bench/servers/<peer>.mjs run by node, bun or deno. The workerd peers'
  * scripts are run by node too: they build the Worker and start workerd as their child (bench/servers/_workerd.mjs).
  */
-export function peerCommand(peer) {
+export function peerCommand(peer, sharedHistory = false) {
   const file = path.join(BENCH, 'servers', `${peer}.mjs`)
   if (peer === 'routeless-bun-cli')
     return [BUN, CLI, `--prefix=${path.join(BENCH, 'controllers')}`, '--host=127.0.0.1:0', '--log-level=warn']
   if (/-bun$|^bun-/.test(peer)) return [BUN, file, '0']
   if (/-deno$|^deno-/.test(peer)) return [DENO, 'run', '--allow-all', file, '0']
+  // With --shared-history, every node peer's modules first (bench/servers/_history.mjs).
+  if (sharedHistory) return [process.execPath, `--import=${pathToFileURL(HISTORY).href}?load`, file, '0']
   return [process.execPath, file, '0']
 }
+
+const HISTORY = path.join(BENCH, 'servers', '_history.mjs')
 
 /** 1 KiB of JSON: the body of workload (c). */
 export const ECHO_BODY = (() => {
@@ -152,6 +158,7 @@ function parseArgs(argv) {
     out: path.join(BENCH, 'results'),
     maxBackground: 0.25,
     retries: 2,
+    sharedHistory: false,
   }
   for (const a of argv) {
     const [k, v] = a.replace(/^--/, '').split('=')
@@ -159,6 +166,7 @@ function parseArgs(argv) {
     else if (k === 'no-http') o.http = false
     else if (k === 'no-routing') o.routing = false
     else if (k === 'no-workers') o.workers = false
+    else if (k === 'shared-history') o.sharedHistory = true
     else if (k === 'peers' || k === 'workloads') o[k] = v.split(',')
     else if (k === 'server-cpu') o.serverCpu = v
     else if (k === 'load-cpu') o.loadCpu = v
@@ -408,7 +416,7 @@ async function httpBench(o, log) {
   for (let round = 0; round < o.rounds; round++) {
     const order = o.peers.map((_, i) => o.peers[(i + round) % o.peers.length])
     for (const peer of order) {
-      const server = startServer(peerCommand(peer), o.serverCpu)
+      const server = startServer(peerCommand(peer, o.sharedHistory), o.serverCpu)
       try {
         const port = await server.port
         await verify(
