@@ -3,8 +3,9 @@
  * 5 ms), for the starter's two routes served by `routeless` (its bin, as `npx routeless` runs it, bare and with
  * `--host`, and through `npx` itself) after `routeless build`, and by Hono on @hono/node-server. The runs interleave (routeless, npx, Hono,
  * routeless …) so that a load on the machine falls on all of them; the median of `--runs` (default 5) is printed.
- * Beside the wall time, the CPU time the server process had used by then (user + system, all its threads, from
- * /proc: Linux only), which a busy machine inflates far less than the wall time.
+ * Beside the wall time, the CPU time the server process had used by then (user + system, all its threads, and its
+ * children that have exited: the checker of a start without a manifest; from /proc: Linux only), which a busy machine
+ * inflates far less than the wall time.
  *
  *   node bench/cold-start.mjs [--runs=5]
  *   node bench/cold-start.mjs --instructions [--runs=1]
@@ -85,11 +86,15 @@ function ok(port) {
   })
 }
 
-/** CPU milliseconds (user + system, every thread) process `pid` has used, from /proc (NaN where there is none). */
+/**
+ * CPU milliseconds (user + system, every thread) process `pid` has used, with those of the children it has reaped
+ * (TypeScript 7's checker, a process of its own, has exited by the first answer), from /proc (NaN where there is none).
+ */
 function cpuOf(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in ticks of 1/100 s
+    // utime + stime + cutime + cstime, in ticks of 1/100 s
+    return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / 100
   } catch {
     return Number.NaN
   }
