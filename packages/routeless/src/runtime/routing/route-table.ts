@@ -40,13 +40,15 @@ export interface BuildOptions {
 /**
  * Loads every module (in parallel) and assembles the route table. Throws a coded `RoutelessError` on any mistake.
  *
- * Where a controller needs tsx (node before 22.18, or a file node's type stripping refuses), the handler types and
- * their validators come first and the modules after: the first such controller registers tsx, whose loader every
- * later `import()` then crosses (its worker thread), and the analysis (`typescript`'s API) and the validators'
- * generator (Ajv) load in half the time before it. Neither reads the modules. Everywhere else the modules come first:
- * the checker the CLI started early (`compiler/analysis/early-analysis.ts`) opens its program in its own process while
- * they load, where after the analysis they would wait for it. The errors keep their order either way: a module that
- * fails to load (or two that answer one path) is the error reported, ahead of one of the types or the validators.
+ * Where a controller will need tsx (node before 22.18, a `.cts`, a `.ts` outside a `"type": "module"` package), the
+ * handler types and their validators come first and the modules after: the first such controller registers tsx, whose
+ * loader every later `import()` then crosses (its worker thread), and the analysis (`typescript`'s API) and the
+ * validators' generator (Ajv) load in half the time before it. Neither reads the modules. Everywhere else the modules
+ * come first: the checker the CLI started early (`compiler/analysis/early-analysis.ts`) opens its program in its own
+ * process while they load, where after the analysis they would wait for it. (A file node's type stripping refuses,
+ * an `enum`, is only known when it fails to load: it registers tsx then, and what loads after it crosses tsx's loader,
+ * slower but the same.) The errors keep their order either way: a module that fails to load (or two that answer one
+ * path) is the error reported, ahead of one of the types or the validators.
  */
 export async function buildRouteTable(sources: ModuleSource[], options: BuildOptions): Promise<RouteTable> {
   const cwd = options.cwd ?? process.cwd()
