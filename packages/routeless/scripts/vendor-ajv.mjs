@@ -2,8 +2,9 @@
  * A Rollup plugin that bundles Ajv (and ajv-formats, and the packages they require) into the build-time chunks as one
  * ES module, where node would otherwise load Ajv's ~50 CommonJS files one by one. A start without a manifest compiles
  * its validators with Ajv: through node's CommonJS loader that took ~25 ms of node 22's main thread (resolving each
- * `require`, reading package scopes, lexing each file for its named exports), as one module ~6 ms
- * (docs/BENCHMARKS.md, "Ajv in one module"). Request time never loads it: the ahead-of-time path runs generated code.
+ * `require`, reading package scopes, lexing each file for its named exports), as one module ~6 ms (docs/BENCHMARKS.md,
+ * "A start without a manifest: Ajv as one module …"). Request time never loads it: the ahead-of-time path runs
+ * generated code.
  *
  * Each specifier the sources import (`VENDORED`) becomes a module with node's CommonJS interop: its default export is
  * the package's `module.exports`, its named exports that object's members (as node's `cjs-module-lexer` finds them).
