@@ -27,7 +27,8 @@
  * polymorphic only in a process that made few other emitters before its first request: node's ES module loader makes
  * a `FileHandle` (an emitter) per module it reads, so a server of three modules (raw node:http) kept them
  * polymorphic, and one of twenty (routeless, Hono) had them megamorphic, ~1–1.4k instructions a request of node's code
- * that a raw server in any real process (a logger, a pool, its own modules) pays too. `--pristine` loads only the peer's own modules, as before.
+ * that a raw server in any real process (a logger, a pool, its own modules) pays too. `--pristine` loads only the
+ * peer's own modules, as before.
  *
  * Options: --pristine (only the peer's own modules first) --no-settle (no W requests of every workload before the first warm-up) --warmup=5000 (W) --requests=1000 (N) --connections=1 (socket peers: C connections at once, as wrk's) --keep=dir (keeps each peer's callgrind dumps in dir/peer) --perf-map (with --keep: node runs with --perf-basic-prof and its map of JIT code is kept beside the dumps, for bench/instructions-by-function.mjs) --peers=a,b --workloads=hello,params,echo,realistic(,plain,guarded,typed: routeless only) --no-build --json
  *          (--report=saved.json re-renders the table of a --json run)
