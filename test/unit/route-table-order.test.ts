@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -9,6 +9,10 @@ import type { Validators } from '../../packages/routeless/src/runtime/contract/v
 // A folder with no package.json above it that says "type": "module": a `.ts` file there needs tsx on every node.
 const dir = mkdtempSync(path.join(tmpdir(), 'routeless-order-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// A package of its own, "type": "module": node ≥ 22.18 strips the types of a `.ts` file there (not the tsx of 20).
+mkdirSync(path.join(dir, 'module'))
+writeFileSync(path.join(dir, 'module', 'package.json'), '{ "type": "module" }\n')
+const stripsTypes = Boolean((process.features as { typescript?: string | false }).typescript)
 
 /** The order in which the table asks for the module and for the analysis of its types. */
 async function orderFor(file: string, fails?: 'module'): Promise<string[]> {
@@ -45,8 +49,31 @@ describe('the route table', () => {
     expect(await orderFor('a.js')).toEqual(['module', 'analysis'])
   })
 
+  it(`loads a .ts module of a "type": "module" package ${stripsTypes ? 'first: node strips its types' : 'after the types: this node needs tsx for it'}`, async () => {
+    const expected = stripsTypes ? ['module', 'analysis'] : ['analysis', 'module']
+    expect(await orderFor('module/a.ts')).toEqual(expected)
+  })
+
   it('reads the types first where a controller needs tsx, so that the analysis loads before tsx is registered', async () => {
     expect(await orderFor('a.cts')).toEqual(['analysis', 'module'])
+  })
+
+  it('builds a table from a module given with its own loader whose TypeScript file is not on disk', async () => {
+    // Where node strips types, whether a `.ts` file needs tsx is asked of its package scope, which a missing file has
+    // none of: it is taken as needing it (the types first), not an error.
+    const source: ModuleSource = {
+      parts: ['gone'],
+      file: path.join(dir, 'no-such-folder', 'gone.ts'),
+      load: async () => ({
+        Default: class {
+          GET() {
+            return 'here'
+          }
+        },
+      }),
+    }
+    const table = await buildRouteTable([source], { cwd: dir, validators: async () => ({}) as Validators })
+    expect(table.root.children.has('gone')).toBe(true)
   })
 
   it('reports a module that fails to load, in either order, without its types', async () => {

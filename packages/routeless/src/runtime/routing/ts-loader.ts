@@ -97,7 +97,12 @@ function loadsAsModule(file: string): boolean {
   if (file.endsWith('.mts')) return true
   if (file.endsWith('.cts')) return false
   const find = (nodeModule as { findPackageJSON?: (url: string) => string | undefined }).findPackageJSON
-  const pkg = find?.(pathToFileURL(file).href)
+  let pkg: string | undefined
+  try {
+    pkg = find?.(pathToFileURL(file).href)
+  } catch {
+    return false // no such file (a source given with its own `load`, a file deleted meanwhile): tsx's way, as before
+  }
   if (pkg === undefined) return false
   let module = moduleScopes.get(pkg)
   if (module === undefined) {
